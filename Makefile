@@ -1,0 +1,99 @@
+# lair — one build for the server (laird), the client (lair), tests and
+# benchmarks. Sources are found by directory, so adding a module never needs
+# an edit here:
+#   common/*.c               shared by everything
+#   proto/*.c                protocol codecs
+#   server/games/**/*.c      the pure game kinds
+#   server/*.c               laird (server/main.c holds main)
+#   client-cli/*.c           lair (client-cli/main.c holds main)
+#   tests/unit/test_*.c      one unit-test binary each
+#   tests/bench/bench_*.c    one benchmark binary each
+#
+# make            build laird and lair into build/
+# make test       build, then run every test (also under ASan+UBSan)
+# make bench      optimised benchmarks; they print their figures
+# make deps       install missing Debian packages (apt-get)
+# make asan       the sanitizer build into build-asan/
+
+BUILD    ?= build
+CC       ?= cc
+PKGS     := libwebsockets libuv libcjson sqlite3
+OPT      ?= -O2 -g
+SAN      ?=
+CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
+	-Wstrict-prototypes -Wmissing-prototypes -Wno-missing-field-initializers
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+ALL_CFLAGS := $(CFLAGS_BASE) $(OPT) $(SAN) $(PKG_CFLAGS) $(CFLAGS)
+ALL_LDFLAGS := $(SAN) $(LDFLAGS)
+LIBS := $(PKG_LIBS) -lm
+
+COMMON_SRC := $(wildcard common/*.c)
+PROTO_SRC  := $(wildcard proto/*.c)
+GAMES_SRC  := $(wildcard server/games/*.c server/games/*/*.c)
+SERVER_SRC := $(filter-out server/main.c,$(wildcard server/*.c))
+CLIENT_SRC := $(filter-out client-cli/main.c,$(wildcard client-cli/*.c))
+TEST_SRC   := $(wildcard tests/unit/test_*.c)
+BENCH_SRC  := $(wildcard tests/bench/bench_*.c)
+
+obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
+CORE_OBJ   := $(call obj,$(COMMON_SRC) $(PROTO_SRC) $(GAMES_SRC))
+SERVER_OBJ := $(call obj,$(SERVER_SRC))
+CLIENT_OBJ := $(call obj,$(CLIENT_SRC))
+TEST_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC))
+BENCH_BINS := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
+
+LAIRD := $(BUILD)/laird
+LAIR  := $(BUILD)/lair
+
+.PHONY: all test unit bench deps asan clean run
+.SECONDARY:
+
+all: $(LAIRD) $(LAIR) $(TEST_BINS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(LAIRD): $(BUILD)/server/main.o $(SERVER_OBJ) $(CORE_OBJ)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(LAIR): $(BUILD)/client-cli/main.o $(CLIENT_OBJ) $(CORE_OBJ)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/tests/unit/main.o $(SERVER_OBJ) $(CLIENT_OBJ) $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/bench/%: $(BUILD)/tests/bench/%.o $(SERVER_OBJ) $(CLIENT_OBJ) $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+# The unit tests once more under AddressSanitizer + UndefinedBehaviorSanitizer.
+asan:
+	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
+		SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined" all
+
+unit: all
+	@tests/run --unit-only $(BUILD)
+
+test: deps
+	@$(MAKE) --no-print-directory all asan
+	@tests/run $(BUILD) build-asan
+
+bench:
+	$(MAKE) BUILD=build-bench OPT="-O3 -march=native -DNDEBUG -g" all $(patsubst $(BUILD)/%,build-bench/%,$(BENCH_BINS))
+	@tests/bench/run build-bench
+
+deps:
+	@tests/deps
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	@mkdir -p var
+	$(LAIRD)
+
+clean:
+	rm -rf build build-asan build-bench
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

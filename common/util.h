@@ -1,0 +1,46 @@
+/*
+ * util.h — small helpers both programs need: checked allocation, a growable
+ * byte buffer, and bounded string copies.
+ *
+ * Allocation failure is not a recoverable condition for lair (a server that
+ * cannot allocate a few bytes cannot report it either), so the x* functions
+ * abort() with a message instead of returning NULL.
+ */
+#ifndef LAIR_UTIL_H
+#define LAIR_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+/* Growable byte buffer; always NUL-terminated after any append. The caller
+ * owns data and releases it with buf_free. */
+typedef struct buf {
+	char *data;
+	size_t len, cap;
+} buf;
+
+void buf_reserve(buf *b, size_t extra);
+void buf_append(buf *b, const void *p, size_t n);
+void buf_puts(buf *b, const char *s);
+void buf_printf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_clear(buf *b);
+void buf_free(buf *b);
+
+/* Copies at most size-1 bytes and always terminates; returns strlen(src). */
+size_t strlcpy_safe(char *dst, const char *src, size_t size);
+
+/* Monotonic time in milliseconds and nanoseconds (for benchmarks and lag). */
+uint64_t now_ms(void);
+uint64_t now_ns(void);
+
+#endif

@@ -1,0 +1,48 @@
+/*
+ * game.c — event buffers and the registry of built-in game kinds.
+ */
+#include "game.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/util.h"
+
+/* Each kind adds itself here: one extern and one entry. */
+static const game_kind *const kinds[] = {
+	NULL,
+};
+
+void game_events_push(game_events *evs, uint16_t type, int seat, int32_t a, int32_t b,
+		      int32_t c)
+{
+	if (evs->len == evs->cap) {
+		evs->cap = evs->cap ? evs->cap * 2 : 64;
+		evs->v = xrealloc(evs->v, evs->cap * sizeof *evs->v);
+	}
+	evs->v[evs->len++] = (game_event){.type = type, .seat = (int16_t)seat, .a = a, .b = b, .c = c};
+}
+
+void game_events_clear(game_events *evs) { evs->len = 0; }
+
+void game_events_free(game_events *evs)
+{
+	free(evs->v);
+	evs->v = NULL;
+	evs->len = evs->cap = 0;
+}
+
+int game_kind_count(void) { return (int)ARRAY_LEN(kinds) - 1; }
+
+const game_kind *game_kind_at(int i)
+{
+	return i >= 0 && i < game_kind_count() ? kinds[i] : NULL;
+}
+
+const game_kind *game_kind_find(const char *name)
+{
+	for (int i = 0; kinds[i]; i++)
+		if (strcmp(kinds[i]->name, name) == 0)
+			return kinds[i];
+	return NULL;
+}

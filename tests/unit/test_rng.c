@@ -1,0 +1,97 @@
+/*
+ * test_rng.c — the RNG is fixed across machines: known outputs, streams,
+ * bounded draws and shuffles.
+ */
+#include "../../common/rng.h"
+#include "../test.h"
+
+TEST(rng_pcg32_reference_values)
+{
+	/* pcg32_srandom_r(42, 54) from the PCG reference implementation. */
+	rng r;
+	rng_seed(&r, 42, 54);
+	const uint32_t expect[6] = {0xa15c02b7, 0x7b47f409, 0xba1d3330,
+				    0x83d2f293, 0xbfa4784b, 0xcbed606e};
+	for (int i = 0; i < 6; i++)
+		CHECK_EQ(rng_u32(&r), expect[i]);
+}
+
+TEST(rng_streams_differ)
+{
+	rng a, b;
+	rng_seed(&a, 7, 1);
+	rng_seed(&b, 7, 2);
+	int same = 0;
+	for (int i = 0; i < 100; i++)
+		same += rng_u32(&a) == rng_u32(&b);
+	CHECK(same < 3);
+}
+
+TEST(rng_below_in_range_and_covers)
+{
+	rng r;
+	rng_seed(&r, 1, 1);
+	int seen[7] = {0};
+	for (int i = 0; i < 7000; i++) {
+		uint32_t v = rng_below(&r, 7);
+		REQUIRE(v < 7);
+		seen[v]++;
+	}
+	for (int i = 0; i < 7; i++)
+		CHECK(seen[i] > 800 && seen[i] < 1200);
+}
+
+TEST(rng_range_inclusive)
+{
+	rng r;
+	rng_seed(&r, 3, 9);
+	int lo = 0, hi = 0;
+	for (int i = 0; i < 1000; i++) {
+		int32_t v = rng_range(&r, -2, 2);
+		REQUIRE(v >= -2 && v <= 2);
+		lo |= v == -2;
+		hi |= v == 2;
+	}
+	CHECK(lo && hi);
+}
+
+TEST(rng_unit_in_half_open_interval)
+{
+	rng r;
+	rng_seed(&r, 5, 5);
+	double sum = 0;
+	for (int i = 0; i < 10000; i++) {
+		double u = rng_unit(&r);
+		REQUIRE(u >= 0.0 && u < 1.0);
+		sum += u;
+	}
+	CHECK(sum > 4800 && sum < 5200);
+}
+
+TEST(rng_shuffle_is_permutation_and_deterministic)
+{
+	int a[20], b[20];
+	for (int i = 0; i < 20; i++)
+		a[i] = b[i] = i;
+	rng r1, r2;
+	rng_seed(&r1, 11, 3);
+	rng_seed(&r2, 11, 3);
+	rng_shuffle(&r1, a, 20, sizeof a[0]);
+	rng_shuffle(&r2, b, 20, sizeof b[0]);
+	int mask = 0, moved = 0;
+	for (int i = 0; i < 20; i++) {
+		CHECK_EQ(a[i], b[i]);
+		mask |= 1 << a[i];
+		moved += a[i] != i;
+	}
+	CHECK_EQ(mask, (1 << 20) - 1);
+	CHECK(moved > 10);
+}
+
+TEST(rng_os_seed_gives_different_values)
+{
+	uint64_t a = 0, b = 0;
+	CHECK_EQ(rng_os_seed(&a), 0);
+	CHECK_EQ(rng_os_seed(&b), 0);
+	CHECK(a != b);
+}
