@@ -1,0 +1,13 @@
+/*
+ * cmd.h — lair's commands, one file each (cmd_<name>.c), as tmux does.
+ * Each takes argv with argv[0] = the command's name and returns lair's exit
+ * code: 0 ok, 1 server refused, 2 usage, 3 connection failed.
+ */
+#ifndef LAIR_CMD_H
+#define LAIR_CMD_H
+
+enum lair_exit { LAIR_OK = 0, LAIR_REFUSED = 1, LAIR_USAGE = 2, LAIR_CONNECT = 3 };
+
+int cmd_sim(int argc, char **argv);
+
+#endif
