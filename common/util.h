@@ -14,8 +14,13 @@
 #include <stdint.h>
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+/* <sys/param.h> (pulled in by uv.h) defines the same two macros. */
+#ifndef MIN
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
+#endif
+#ifndef MAX
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
+#endif
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t count, size_t size);
