@@ -1,0 +1,310 @@
+/*
+ * store.h — laird's persistence (DESIGN §4, issues 3 and 5): one SQLite file
+ * in WAL mode, schema from the numbered migrations/NNNN_name.sql files
+ * (embedded in the binary at build time, tracked with PRAGMA user_version),
+ * every statement prepared with bound parameters.
+ *
+ * Threads. store_open() runs on the loop thread before the loop serves
+ * anything: it opens the file, applies migrations, loads every kind's shared
+ * state and every live table synchronously, then starts ONE store thread.
+ * From then on every read and write runs on the store thread, in submission
+ * order; results come back to the loop thread through a uv_async_t, and every
+ * callback runs on the loop thread, in submission order too. Nothing in this
+ * header may be called from any thread but the loop thread.
+ *
+ * Requests. Each async call copies all of its inputs before it returns (the
+ * caller's strings and arrays are borrowed for the call only) and returns a
+ * store_req handle, or NULL when the store is shutting down (then the
+ * callback is never called). An accepted request's callback (if not NULL) is
+ * called exactly once, unless the request was cancelled first.
+ *
+ * Results passed to a callback (structs, strings, arrays) are owned by the
+ * store and valid only during the callback: copy what you keep.
+ *
+ * Cancelling (no use-after-free): a caller whose `ud` may die before the
+ * reply (a connection closed mid-request) has two safe options:
+ *  - keep the store_req and call store_cancel() when ud dies; the callback
+ *    is then never called. The handle is valid from the submitting call's
+ *    return until its callback starts or store_cancel() returns; after that
+ *    the caller must forget it (clear it at the top of the callback).
+ *  - or pass a ud that outlives the request (e.g. an id or generation number
+ *    the callback looks up) and ignore stale replies.
+ * Cancelling never undoes or skips a write: writes always run (a player
+ * created for a connection that closed still exists); cancelled reads may be
+ * skipped.
+ *
+ * Durability. A write's callback with STORE_OK means its transaction has
+ * committed: it survives kill -9 of laird (WAL, synchronous=NORMAL: a power
+ * loss may lose the last commits, a process crash loses nothing). The store
+ * thread may commit several queued requests in one transaction (group
+ * commit); each request still runs in its own savepoint, so one failing
+ * request rolls back only itself, and every request is all-or-nothing.
+ *
+ * Times are unix milliseconds (int64). Seeds are uint64 stored bit-for-bit.
+ * JSON fields are opaque text to the store: it never parses them.
+ */
+#ifndef LAIR_STORE_H
+#define LAIR_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <uv.h>
+
+#include "games/game.h"
+
+typedef struct store store;
+typedef struct store_req store_req;
+
+/* Result codes passed to callbacks. Stable: the app maps them to protocol
+ * error codes. */
+enum store_err {
+	STORE_OK = 0,
+	STORE_ERR_NAME_TAKEN = 1, /* player name exists (case-insensitive) */
+	STORE_ERR_NOT_FOUND = 2,  /* no such player / game / live table */
+	STORE_ERR_EXISTS = 3,     /* duplicate live table or decision seq; an
+				   * admin already exists (store_admin_issue) */
+	STORE_ERR_INVALID = 4,    /* a bad argument (NULL or empty name, ...) */
+	STORE_ERR_DB = 5,         /* SQLite failed: details are logged */
+};
+
+/* A short stable text for a code ("name_taken", ...). */
+const char *store_strerror(int err);
+
+/* ---- lifetime ---------------------------------------------------------- */
+
+/* Opens (creating if needed; the parent directory must exist) the database
+ * at path, applies pending migrations (each in one transaction), loads the
+ * shared states and live tables, and starts the store thread. The loop is
+ * borrowed until store_shutdown's callback. NULL with a message on error. */
+store *store_open(uv_loop_t *loop, const char *path, char *err, size_t errlen);
+
+/* The schema version (PRAGMA user_version) after migrations. */
+int store_schema_version(const store *st);
+
+/* Requests queued or running on the store thread, plus results not yet
+ * delivered (for /metrics). */
+size_t store_queue_depth(const store *st);
+
+/* Starts shutdown: from now on submissions are refused (return NULL). Every
+ * request already queued is run and its callback delivered; then the store
+ * thread stops, the database is closed, the async handle is closed, and
+ * done(ud) is called on the loop thread. Call once. */
+typedef void (*store_shutdown_cb)(void *ud);
+void store_shutdown(store *st, store_shutdown_cb done, void *ud);
+
+/* Frees the store after done was called (or after store_open's loop has
+ * ended following store_shutdown). NULL is a no-op. */
+void store_free(store *st);
+
+/* See "Cancelling" above. NULL is a no-op. */
+void store_cancel(store_req *req);
+
+/* ---- tokens ------------------------------------------------------------ */
+
+/* A secret token: 32 random bytes from getrandom as 64 lowercase hex. The
+ * store only ever keeps SHA-256(token) as hex; the token itself is hashed on
+ * the calling thread and never queued, stored or logged. */
+#define STORE_TOKEN_LEN 64
+#define STORE_HASH_LEN 64
+
+/* Fills out[STORE_TOKEN_LEN + 1]; 0, or -1 if the OS gave no randomness. */
+int store_token_new(char *out);
+/* out[STORE_HASH_LEN + 1] = lowercase hex SHA-256 of the token's bytes. */
+void store_token_hash(const char *token, char *out);
+
+/* ---- players ----------------------------------------------------------- */
+
+typedef enum store_role {
+	STORE_ROLE_PLAYER = 0,
+	STORE_ROLE_ADMIN = 1,
+} store_role;
+
+typedef struct store_player {
+	int64_t id;         /* > 0 */
+	const char *name;   /* as first registered (case kept) */
+	store_role role;
+	int64_t created_at;
+} store_player;
+
+/* p is NULL unless err == STORE_OK. */
+typedef void (*store_player_cb)(void *ud, int err, const store_player *p);
+
+/* Creates a player. Names are unique ignoring ASCII case; a taken name gives
+ * STORE_ERR_NAME_TAKEN and changes nothing. Name rules (length, charset) are
+ * the app's; the store only refuses NULL/empty (STORE_ERR_INVALID). */
+store_req *store_player_create(store *st, const char *name, const char *token, store_role role,
+			       store_player_cb cb, void *ud);
+/* The player whose token this is, or STORE_ERR_NOT_FOUND. */
+store_req *store_player_by_token(store *st, const char *token, store_player_cb cb, void *ud);
+/* By name, ignoring ASCII case; STORE_ERR_NOT_FOUND if none. */
+store_req *store_player_by_name(store *st, const char *name, store_player_cb cb, void *ud);
+
+/* Issues an admin token (laird's first start, `laird admin-token`): the
+ * player `name` gets role admin and this token (its old token stops
+ * working); it is created if missing. With first_only, nothing happens and
+ * the result is STORE_ERR_EXISTS when any admin already exists (so laird
+ * prints a token on its very first start only). */
+store_req *store_admin_issue(store *st, const char *name, const char *token, bool first_only,
+			     store_player_cb cb, void *ud);
+
+/* ---- per-kind shared state (gems: adventure-use counts, records) ------- */
+
+/* The kind's shared state JSON as loaded by store_open (NULL: none saved
+ * yet). Owned by the store, unchanged by later saves, valid until
+ * store_free. The server keeps the live copy in memory. */
+const char *store_shared_loaded(const store *st, const char *kind);
+
+typedef void (*store_done_cb)(void *ud, int err);
+
+/* Saves (replaces) a kind's shared state. */
+store_req *store_shared_save(store *st, const char *kind, const char *json, store_done_cb cb,
+			     void *ud);
+
+/* ---- finished games ---------------------------------------------------- */
+
+/* One seat of a finished game, for statistics and achievements. */
+typedef struct store_seat {
+	int64_t player_id;     /* 0: no player (an AI seat): nothing recorded */
+	const int64_t *stats;  /* kind->n_stats values from kind->stats(seat),
+				* GAME_STAT_NONE where none; NULL: none */
+	uint32_t achievements; /* kind->achievements(seat): bit i = def i */
+} store_seat;
+
+typedef struct store_game {
+	const game_kind *kind; /* name, stat and achievement defs (static) */
+	const char *config_json;
+	uint64_t seed;
+	const char *seats_json;   /* who sat where: player ids / names / AI */
+	const char *shared_json;  /* the shared state the game started from */
+	const char *choices_json; /* the choice log */
+	const char *result_json;
+	int64_t started_at, ended_at;
+	int n_seats;
+	const store_seat *seats;      /* [n_seats] */
+	const int64_t *server_stats;  /* kind->stats(-1) for the whole game, or
+				       * NULL: folded into the server-wide stats */
+	const char *shared_after;     /* the kind's new shared state, or NULL */
+	int64_t live_table_id;        /* > 0: that live table ends in the same
+				       * transaction (no replay after a crash) */
+} store_game;
+
+/* err == STORE_OK: id is the new game record's id. */
+typedef void (*store_id_cb)(void *ud, int err, int64_t id);
+
+/* Writes a finished game in ONE transaction: the game record; per-player
+ * and server-wide statistics folded with each def's aggregation (SUM adds,
+ * MIN keeps the least, MAX the greatest; GAME_STAT_NONE skips); each
+ * earned achievement's count per player (first-earned time kept); the new
+ * shared state; the end of the live table. Any failure (e.g. an unknown
+ * player id) rolls all of it back. */
+store_req *store_game_finish(store *st, const store_game *g, store_id_cb cb, void *ud);
+
+/* ---- reads: statistics, achievements, game records --------------------- */
+
+typedef struct store_stat {
+	const char *kind;
+	const char *key;   /* game_stat_def.key */
+	int64_t value;     /* aggregated */
+	int64_t samples;   /* games that contributed a value */
+} store_stat;
+
+typedef struct store_achievement {
+	const char *kind;
+	const char *key;   /* game_achievement_def.key */
+	int64_t count;     /* games in which it was earned */
+	int64_t first_at;  /* when first earned */
+} store_achievement;
+
+typedef struct store_profile {
+	store_player player;
+	const store_stat *stats;  /* sorted by kind, key */
+	size_t n_stats;
+	const store_achievement *achievements; /* sorted by kind, key */
+	size_t n_achievements;
+	int64_t games;            /* finished games this player sat in */
+} store_profile;
+
+/* p is NULL unless err == STORE_OK. */
+typedef void (*store_profile_cb)(void *ud, int err, const store_profile *p);
+typedef void (*store_stats_cb)(void *ud, int err, const store_stat *rows, size_t n);
+
+/* A player's profile by id (player_id > 0) or else by name; kind NULL: all
+ * kinds. STORE_ERR_NOT_FOUND if no such player. */
+store_req *store_profile_get(store *st, int64_t player_id, const char *name, const char *kind,
+			     store_profile_cb cb, void *ud);
+/* The server-wide statistics of a kind (NULL: all), sorted by kind, key. */
+store_req *store_server_stats(store *st, const char *kind, store_stats_cb cb, void *ud);
+
+typedef struct store_game_rec {
+	int64_t id;
+	const char *kind;
+	const char *config_json;
+	uint64_t seed;
+	const char *seats_json;
+	const char *shared_json;
+	const char *choices_json;
+	const char *result_json;
+	int64_t started_at, ended_at;
+} store_game_rec;
+
+typedef void (*store_games_cb)(void *ud, int err, const store_game_rec *games, size_t n);
+
+typedef struct store_games_query {
+	const char *kind;  /* NULL: any */
+	int64_t player_id; /* > 0: games this player sat in */
+	int64_t before_id; /* > 0: only ids below (paging) */
+	int limit;         /* 1..STORE_GAMES_MAX (other values: the max) */
+} store_games_query;
+#define STORE_GAMES_MAX 100
+
+/* Game records, newest first. */
+store_req *store_games_list(store *st, const store_games_query *q, store_games_cb cb, void *ud);
+/* One record (n == 1) or STORE_ERR_NOT_FOUND. */
+store_req *store_game_get(store *st, int64_t id, store_games_cb cb, void *ud);
+
+/* ---- tables in play: crash recovery (issue 5) -------------------------- */
+
+typedef struct store_decision {
+	int64_t seq;              /* the table's decision number, from 1 */
+	const char *choices_json; /* the complete choice set applied */
+} store_decision;
+
+typedef struct store_live_table {
+	int64_t table_id;         /* > 0, the app's id, unique among live ones */
+	const char *kind;
+	const char *config_json;
+	uint64_t seed;
+	const char *seats_json;
+	const char *shared_json;  /* the shared state the game started from */
+	const char *meta_json;    /* the app's own: name, lobby, settings... */
+	int64_t started_at;
+	/* Filled by store_live_tables() only (ignored by store_live_start): */
+	const store_decision *decisions; /* by seq ascending */
+	size_t n_decisions;
+} store_live_table;
+
+/* Records a table that started a game. STORE_ERR_EXISTS if table_id is
+ * already live. */
+store_req *store_live_start(store *st, const store_live_table *t, store_done_cb cb, void *ud);
+/* Replaces seats_json and/or meta_json (NULL: keep) of a live table (a
+ * human took a seat over, ...). STORE_ERR_NOT_FOUND if not live. */
+store_req *store_live_update(store *st, int64_t table_id, const char *seats_json,
+			     const char *meta_json, store_done_cb cb, void *ud);
+/* Appends a resolved decision. Call it before sending the reveal and send
+ * the reveal from cb (err == STORE_OK: durable). Seqs must be unique per
+ * table (STORE_ERR_EXISTS otherwise); NOT_FOUND if the table is not live. */
+store_req *store_live_decision(store *st, int64_t table_id, int64_t seq,
+			       const char *choices_json, store_done_cb cb, void *ud);
+/* The table left play without a finished game (closed, abandoned): removes
+ * it and its decisions. Finished games use store_game.live_table_id. */
+store_req *store_live_end(store *st, int64_t table_id, store_done_cb cb, void *ud);
+
+/* Every table that was in play when the database was last closed (or the
+ * process died), with its decision log, as loaded by store_open; sorted by
+ * table_id. Owned by the store until store_live_tables_release() or
+ * store_free(). *n = 0 and NULL when none. */
+const store_live_table *store_live_tables(const store *st, size_t *n);
+void store_live_tables_release(store *st);
+
+#endif
