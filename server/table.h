@@ -1,0 +1,292 @@
+/*
+ * table.h — one table: its seats and spectators, its life (waiting →
+ * playing → finished → rematch), and the round engine that owns time
+ * (DESIGN §2): post each pending seat its options and a deadline, broadcast
+ * per-seat status (never the choice), open the change-your-mind window once
+ * every pending seat has chosen, then reveal all choices at once and apply
+ * them through the game kind. AI seats, deadlines and dropped players are
+ * played by the kind's AI.
+ *
+ * The table knows no sockets, no SQL and no client frames: the app parses
+ * and validates a request, calls a table_* function and turns its return
+ * code into the reply; the table sends its updates (JSON text, protocol v1,
+ * see proto/table.md) through the host's send() callback, one viewer at a
+ * time, each rendered for what that viewer may see.
+ *
+ * Time: libuv timers on the loop given to table_new; nothing blocks. Every
+ * update carries the table's sequence number `seq`; a bounded history lets a
+ * resuming player get what it missed (table_resume), else a fresh snapshot.
+ *
+ * Memory: table_new copies everything it is given (settings, strings, the
+ * config JSON). Strings and pointers the accessors return are owned by the
+ * table and valid until the next call that changes it. cJSON trees the
+ * *_json functions return are the caller's (cJSON_Delete).
+ *
+ * Re-entrancy: host callbacks may call table_* functions of the same table
+ * (e.g. decision() may call table_decision_durable() at once) but must not
+ * call table_free() from inside a callback; free it from the app's own code.
+ */
+#ifndef LAIR_TABLE_H
+#define LAIR_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cJSON.h>
+#include <uv.h>
+
+#include "games/game.h"
+
+typedef struct table table;
+
+/* Return codes of table functions. table_err_code() gives the protocol's
+ * stable error code (proto/PROTOCOL.md §3) for each. On any error the table
+ * is unchanged and nothing was sent. */
+enum table_err {
+	TABLE_OK = 0,
+	TABLE_ERR_NOT_FOUND,      /* "not_found": no such seat */
+	TABLE_ERR_FORBIDDEN,      /* "forbidden": host-only request */
+	TABLE_ERR_FULL,           /* "full": the seat is taken / no free seat */
+	TABLE_ERR_PASSWORD,       /* "wrong_password" */
+	TABLE_ERR_NOT_SEATED,     /* "not_seated": not at this table (seat or watching) */
+	TABLE_ERR_NOT_YOUR_SEAT,  /* "not_your_seat": acting for a seat held by someone else */
+	TABLE_ERR_NOT_PENDING,    /* "not_pending": the seat has nothing to decide now */
+	TABLE_ERR_ILLEGAL,        /* "illegal_choice": not one of the options now */
+	TABLE_ERR_WRONG_PHASE,    /* "wrong_phase": wrong state, stale decision number */
+	TABLE_ERR_BAD,            /* "bad_message": a bad setting or argument */
+	TABLE_ERR_INTERNAL,       /* "internal": seed source or game creation failed */
+};
+const char *table_err_code(int err);
+
+enum table_state {
+	TABLE_WAITING,  /* seats being filled; the host starts */
+	TABLE_PLAYING,
+	TABLE_FINISHED, /* result shown; the host may rematch (→ WAITING) or close */
+};
+const char *table_state_name(enum table_state s); /* "waiting", "playing", "finished" */
+
+enum table_seat_kind { SEAT_EMPTY, SEAT_HUMAN, SEAT_AI };
+
+/* A seat's status in the current decision. */
+enum table_status {
+	STATUS_IDLE,      /* not asked in this decision (or no decision now) */
+	STATUS_WAITING,   /* asked, has not chosen */
+	STATUS_SELECTING, /* asked, the player has its menu open (table_selecting) */
+	STATUS_CHOSEN,    /* has a choice (which one is never shown to others) */
+};
+const char *table_status_name(enum table_status s);
+
+#define TABLE_NAME_MAX 48
+#define TABLE_PLAYER_NAME_MAX 32
+#define TABLE_PASSWORD_MAX 72
+
+typedef struct table_settings {
+	uint64_t id;           /* the app's table id (in every message) */
+	uint64_t lobby;        /* the app's lobby id (summary only) */
+	const game_kind *kind;
+	const cJSON *config;   /* the kind's config (NULL: defaults); validated and copied */
+	int seats;             /* 1..GAME_MAX_SEATS, within the kind's min/max */
+	char name[TABLE_NAME_MAX];
+	bool private_table;
+	char password[TABLE_PASSWORD_MAX]; /* required (non-empty) when private */
+	uint64_t host;         /* the host player's id; host_name its name */
+	char host_name[TABLE_PLAYER_NAME_MAX];
+	int turn_timeout_ms;   /* a human's deadline per decision (> 0) */
+	int window_ms;         /* the change-your-mind window (config window_ms, 1000) */
+	int pacing_ms;         /* delay between decisions without a human to wait for;
+				* 0 = next loop iteration (never two decisions in one) */
+	int reveal_pause_ms;   /* pause after a reveal before the next options when
+				* humans play (0 = none) */
+	bool fixed_seed;       /* admin: every game of this table uses `seed` */
+	uint64_t seed;
+	int history_max;       /* updates kept for resume (0: default 64) */
+	size_t history_bytes;  /* and their total size bound (0: default 48 KiB) */
+} table_settings;
+
+/* What the app provides. Every callback except send may be NULL. */
+typedef struct table_host {
+	void *ud;
+	/* One message to one player (seated or watching). `json` is valid only
+	 * during the call. Players without a connection: drop it. */
+	void (*send)(void *ud, uint64_t player, const char *json, size_t len);
+	/* The kind's current server-wide shared state (borrowed), read when a
+	 * game is created; NULL for none. */
+	const void *(*shared)(void *ud, const game_kind *kind);
+	/* Events the game emitted (creation or one applied decision), in order,
+	 * for folding into the shared state (kind->shared_fold). `replaying`:
+	 * from table_restore, already seen before the crash. */
+	void (*events)(void *ud, table *t, const game_event *evs, size_t n, bool replaying);
+	/* A game began: persist its start (table_record_json without result)
+	 * so that a crash can be recovered from (issue 5). */
+	void (*started)(void *ud, table *t);
+	/* Decision number `n` (1, 2, ...) resolved with choices[0..seats-1]
+	 * (GAME_NO_CHOICE for seats not asked); it is already applied to the
+	 * game but nobody has seen it. Persist it, then call
+	 * table_decision_durable(t, n): only then is the reveal sent. NULL:
+	 * the reveal is sent at once. */
+	void (*decision)(void *ud, table *t, uint64_t n, const game_choice *choices, int seats);
+	/* The game is over and its result sent: persist the record, statistics,
+	 * achievements and the shared state (table_record_json, table_game). */
+	void (*finished)(void *ud, table *t);
+	/* The summary changed (seats, state, host, spectators): lobby lists. */
+	void (*changed)(void *ud, table *t);
+} table_host;
+
+/* Creates a waiting table with every seat empty. The host struct is
+ * copied; loop is borrowed for the table's life. NULL with a message on a
+ * bad setting or a config the kind rejects. */
+table *table_new(uv_loop_t *loop, const table_host *host, const table_settings *s, char *err,
+		 size_t errlen);
+
+/* Stops the table: timers stop at once, nothing more is sent or called
+ * back; the memory is released once libuv has closed the timer handles
+ * (run the loop before uv_loop_close). A game in play is abandoned. */
+void table_free(table *t);
+
+/* --- seats and spectators (return TABLE_OK or an enum table_err) ---------- */
+
+/* Takes a seat: seat -1 = the first free one. WAITING: an empty seat or an
+ * AI seat (it turns human). PLAYING: only an AI seat (takeover; its pending
+ * choice stands until the player changes it). A private table needs the
+ * password unless the player already watches it or is the host. A player
+ * holds at most one seat; one who watched stops watching. *seat_out (may be
+ * NULL) gets the seat. */
+int table_join(table *t, uint64_t player, const char *name, int seat, const char *password,
+	       int *seat_out);
+
+/* Watches the table (spectator view). Seated players cannot also watch. */
+int table_spectate(table *t, uint64_t player, const char *password);
+
+/* Leaves seat or watching. Mid-game the seat goes to the AI (its pending
+ * choice, if any, stands; else the AI chooses now). When the host leaves,
+ * the next seated human (then the next spectator) becomes host. */
+int table_leave(table *t, uint64_t player);
+
+/* Host only, WAITING: an AI into an empty seat (-1: first free), or out. */
+int table_add_ai(table *t, uint64_t player, int seat, int *seat_out);
+int table_remove_ai(table *t, uint64_t player, int seat);
+
+/* Host only, WAITING: seats still empty get an AI (a table's seat count is
+ * fixed at creation; the host starting says "fill them"); seeds the
+ * game (the fixed seed or getrandom, never the clock), creates it, sends
+ * "start", and posts the first decision. */
+int table_start(table *t, uint64_t player);
+
+/* Host only, FINISHED: back to WAITING with the same seats. */
+int table_rematch(table *t, uint64_t player);
+
+/* The player's connection dropped (false) or came back (true). A dropped
+ * player's seat waits for its deadline, then the AI chooses and keeps
+ * choosing at once ("away") until the player is back or chooses. */
+void table_set_connected(table *t, uint64_t player, bool connected);
+
+/* --- the round -------------------------------------------------------------- */
+
+/* A choice for `seat` (-1: the player's own seat). decision: the number from
+ * the options message, 0 = the current one. The kind parses and checks the
+ * choice (err gets its message). Choosing for an AI seat that no human holds
+ * takes it over (the player must be at the table and hold no other seat).
+ * Inside the window a new choice replaces the old one; the window does not
+ * restart. */
+int table_choose(table *t, uint64_t player, int seat, uint64_t decision, const cJSON *choice,
+		 char *err, size_t errlen);
+/* The same with a kind choice code (tests, bots in C); checked against the
+ * kind's options. */
+int table_choose_code(table *t, uint64_t player, int seat, uint64_t decision, game_choice c,
+		      char *err, size_t errlen);
+
+/* The player has its option menu open: status "selecting" (if still
+ * waiting; a seat that has chosen stays "chosen"). */
+int table_selecting(table *t, uint64_t player);
+
+/* The app persisted decision n (see table_host.decision): send its reveal
+ * and go on. A stale n is ignored. */
+void table_decision_durable(table *t, uint64_t n);
+
+/* --- views and resume ------------------------------------------------------- */
+
+/* The full snapshot for this player (its seat's view, or the spectator
+ * view): type "table", see proto/table.md. Players not at the table get the
+ * spectator view. */
+cJSON *table_snapshot_json(const table *t, uint64_t player);
+
+/* Sends the player the updates after `since` for its viewer class, in
+ * order, or a snapshot when those are no longer held (or since is 0 or
+ * in the future). Sends nothing when it is up to date. Returns TABLE_OK or
+ * TABLE_ERR_NOT_SEATED; *snapshot (may be NULL) says which it sent. */
+int table_resume(table *t, uint64_t player, uint64_t since, bool *snapshot);
+
+/* The lobby list entry (proto/PROTOCOL.md §5 "table summary"). */
+cJSON *table_summary_json(const table *t);
+
+/* --- accessors -------------------------------------------------------------- */
+
+uint64_t table_id(const table *t);
+const table_settings *table_get_settings(const table *t); /* config is NULL here */
+enum table_state table_get_state(const table *t);
+uint64_t table_seq(const table *t);       /* last update's seq */
+uint64_t table_decision_no(const table *t); /* current/last decision number */
+uint64_t table_host_player(const table *t);
+int table_seat_of(const table *t, uint64_t player); /* -1: not seated */
+bool table_is_spectator(const table *t, uint64_t player);
+bool table_has_member(const table *t, uint64_t player); /* seated or watching */
+enum table_seat_kind table_seat_kind_of(const table *t, int seat);
+uint64_t table_seat_player(const table *t, int seat); /* 0 unless human */
+const char *table_seat_name(const table *t, int seat); /* "" unless human */
+int table_humans(const table *t);     /* seated humans */
+int table_spectators(const table *t);
+/* Every member (seated humans, then spectators) into out[max]; returns the
+ * total count. */
+int table_members(const table *t, uint64_t *out, int max);
+uint32_t table_ai_mask(const table *t); /* seats of kind AI now */
+
+/* The game of the current or last game (NULL before the first start). */
+const game_state *table_game(const table *t);
+uint64_t table_seed(const table *t);
+/* The choice log of the current or last game: n sets of `seats` choices,
+ * flat (set i is log[i*seats .. i*seats+seats-1]). */
+const game_choice *table_log(const table *t, size_t *n);
+
+/* The game record: {kind, config (full), seats, seed (decimal string),
+ * shared (the snapshot the game was created with, or null), players: [{seat,
+ * player|null, name|null, ai}], log: [[c, ...], ...] (codes, -1 = not asked),
+ * decisions, result (result_json, once over, else null), ai_mask}. */
+cJSON *table_record_json(const table *t);
+
+/* --- replay and crash recovery (pure where it can be) ------------------------ */
+
+/* Re-creates a game from a record's parts: (kind, config JSON, seats, seed,
+ * shared snapshot JSON or NULL) and applies n choice sets. Returns the
+ * state (kind->destroy it) or NULL with a message when a set does not
+ * apply. evs (may be NULL) receives every event. Uses no table, no loop. */
+game_state *table_replay(const game_kind *kind, const cJSON *config, int seats, uint64_t seed,
+			 const cJSON *shared, const game_choice *log, size_t n, game_events *evs,
+			 char *err, size_t errlen);
+
+/* Parses a record's log (array of arrays of `seats` integers) into a new
+ * flat array (free()); -1 with a message when malformed. */
+int table_log_parse(const cJSON *log, int seats, game_choice **out, size_t *n, char *err,
+		    size_t errlen);
+
+/* What table_restore needs besides the settings. */
+typedef struct table_restore_info {
+	uint64_t seed;
+	const cJSON *shared;        /* the snapshot from the record, or NULL */
+	const game_choice *log;     /* decisions already resolved (durable) */
+	size_t n;
+	uint64_t seq;               /* a seq at least as high as any sent before
+				     * the crash: updates continue above it */
+	enum table_seat_kind seat_kind[GAME_MAX_SEATS];
+	uint64_t seat_player[GAME_MAX_SEATS];
+	const char *seat_name[GAME_MAX_SEATS];
+} table_restore_info;
+
+/* Rebuilds a table in play after a crash: replays the logged decisions
+ * (host->events with replaying = true), marks its humans disconnected, and
+ * posts the pending decision afresh with a new deadline. Nothing is sent
+ * for the replayed part; players get a snapshot when they resume. */
+table *table_restore(uv_loop_t *loop, const table_host *host, const table_settings *s,
+		     const table_restore_info *info, char *err, size_t errlen);
+
+#endif
