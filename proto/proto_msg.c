@@ -1,0 +1,559 @@
+/*
+ * proto_msg.c — see proto_msg.h. The decoder is table-driven: each request
+ * type lists its fields (name, JSON type, required, range, format, where
+ * the value goes in proto_msg.u), so adding a request is one table entry
+ * and every field gets the same checks and the same error codes.
+ */
+#include "proto_msg.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/util.h"
+
+static const char *const err_codes[PROTO_ERR_COUNT] = {
+	[PROTO_OK] = "ok",
+	[PROTO_E_BAD_JSON] = "bad_json",
+	[PROTO_E_BAD_MESSAGE] = "bad_message",
+	[PROTO_E_MISSING_FIELD] = "missing_field",
+	[PROTO_E_BAD_FIELD] = "bad_field",
+	[PROTO_E_UNKNOWN_TYPE] = "unknown_type",
+	[PROTO_E_TOO_LARGE] = "too_large",
+	[PROTO_E_RATE_LIMITED] = "rate_limited",
+	[PROTO_E_NOT_HELLO] = "not_hello",
+	[PROTO_E_VERSION_UNSUPPORTED] = "version_unsupported",
+	[PROTO_E_ALREADY_HELLO] = "already_hello",
+	[PROTO_E_NAME_TAKEN] = "name_taken",
+	[PROTO_E_BAD_TOKEN] = "bad_token",
+	[PROTO_E_NOT_FOUND] = "not_found",
+	[PROTO_E_FORBIDDEN] = "forbidden",
+	[PROTO_E_FULL] = "full",
+	[PROTO_E_WRONG_PASSWORD] = "wrong_password",
+	[PROTO_E_NOT_SEATED] = "not_seated",
+	[PROTO_E_NOT_YOUR_SEAT] = "not_your_seat",
+	[PROTO_E_NOT_PENDING] = "not_pending",
+	[PROTO_E_ILLEGAL_CHOICE] = "illegal_choice",
+	[PROTO_E_WRONG_PHASE] = "wrong_phase",
+	[PROTO_E_LIMIT_REACHED] = "limit_reached",
+	[PROTO_E_DRAINING] = "draining",
+	[PROTO_E_INTERNAL] = "internal",
+};
+
+const char *proto_err_code(enum proto_err e)
+{
+	return (int)e >= 0 && e < PROTO_ERR_COUNT ? err_codes[e] : NULL;
+}
+
+int proto_err_find(const char *code)
+{
+	for (int i = 0; i < PROTO_ERR_COUNT; i++)
+		if (strcmp(err_codes[i], code) == 0)
+			return i;
+	return -1;
+}
+
+/* ---- the request table ---- */
+
+enum fkind {
+	F_INT,   /* integral JSON number into int */
+	F_I64,   /* integral JSON number into int64_t */
+	F_BOOL,  /* true/false into bool */
+	F_STR,   /* string into const char * (byte length in [min, max]) */
+	F_OBJ,   /* object into const cJSON * */
+	F_ANY,   /* any JSON value into const cJSON * */
+	F_SEED,  /* number or decimal string into uint64_t (+ has flag) */
+};
+
+enum fcheck { C_NONE, C_NAME, C_TOKEN };
+
+typedef struct field_spec {
+	const char *name;
+	enum fkind kind;
+	bool required;
+	int64_t min, max; /* value range (ints) or byte length (strings) */
+	int64_t def;      /* ints and bools when absent */
+	enum fcheck check;
+	size_t off;       /* offset in proto_msg */
+} field_spec;
+
+#define MAX_FIELDS 14
+
+typedef struct type_spec {
+	const char *name;
+	field_spec fields[MAX_FIELDS];
+} type_spec;
+
+#define OFF(member) offsetof(proto_msg, u.member)
+#define ID_MAX 9007199254740991LL /* 2^53 - 1 */
+
+#define REQ_TABLE {"table", F_I64, true, 1, ID_MAX, 0, C_NONE, OFF(table.table)}
+#define OPT_SEAT {"seat", F_INT, false, 0, PROTO_MAX_SEATS - 1, PROTO_ABSENT, C_NONE, \
+		  OFF(table.seat)}
+#define REQ_SEAT {"seat", F_INT, true, 0, PROTO_MAX_SEATS - 1, 0, C_NONE, OFF(table.seat)}
+#define OPT_PASSWORD {"password", F_STR, false, 0, PROTO_PASSWORD_MAX, 0, C_NONE, \
+		      OFF(table.password)}
+#define OPT_KIND {"kind", F_STR, false, 1, 32, 0, C_NONE, OFF(query.kind)}
+
+static const type_spec types[PROTO_TYPE_COUNT] = {
+	[PROTO_HELLO] = {"hello", {
+		{"protocol", F_INT, true, 0, 1000000, 0, C_NONE, OFF(hello.protocol)},
+		{"name", F_STR, false, 1, PROTO_NAME_MAX, 0, C_NAME, OFF(hello.name)},
+		{"token", F_STR, false, PROTO_TOKEN_HEX, PROTO_TOKEN_HEX, 0, C_TOKEN,
+		 OFF(hello.token)},
+		{"client", F_STR, false, 0, 64, 0, C_NONE, OFF(hello.client)},
+		{"resume", F_OBJ, false, 0, 0, 0, C_NONE, OFF(hello.resume)},
+	}},
+	[PROTO_PING] = {"ping", {{0}}},
+	[PROTO_LOBBY_LIST] = {"lobby_list", {{0}}},
+	[PROTO_LOBBY_JOIN] = {"lobby_join", {
+		{"lobby", F_I64, true, 1, ID_MAX, 0, C_NONE, OFF(lobby.lobby)},
+	}},
+	[PROTO_LOBBY_LEAVE] = {"lobby_leave", {{0}}},
+	[PROTO_CHAT] = {"chat", {
+		{"text", F_STR, true, 1, PROTO_TEXT_MAX, 0, C_NONE, OFF(chat.text)},
+	}},
+	[PROTO_TABLE_LIST] = {"table_list", {
+		{"lobby", F_I64, false, 1, ID_MAX, PROTO_ABSENT, C_NONE, OFF(lobby.lobby)},
+	}},
+	[PROTO_TABLE_CREATE] = {"table_create", {
+		{"kind", F_STR, true, 1, 32, 0, C_NONE, OFF(create.kind)},
+		{"seats", F_INT, true, 1, PROTO_MAX_SEATS, 0, C_NONE, OFF(create.seats)},
+		{"name", F_STR, false, 1, PROTO_TABLE_NAME_MAX, 0, C_NONE, OFF(create.name)},
+		{"ai", F_INT, false, 0, PROTO_MAX_SEATS, 0, C_NONE, OFF(create.ai)},
+		{"private", F_BOOL, false, 0, 1, 0, C_NONE, OFF(create.is_private)},
+		{"password", F_STR, false, 1, PROTO_PASSWORD_MAX, 0, C_NONE,
+		 OFF(create.password)},
+		{"turn_timeout_ms", F_INT, false, 1000, 600000, PROTO_ABSENT, C_NONE,
+		 OFF(create.turn_timeout_ms)},
+		{"pacing_ms", F_INT, false, 0, 10000, PROTO_ABSENT, C_NONE,
+		 OFF(create.pacing_ms)},
+		{"config", F_OBJ, false, 0, 0, 0, C_NONE, OFF(create.config)},
+		{"lobby", F_I64, false, 1, ID_MAX, PROTO_ABSENT, C_NONE, OFF(create.lobby)},
+		{"seed", F_SEED, false, 0, 0, 0, C_NONE, OFF(create.seed)},
+		{"start", F_BOOL, false, 0, 1, 0, C_NONE, OFF(create.start)},
+	}},
+	[PROTO_TABLE_JOIN] = {"table_join", {REQ_TABLE, OPT_SEAT, OPT_PASSWORD}},
+	[PROTO_TABLE_SPECTATE] = {"table_spectate", {REQ_TABLE, OPT_PASSWORD}},
+	[PROTO_TABLE_LEAVE] = {"table_leave", {REQ_TABLE}},
+	[PROTO_TABLE_ADD_AI] = {"table_add_ai", {REQ_TABLE, OPT_SEAT}},
+	[PROTO_TABLE_REMOVE_AI] = {"table_remove_ai", {REQ_TABLE, REQ_SEAT}},
+	[PROTO_TABLE_START] = {"table_start", {REQ_TABLE}},
+	[PROTO_CHOOSE] = {"choose", {
+		REQ_TABLE,
+		{"choice", F_ANY, true, 0, 0, 0, C_NONE, OFF(table.choice)},
+		OPT_SEAT,
+		{"decision", F_I64, false, 0, ID_MAX, PROTO_ABSENT, C_NONE,
+		 OFF(table.decision)},
+	}},
+	[PROTO_SELECTING] = {"selecting", {REQ_TABLE}},
+	[PROTO_TAKE_SEAT] = {"take_seat", {REQ_TABLE, REQ_SEAT}},
+	[PROTO_TABLE_SYNC] = {"table_sync", {
+		REQ_TABLE,
+		{"since", F_I64, false, 0, ID_MAX, PROTO_ABSENT, C_NONE, OFF(table.since)},
+	}},
+	[PROTO_REMATCH] = {"rematch", {REQ_TABLE}},
+	[PROTO_TABLE_CLOSE] = {"table_close", {REQ_TABLE}},
+	[PROTO_STATS] = {"stats", {
+		{"player", F_STR, false, 1, PROTO_NAME_MAX, 0, C_NAME, OFF(query.player)},
+		OPT_KIND,
+	}},
+	[PROTO_ACHIEVEMENTS] = {"achievements", {
+		{"player", F_STR, false, 1, PROTO_NAME_MAX, 0, C_NAME, OFF(query.player)},
+		OPT_KIND,
+	}},
+	[PROTO_SERVER_STATS] = {"server_stats", {OPT_KIND}},
+	[PROTO_RECORDS] = {"records", {OPT_KIND}},
+	[PROTO_ADMIN_LOBBIES] = {"admin_lobbies", {{0}}},
+	[PROTO_ADMIN_LOBBY_CREATE] = {"admin_lobby_create", {
+		{"name", F_STR, true, 1, 40, 0, C_NONE, OFF(lobby_create.name)},
+	}},
+	[PROTO_ADMIN_LOBBY_CLOSE] = {"admin_lobby_close", {
+		{"lobby", F_I64, true, 1, ID_MAX, 0, C_NONE, OFF(lobby.lobby)},
+	}},
+	[PROTO_ADMIN_TABLES] = {"admin_tables", {
+		{"lobby", F_I64, false, 1, ID_MAX, PROTO_ABSENT, C_NONE, OFF(lobby.lobby)},
+	}},
+	[PROTO_ADMIN_TABLE_CLOSE] = {"admin_table_close", {REQ_TABLE}},
+	[PROTO_ADMIN_PLAYERS] = {"admin_players", {{0}}},
+	[PROTO_ADMIN_KICK] = {"admin_kick", {
+		{"player", F_STR, true, 1, PROTO_NAME_MAX, 0, C_NAME, OFF(kick.player)},
+		{"reason", F_STR, false, 0, 200, 0, C_NONE, OFF(kick.reason)},
+	}},
+	[PROTO_ADMIN_STATS] = {"admin_stats", {{0}}},
+};
+
+const char *proto_type_name(enum proto_type t)
+{
+	return (int)t >= 0 && t < PROTO_TYPE_COUNT ? types[t].name : NULL;
+}
+
+int proto_type_find(const char *name)
+{
+	for (int i = 0; i < PROTO_TYPE_COUNT; i++)
+		if (strcmp(types[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+bool proto_type_is_admin(enum proto_type t)
+{
+	return (int)t >= 0 && t < PROTO_TYPE_COUNT && strncmp(types[t].name, "admin_", 6) == 0;
+}
+
+/* ---- formats ---- */
+
+bool proto_name_valid(const char *s)
+{
+	size_t n = strlen(s);
+	if (n < 1 || n > PROTO_NAME_MAX)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			     (c >= '0' && c <= '9');
+		if (!alnum && (i == 0 || (c != '_' && c != '-' && c != '.')))
+			return false;
+	}
+	return true;
+}
+
+bool proto_token_valid(const char *s)
+{
+	size_t n = strlen(s);
+	if (n != PROTO_TOKEN_HEX)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return true;
+}
+
+/* ---- decoding ---- */
+
+static enum proto_err fail(proto_error *err, enum proto_err code, const char *field,
+			   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static enum proto_err fail(proto_error *err, enum proto_err code, const char *field,
+			   const char *fmt, ...)
+{
+	err->code = code;
+	strlcpy_safe(err->field, field ? field : "", sizeof err->field);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err->message, sizeof err->message, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+static const char *json_type_name(const cJSON *v)
+{
+	if (cJSON_IsString(v))
+		return "a string";
+	if (cJSON_IsNumber(v))
+		return "a number";
+	if (cJSON_IsBool(v))
+		return "a boolean";
+	if (cJSON_IsNull(v))
+		return "null";
+	if (cJSON_IsArray(v))
+		return "an array";
+	if (cJSON_IsObject(v))
+		return "an object";
+	return "invalid";
+}
+
+/* An integral JSON number within [min, max] into *out. */
+static bool int_value(const cJSON *v, int64_t min, int64_t max, int64_t *out)
+{
+	if (!cJSON_IsNumber(v))
+		return false;
+	double d = v->valuedouble;
+	if (!isfinite(d) || d != floor(d) || d < (double)min || d > (double)max)
+		return false;
+	*out = (int64_t)d;
+	return true;
+}
+
+static enum proto_err decode_field(const field_spec *f, const cJSON *v, proto_msg *msg,
+				   proto_error *err)
+{
+	char *base = (char *)msg;
+	int64_t iv;
+	switch (f->kind) {
+	case F_INT:
+	case F_I64:
+		if (!cJSON_IsNumber(v))
+			return fail(err, PROTO_E_BAD_FIELD, f->name, "%s must be an integer, not %s",
+				    f->name, json_type_name(v));
+		if (!int_value(v, f->min, f->max, &iv))
+			return fail(err, PROTO_E_BAD_FIELD, f->name,
+				    "%s must be an integer from %lld to %lld", f->name,
+				    (long long)f->min, (long long)f->max);
+		if (f->kind == F_INT)
+			*(int *)(base + f->off) = (int)iv;
+		else
+			*(int64_t *)(base + f->off) = iv;
+		return PROTO_OK;
+	case F_BOOL:
+		if (!cJSON_IsBool(v))
+			return fail(err, PROTO_E_BAD_FIELD, f->name, "%s must be a boolean, not %s",
+				    f->name, json_type_name(v));
+		*(bool *)(base + f->off) = cJSON_IsTrue(v);
+		return PROTO_OK;
+	case F_STR: {
+		if (!cJSON_IsString(v))
+			return fail(err, PROTO_E_BAD_FIELD, f->name, "%s must be a string, not %s",
+				    f->name, json_type_name(v));
+		size_t n = strlen(v->valuestring);
+		if ((int64_t)n < f->min || (int64_t)n > f->max)
+			return fail(err, PROTO_E_BAD_FIELD, f->name,
+				    "%s must be %lld to %lld bytes long", f->name,
+				    (long long)f->min, (long long)f->max);
+		if (f->check == C_NAME && !proto_name_valid(v->valuestring))
+			return fail(err, PROTO_E_BAD_FIELD, f->name,
+				    "%s: 1-24 of A-Z a-z 0-9 _ - ., starting with a letter or digit",
+				    f->name);
+		if (f->check == C_TOKEN && !proto_token_valid(v->valuestring))
+			return fail(err, PROTO_E_BAD_FIELD, f->name,
+				    "%s must be 64 lowercase hex characters", f->name);
+		*(const char **)(base + f->off) = v->valuestring;
+		return PROTO_OK;
+	}
+	case F_OBJ:
+		if (!cJSON_IsObject(v))
+			return fail(err, PROTO_E_BAD_FIELD, f->name, "%s must be an object, not %s",
+				    f->name, json_type_name(v));
+		*(const cJSON **)(base + f->off) = v;
+		return PROTO_OK;
+	case F_ANY:
+		*(const cJSON **)(base + f->off) = v;
+		return PROTO_OK;
+	case F_SEED: {
+		uint64_t seed = 0;
+		if (cJSON_IsNumber(v)) {
+			if (!int_value(v, 0, ID_MAX, &iv))
+				return fail(err, PROTO_E_BAD_FIELD, f->name,
+					    "%s must be an integer >= 0 (a decimal string above 2^53)",
+					    f->name);
+			seed = (uint64_t)iv;
+		} else if (cJSON_IsString(v)) {
+			const char *s = v->valuestring;
+			size_t n = strlen(s);
+			if (n < 1 || n > 20)
+				goto bad_seed;
+			for (size_t i = 0; i < n; i++) {
+				if (s[i] < '0' || s[i] > '9')
+					goto bad_seed;
+				uint64_t d = (uint64_t)(s[i] - '0');
+				if (seed > (UINT64_MAX - d) / 10)
+					goto bad_seed;
+				seed = seed * 10 + d;
+			}
+		} else {
+			goto bad_seed;
+		}
+		msg->u.create.has_seed = true;
+		msg->u.create.seed = seed;
+		return PROTO_OK;
+	bad_seed:
+		return fail(err, PROTO_E_BAD_FIELD, f->name,
+			    "%s must be an integer or a decimal string of a 64-bit integer",
+			    f->name);
+	}
+	}
+	return fail(err, PROTO_E_INTERNAL, f->name, "unknown field kind");
+}
+
+static void set_default(const field_spec *f, proto_msg *msg)
+{
+	char *base = (char *)msg;
+	switch (f->kind) {
+	case F_INT:
+		*(int *)(base + f->off) = (int)f->def;
+		break;
+	case F_I64:
+		*(int64_t *)(base + f->off) = f->def;
+		break;
+	case F_BOOL:
+		*(bool *)(base + f->off) = f->def != 0;
+		break;
+	default:
+		break; /* pointers are already NULL; has_seed false */
+	}
+}
+
+/* Rules that involve more than one field. */
+static enum proto_err cross_checks(proto_msg *msg, proto_error *err)
+{
+	switch (msg->type) {
+	case PROTO_HELLO:
+		if (msg->u.hello.protocol != PROTO_VERSION)
+			return fail(err, PROTO_E_VERSION_UNSUPPORTED, "protocol",
+				    "protocol %d is not supported; this server speaks 1",
+				    msg->u.hello.protocol);
+		if (!msg->u.hello.name == !msg->u.hello.token)
+			return fail(err, PROTO_E_BAD_MESSAGE, NULL,
+				    "hello needs exactly one of name (new player) and token "
+				    "(returning player)");
+		break;
+	case PROTO_TABLE_CREATE:
+		if (msg->u.create.ai > msg->u.create.seats)
+			return fail(err, PROTO_E_BAD_FIELD, "ai",
+				    "ai must be at most seats (%d)", msg->u.create.seats);
+		if (msg->u.create.is_private && !msg->u.create.password)
+			return fail(err, PROTO_E_MISSING_FIELD, "password",
+				    "a private table needs a password");
+		break;
+	default:
+		break;
+	}
+	return PROTO_OK;
+}
+
+enum proto_err proto_decode(const char *text, size_t len, proto_msg *msg, proto_error *err)
+{
+	memset(msg, 0, sizeof *msg);
+	memset(err, 0, sizeof *err);
+	const char *end = NULL;
+	msg->root = cJSON_ParseWithLengthOpts(text, len, &end, false);
+	if (!msg->root)
+		return fail(err, PROTO_E_BAD_JSON, NULL, "malformed JSON near byte %zu",
+			    end && end >= text ? (size_t)(end - text) : (size_t)0);
+	/* Only whitespace may follow the value. */
+	for (const char *p = end; p && p < text + len; p++)
+		if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
+			return fail(err, PROTO_E_BAD_JSON, NULL,
+				    "trailing data after the JSON value at byte %zu",
+				    (size_t)(p - text));
+	if (!cJSON_IsObject(msg->root))
+		return fail(err, PROTO_E_BAD_MESSAGE, NULL,
+			    "a message must be a JSON object, not %s", json_type_name(msg->root));
+
+	/* The id first, so that every later error can echo it. */
+	const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg->root, "id");
+	if (id) {
+		int64_t iv;
+		if (cJSON_IsString(id) && strlen(id->valuestring) <= PROTO_ID_MAX)
+			msg->id = id;
+		else if (cJSON_IsNumber(id) && int_value(id, -ID_MAX, ID_MAX, &iv))
+			msg->id = id;
+		else
+			return fail(err, PROTO_E_BAD_FIELD, "id",
+				    "id must be an integer (|id| < 2^53) or a string of at most "
+				    "%d bytes", PROTO_ID_MAX);
+	}
+
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(msg->root, "type");
+	if (!type)
+		return fail(err, PROTO_E_MISSING_FIELD, "type", "every message needs a type");
+	if (!cJSON_IsString(type))
+		return fail(err, PROTO_E_BAD_FIELD, "type", "type must be a string, not %s",
+			    json_type_name(type));
+	int t = proto_type_find(type->valuestring);
+	if (t < 0) {
+		char shown[40];
+		strlcpy_safe(shown, type->valuestring, sizeof shown);
+		return fail(err, PROTO_E_UNKNOWN_TYPE, "type", "unknown message type \"%s\"",
+			    shown);
+	}
+	msg->type = (enum proto_type)t;
+
+	const type_spec *ts = &types[t];
+	for (int i = 0; i < MAX_FIELDS && ts->fields[i].name; i++) {
+		const field_spec *f = &ts->fields[i];
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(msg->root, f->name);
+		if (!v) {
+			if (f->required)
+				return fail(err, PROTO_E_MISSING_FIELD, f->name,
+					    "%s needs the field %s", ts->name, f->name);
+			set_default(f, msg);
+			continue;
+		}
+		enum proto_err e = decode_field(f, v, msg, err);
+		if (e != PROTO_OK)
+			return e;
+	}
+	return cross_checks(msg, err);
+}
+
+void proto_msg_free(proto_msg *msg)
+{
+	cJSON_Delete(msg->root);
+	msg->root = NULL;
+	msg->id = NULL;
+}
+
+/* ---- encoding ---- */
+
+cJSON *proto_new(const char *type, const cJSON *id)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "type", type);
+	if (id)
+		cJSON_AddItemToObject(o, "id", cJSON_Duplicate(id, true));
+	return o;
+}
+
+cJSON *proto_error_new(const cJSON *id, enum proto_err code, const char *field,
+		       const char *message)
+{
+	cJSON *o = proto_new("error", id);
+	const char *c = proto_err_code(code);
+	cJSON_AddStringToObject(o, "code", c ? c : "internal");
+	cJSON_AddStringToObject(o, "message", message ? message : "");
+	if (field && *field)
+		cJSON_AddStringToObject(o, "field", field);
+	return o;
+}
+
+cJSON *proto_error_from(const cJSON *id, const proto_error *err)
+{
+	cJSON *o = proto_error_new(id, err->code, err->field, err->message);
+	if (err->code == PROTO_E_VERSION_UNSUPPORTED) {
+		cJSON *sup = cJSON_AddArrayToObject(o, "supported");
+		cJSON_AddItemToArray(sup, cJSON_CreateNumber(PROTO_VERSION));
+	}
+	return o;
+}
+
+char *proto_print(const cJSON *msg)
+{
+	char *s = cJSON_PrintUnformatted(msg);
+	if (!s) {
+		fprintf(stderr, "lair: out of memory printing JSON\n");
+		abort();
+	}
+	return s;
+}
+
+cJSON *proto_request(enum proto_type t, int64_t id)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "type", proto_type_name(t));
+	if (id >= 0)
+		cJSON_AddNumberToObject(o, "id", (double)id);
+	return o;
+}
+
+cJSON *proto_decode_server(const char *text, size_t len, const char **type, proto_error *err)
+{
+	memset(err, 0, sizeof *err);
+	*type = NULL;
+	cJSON *root = cJSON_ParseWithLength(text, len);
+	if (!root) {
+		fail(err, PROTO_E_BAD_JSON, NULL, "malformed JSON from the server");
+		return NULL;
+	}
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(root, "type");
+	if (!cJSON_IsObject(root) || !cJSON_IsString(t)) {
+		fail(err, PROTO_E_BAD_MESSAGE, "type", "a server message must be an object "
+			  "with a string type");
+		cJSON_Delete(root);
+		return NULL;
+	}
+	*type = t->valuestring;
+	return root;
+}

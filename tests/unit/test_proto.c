@@ -1,0 +1,360 @@
+/*
+ * test_proto.c — the protocol decoder: every class of bad input gets its
+ * stable code (PROTOCOL.md §3) and the field to blame; good requests decode
+ * into the typed body with defaults; encoders echo ids.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../proto/proto_msg.h"
+#include "../test.h"
+
+/* Decodes s; returns the code and leaves msg/err for inspection. */
+static enum proto_err dec(const char *s, proto_msg *m, proto_error *e)
+{
+	return proto_decode(s, strlen(s), m, e);
+}
+
+/* Expects code and field; frees. */
+static void expect_err(const char *s, enum proto_err code, const char *field)
+{
+	proto_msg m;
+	proto_error e;
+	enum proto_err got = dec(s, &m, &e);
+	CHECK_MSG(got == code, "%s: got %s (%s), want %s", s, proto_err_code(got), e.message,
+		  proto_err_code(code));
+	CHECK_MSG(strcmp(e.field, field) == 0, "%s: field \"%s\", want \"%s\"", s, e.field,
+		  field);
+	CHECK(e.code == got);
+	if (got != PROTO_OK)
+		CHECK(e.message[0] != '\0');
+	proto_msg_free(&m);
+}
+
+TEST(proto_error_codes_round_trip)
+{
+	for (int i = 0; i < PROTO_ERR_COUNT; i++) {
+		const char *c = proto_err_code((enum proto_err)i);
+		REQUIRE(c);
+		CHECK_EQ(proto_err_find(c), i);
+	}
+	CHECK_STR(proto_err_code(PROTO_E_NOT_YOUR_SEAT), "not_your_seat");
+	CHECK(proto_err_code(PROTO_ERR_COUNT) == NULL);
+	CHECK_EQ(proto_err_find("nope"), -1);
+}
+
+TEST(proto_type_names_round_trip)
+{
+	for (int i = 0; i < PROTO_TYPE_COUNT; i++) {
+		const char *n = proto_type_name((enum proto_type)i);
+		REQUIRE(n);
+		CHECK_EQ(proto_type_find(n), i);
+	}
+	CHECK(proto_type_is_admin(PROTO_ADMIN_KICK));
+	CHECK(!proto_type_is_admin(PROTO_CHOOSE));
+}
+
+TEST(proto_bad_json)
+{
+	expect_err("{", PROTO_E_BAD_JSON, "");
+	expect_err("", PROTO_E_BAD_JSON, "");
+	expect_err("{\"type\":\"ping\"} x", PROTO_E_BAD_JSON, "");
+	expect_err("{\"type\":\"ping\",}", PROTO_E_BAD_JSON, "");
+	/* Whitespace after the value is fine. */
+	expect_err("{\"type\":\"ping\"} \n", PROTO_OK, "");
+}
+
+TEST(proto_not_an_object_is_bad_message)
+{
+	expect_err("[1,2]", PROTO_E_BAD_MESSAGE, "");
+	expect_err("\"hello\"", PROTO_E_BAD_MESSAGE, "");
+	expect_err("42", PROTO_E_BAD_MESSAGE, "");
+	expect_err("null", PROTO_E_BAD_MESSAGE, "");
+}
+
+TEST(proto_type_missing_mistyped_unknown)
+{
+	expect_err("{}", PROTO_E_MISSING_FIELD, "type");
+	expect_err("{\"type\":5}", PROTO_E_BAD_FIELD, "type");
+	expect_err("{\"type\":\"dance\"}", PROTO_E_UNKNOWN_TYPE, "type");
+	expect_err("{\"type\":\"HELLO\"}", PROTO_E_UNKNOWN_TYPE, "type");
+}
+
+TEST(proto_id_is_echoed_even_on_errors)
+{
+	proto_msg m;
+	proto_error e;
+	CHECK_EQ(dec("{\"id\":17,\"type\":\"dance\"}", &m, &e), PROTO_E_UNKNOWN_TYPE);
+	REQUIRE(m.id);
+	CHECK_EQ(m.id->valuedouble, 17);
+	cJSON *err = proto_error_from(m.id, &e);
+	char *s = proto_print(err);
+	CHECK(strstr(s, "\"id\":17") != NULL);
+	CHECK(strstr(s, "\"code\":\"unknown_type\"") != NULL);
+	CHECK(strstr(s, "\"field\":\"type\"") != NULL);
+	free(s);
+	cJSON_Delete(err);
+	proto_msg_free(&m);
+
+	CHECK_EQ(dec("{\"id\":\"abc\",\"type\":\"lobby_join\"}", &m, &e),
+		 PROTO_E_MISSING_FIELD);
+	REQUIRE(m.id);
+	CHECK_STR(m.id->valuestring, "abc");
+	proto_msg_free(&m);
+}
+
+TEST(proto_bad_ids)
+{
+	expect_err("{\"id\":1.5,\"type\":\"ping\"}", PROTO_E_BAD_FIELD, "id");
+	expect_err("{\"id\":[1],\"type\":\"ping\"}", PROTO_E_BAD_FIELD, "id");
+	expect_err("{\"id\":1e300,\"type\":\"ping\"}", PROTO_E_BAD_FIELD, "id");
+	expect_err("{\"id\":\"0123456789012345678901234567890123456789012345678901234567"
+		   "89012345\",\"type\":\"ping\"}", PROTO_E_BAD_FIELD, "id");
+	expect_err("{\"id\":-5,\"type\":\"ping\"}", PROTO_OK, "");
+}
+
+TEST(proto_hello_new_player)
+{
+	proto_msg m;
+	proto_error e;
+	REQUIRE(dec("{\"type\":\"hello\",\"id\":1,\"protocol\":1,\"name\":\"alice\"}", &m, &e) ==
+		PROTO_OK);
+	CHECK_EQ(m.type, PROTO_HELLO);
+	CHECK_EQ(m.u.hello.protocol, 1);
+	CHECK_STR(m.u.hello.name, "alice");
+	CHECK(m.u.hello.token == NULL);
+	CHECK(m.u.hello.resume == NULL);
+	proto_msg_free(&m);
+}
+
+TEST(proto_hello_rules)
+{
+	const char *tok = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+	char s[256];
+	expect_err("{\"type\":\"hello\",\"name\":\"a\"}", PROTO_E_MISSING_FIELD, "protocol");
+	expect_err("{\"type\":\"hello\",\"protocol\":\"1\",\"name\":\"a\"}", PROTO_E_BAD_FIELD,
+		   "protocol");
+	expect_err("{\"type\":\"hello\",\"protocol\":2,\"name\":\"a\"}",
+		   PROTO_E_VERSION_UNSUPPORTED, "protocol");
+	expect_err("{\"type\":\"hello\",\"protocol\":1}", PROTO_E_BAD_MESSAGE, "");
+	snprintf(s, sizeof s, "{\"type\":\"hello\",\"protocol\":1,\"name\":\"a\",\"token\":\"%s\"}",
+		 tok);
+	expect_err(s, PROTO_E_BAD_MESSAGE, "");
+	snprintf(s, sizeof s, "{\"type\":\"hello\",\"protocol\":1,\"token\":\"%s\"}", tok);
+	expect_err(s, PROTO_OK, "");
+	/* Upper-case hex and short tokens are malformed. */
+	expect_err("{\"type\":\"hello\",\"protocol\":1,\"token\":\"ABC\"}", PROTO_E_BAD_FIELD,
+		   "token");
+	expect_err("{\"type\":\"hello\",\"protocol\":1,\"name\":\"\"}", PROTO_E_BAD_FIELD,
+		   "name");
+	expect_err("{\"type\":\"hello\",\"protocol\":1,\"name\":\"_x\"}", PROTO_E_BAD_FIELD,
+		   "name");
+	expect_err("{\"type\":\"hello\",\"protocol\":1,\"name\":\"a b\"}", PROTO_E_BAD_FIELD,
+		   "name");
+	expect_err("{\"type\":\"hello\",\"protocol\":1,\"name\":\"abcdefghijklmnopqrstuvwxy\"}",
+		   PROTO_E_BAD_FIELD, "name");
+	expect_err("{\"type\":\"hello\",\"protocol\":1,\"name\":\"Bob_2.x-y\"}", PROTO_OK, "");
+	expect_err("{\"type\":\"hello\",\"protocol\":1,\"name\":\"a\",\"resume\":[]}",
+		   PROTO_E_BAD_FIELD, "resume");
+}
+
+TEST(proto_table_create_defaults)
+{
+	proto_msg m;
+	proto_error e;
+	REQUIRE(dec("{\"type\":\"table_create\",\"kind\":\"gems\",\"seats\":5}", &m, &e) ==
+		PROTO_OK);
+	CHECK_STR(m.u.create.kind, "gems");
+	CHECK_EQ(m.u.create.seats, 5);
+	CHECK_EQ(m.u.create.ai, 0);
+	CHECK(!m.u.create.is_private);
+	CHECK(!m.u.create.start);
+	CHECK_EQ(m.u.create.turn_timeout_ms, PROTO_ABSENT);
+	CHECK_EQ(m.u.create.pacing_ms, PROTO_ABSENT);
+	CHECK_EQ(m.u.create.lobby, PROTO_ABSENT);
+	CHECK(!m.u.create.has_seed);
+	CHECK(m.u.create.config == NULL);
+	CHECK(m.u.create.name == NULL);
+	proto_msg_free(&m);
+}
+
+TEST(proto_table_create_full)
+{
+	proto_msg m;
+	proto_error e;
+	REQUIRE(dec("{\"type\":\"table_create\",\"kind\":\"gems\",\"seats\":3,\"ai\":2,"
+		    "\"name\":\"t\",\"private\":true,\"password\":\"pw\",\"turn_timeout_ms\":5000,"
+		    "\"pacing_ms\":0,\"config\":{\"x\":1},\"lobby\":2,"
+		    "\"seed\":\"18446744073709551615\",\"start\":true}", &m, &e) == PROTO_OK);
+	CHECK_EQ(m.u.create.ai, 2);
+	CHECK(m.u.create.is_private);
+	CHECK_STR(m.u.create.password, "pw");
+	CHECK_EQ(m.u.create.turn_timeout_ms, 5000);
+	CHECK_EQ(m.u.create.pacing_ms, 0);
+	CHECK_EQ(m.u.create.lobby, 2);
+	CHECK(m.u.create.has_seed);
+	CHECK(m.u.create.seed == UINT64_MAX);
+	CHECK(m.u.create.start);
+	CHECK(cJSON_IsObject(m.u.create.config));
+	proto_msg_free(&m);
+}
+
+TEST(proto_table_create_bad_fields)
+{
+	expect_err("{\"type\":\"table_create\",\"seats\":5}", PROTO_E_MISSING_FIELD, "kind");
+	expect_err("{\"type\":\"table_create\",\"kind\":\"gems\"}", PROTO_E_MISSING_FIELD,
+		   "seats");
+	expect_err("{\"type\":\"table_create\",\"kind\":\"gems\",\"seats\":0}",
+		   PROTO_E_BAD_FIELD, "seats");
+	expect_err("{\"type\":\"table_create\",\"kind\":\"gems\",\"seats\":10}",
+		   PROTO_E_BAD_FIELD, "seats");
+	expect_err("{\"type\":\"table_create\",\"kind\":\"gems\",\"seats\":2.5}",
+		   PROTO_E_BAD_FIELD, "seats");
+	expect_err("{\"type\":\"table_create\",\"kind\":\"gems\",\"seats\":\"5\"}",
+		   PROTO_E_BAD_FIELD, "seats");
+	expect_err("{\"type\":\"table_create\",\"kind\":\"gems\",\"seats\":3,\"ai\":4}",
+		   PROTO_E_BAD_FIELD, "ai");
+	expect_err("{\"type\":\"table_create\",\"kind\":\"gems\",\"seats\":3,\"private\":1}",
+		   PROTO_E_BAD_FIELD, "private");
+	expect_err("{\"type\":\"table_create\",\"kind\":\"gems\",\"seats\":3,\"private\":true}",
+		   PROTO_E_MISSING_FIELD, "password");
+	expect_err("{\"type\":\"table_create\",\"kind\":\"gems\",\"seats\":3,"
+		   "\"turn_timeout_ms\":10}", PROTO_E_BAD_FIELD, "turn_timeout_ms");
+	expect_err("{\"type\":\"table_create\",\"kind\":\"gems\",\"seats\":3,\"config\":5}",
+		   PROTO_E_BAD_FIELD, "config");
+	expect_err("{\"type\":\"table_create\",\"kind\":\"gems\",\"seats\":3,\"seed\":-1}",
+		   PROTO_E_BAD_FIELD, "seed");
+	expect_err("{\"type\":\"table_create\",\"kind\":\"gems\",\"seats\":3,"
+		   "\"seed\":\"18446744073709551616\"}", PROTO_E_BAD_FIELD, "seed");
+	expect_err("{\"type\":\"table_create\",\"kind\":\"gems\",\"seats\":3,\"seed\":\"12a\"}",
+		   PROTO_E_BAD_FIELD, "seed");
+	expect_err("{\"type\":\"table_create\",\"kind\":\"gems\",\"seats\":3,\"name\":\"\"}",
+		   PROTO_E_BAD_FIELD, "name");
+}
+
+TEST(proto_choose)
+{
+	proto_msg m;
+	proto_error e;
+	REQUIRE(dec("{\"type\":\"choose\",\"id\":3,\"table\":7,\"choice\":\"stay\"}", &m, &e) ==
+		PROTO_OK);
+	CHECK_EQ(m.u.table.table, 7);
+	CHECK_EQ(m.u.table.seat, PROTO_ABSENT);
+	CHECK_EQ(m.u.table.decision, PROTO_ABSENT);
+	CHECK(cJSON_IsString(m.u.table.choice));
+	proto_msg_free(&m);
+	REQUIRE(dec("{\"type\":\"choose\",\"table\":7,\"seat\":2,\"decision\":9,"
+		    "\"choice\":{\"card\":1}}", &m, &e) == PROTO_OK);
+	CHECK_EQ(m.u.table.seat, 2);
+	CHECK_EQ(m.u.table.decision, 9);
+	CHECK(cJSON_IsObject(m.u.table.choice));
+	proto_msg_free(&m);
+	expect_err("{\"type\":\"choose\",\"table\":7}", PROTO_E_MISSING_FIELD, "choice");
+	expect_err("{\"type\":\"choose\",\"choice\":1}", PROTO_E_MISSING_FIELD, "table");
+	expect_err("{\"type\":\"choose\",\"table\":0,\"choice\":1}", PROTO_E_BAD_FIELD, "table");
+	expect_err("{\"type\":\"choose\",\"table\":1,\"seat\":9,\"choice\":1}",
+		   PROTO_E_BAD_FIELD, "seat");
+	expect_err("{\"type\":\"choose\",\"table\":1,\"seat\":-1,\"choice\":1}",
+		   PROTO_E_BAD_FIELD, "seat");
+}
+
+TEST(proto_other_requests)
+{
+	expect_err("{\"type\":\"lobby_join\",\"lobby\":\"1\"}", PROTO_E_BAD_FIELD, "lobby");
+	expect_err("{\"type\":\"lobby_join\",\"lobby\":1}", PROTO_OK, "");
+	expect_err("{\"type\":\"chat\",\"text\":\"\"}", PROTO_E_BAD_FIELD, "text");
+	expect_err("{\"type\":\"chat\",\"text\":null}", PROTO_E_BAD_FIELD, "text");
+	expect_err("{\"type\":\"table_remove_ai\",\"table\":1}", PROTO_E_MISSING_FIELD, "seat");
+	expect_err("{\"type\":\"stats\",\"player\":\"bad name\"}", PROTO_E_BAD_FIELD, "player");
+	expect_err("{\"type\":\"stats\"}", PROTO_OK, "");
+	expect_err("{\"type\":\"admin_kick\"}", PROTO_E_MISSING_FIELD, "player");
+	expect_err("{\"type\":\"admin_lobby_create\",\"name\":\"x\",\"extra\":[1]}", PROTO_OK,
+		   "");
+	expect_err("{\"type\":\"table_sync\",\"table\":3,\"since\":-2}", PROTO_E_BAD_FIELD,
+		   "since");
+}
+
+TEST(proto_every_type_decodes_with_required_fields)
+{
+	/* A minimal valid instance of every request: catches a table entry
+	 * that cannot be satisfied. */
+	static const char *const ok[] = {
+		"{\"type\":\"hello\",\"protocol\":1,\"name\":\"x\"}",
+		"{\"type\":\"ping\"}", "{\"type\":\"lobby_list\"}",
+		"{\"type\":\"lobby_join\",\"lobby\":1}", "{\"type\":\"lobby_leave\"}",
+		"{\"type\":\"chat\",\"text\":\"hi\"}", "{\"type\":\"table_list\"}",
+		"{\"type\":\"table_create\",\"kind\":\"gems\",\"seats\":1}",
+		"{\"type\":\"table_join\",\"table\":1}", "{\"type\":\"table_spectate\",\"table\":1}",
+		"{\"type\":\"table_leave\",\"table\":1}", "{\"type\":\"table_add_ai\",\"table\":1}",
+		"{\"type\":\"table_remove_ai\",\"table\":1,\"seat\":0}",
+		"{\"type\":\"table_start\",\"table\":1}",
+		"{\"type\":\"choose\",\"table\":1,\"choice\":0}",
+		"{\"type\":\"selecting\",\"table\":1}",
+		"{\"type\":\"take_seat\",\"table\":1,\"seat\":0}",
+		"{\"type\":\"table_sync\",\"table\":1}", "{\"type\":\"rematch\",\"table\":1}",
+		"{\"type\":\"table_close\",\"table\":1}", "{\"type\":\"stats\"}",
+		"{\"type\":\"achievements\"}", "{\"type\":\"server_stats\"}",
+		"{\"type\":\"records\"}", "{\"type\":\"admin_lobbies\"}",
+		"{\"type\":\"admin_lobby_create\",\"name\":\"x\"}",
+		"{\"type\":\"admin_lobby_close\",\"lobby\":2}", "{\"type\":\"admin_tables\"}",
+		"{\"type\":\"admin_table_close\",\"table\":1}", "{\"type\":\"admin_players\"}",
+		"{\"type\":\"admin_kick\",\"player\":\"x\"}", "{\"type\":\"admin_stats\"}",
+	};
+	CHECK_EQ(sizeof ok / sizeof ok[0], PROTO_TYPE_COUNT);
+	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		proto_msg m;
+		proto_error e;
+		enum proto_err r = dec(ok[i], &m, &e);
+		CHECK_MSG(r == PROTO_OK, "%s: %s", ok[i], e.message);
+		if (r == PROTO_OK)
+			CHECK_EQ(m.type, (int)i);
+		proto_msg_free(&m);
+	}
+}
+
+TEST(proto_encoders)
+{
+	cJSON *id = cJSON_CreateString("x1");
+	cJSON *o = proto_new("ok", id);
+	char *s = proto_print(o);
+	CHECK_STR(s, "{\"type\":\"ok\",\"id\":\"x1\"}");
+	free(s);
+	cJSON_Delete(o);
+	o = proto_error_new(NULL, PROTO_E_FULL, NULL, "no free seat");
+	s = proto_print(o);
+	CHECK_STR(s, "{\"type\":\"error\",\"code\":\"full\",\"message\":\"no free seat\"}");
+	free(s);
+	cJSON_Delete(o);
+	cJSON_Delete(id);
+
+	o = proto_request(PROTO_LOBBY_LIST, 4);
+	s = proto_print(o);
+	CHECK_STR(s, "{\"type\":\"lobby_list\",\"id\":4}");
+	free(s);
+	cJSON_Delete(o);
+}
+
+TEST(proto_decode_server_messages)
+{
+	proto_error e;
+	const char *type;
+	const char *w = "{\"type\":\"welcome\",\"id\":1}";
+	cJSON *r = proto_decode_server(w, strlen(w), &type, &e);
+	REQUIRE(r);
+	CHECK_STR(type, "welcome");
+	cJSON_Delete(r);
+	CHECK(proto_decode_server("[1]", 3, &type, &e) == NULL);
+	CHECK_EQ(e.code, PROTO_E_BAD_MESSAGE);
+	CHECK(proto_decode_server("{", 1, &type, &e) == NULL);
+	CHECK_EQ(e.code, PROTO_E_BAD_JSON);
+}
+
+TEST(proto_decode_does_not_read_past_len)
+{
+	/* The frame is not NUL-terminated at len: the decoder must stop there. */
+	const char buf[] = "{\"type\":\"ping\"}GARBAGE";
+	proto_msg m;
+	proto_error e;
+	CHECK_EQ(proto_decode(buf, 15, &m, &e), PROTO_OK);
+	proto_msg_free(&m);
+}
