@@ -9,5 +9,9 @@
 enum lair_exit { LAIR_OK = 0, LAIR_REFUSED = 1, LAIR_USAGE = 2, LAIR_CONNECT = 3 };
 
 int cmd_sim(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
+int cmd_achievements(int argc, char **argv);
+int cmd_records(int argc, char **argv);
+int cmd_admin(int argc, char **argv);
 
 #endif

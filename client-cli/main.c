@@ -3,8 +3,10 @@
  * one per file (cmd_*.c); this table is the only place that lists them.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "../common/log.h"
 #include "cmd.h"
 
 static const struct {
@@ -12,6 +14,10 @@ static const struct {
 	int (*run)(int argc, char **argv);
 	const char *summary;
 } commands[] = {
+	{"stats", cmd_stats, "a player's statistics (default: yours)"},
+	{"achievements", cmd_achievements, "a player's achievements (default: yours)"},
+	{"records", cmd_records, "the server-wide records"},
+	{"admin", cmd_admin, "administer the server (lobbies, tables, players, stats)"},
 	{"sim", cmd_sim, "play all-AI games headless and print statistics"},
 };
 
@@ -24,6 +30,10 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+	/* Commands draw on the terminal: only warnings, unless LAIR_LOG says. */
+	const char *lvl = getenv("LAIR_LOG");
+	int level = lvl ? log_level_parse(lvl) : -1;
+	log_set_level(level >= 0 ? (enum log_level)level : LOG_WARN);
 	if (argc < 2) {
 		usage(stderr);
 		return LAIR_USAGE;

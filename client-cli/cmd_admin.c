@@ -1,0 +1,238 @@
+/*
+ * cmd_admin.c — `lair admin ...`: the operator's commands over the same
+ * protocol (PROTOCOL.md §9). The admin token comes from --token, else
+ * $LAIR_ADMIN_TOKEN, else the token store (role "admin", saved with
+ * `lair admin set-token TOKEN`); laird prints the first one on its first
+ * start (DESIGN §5). Every listing has --json for scripts.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "cmd.h"
+#include "oneshot.h"
+#include "session.h"
+#include "token.h"
+
+static void usage(FILE *o)
+{
+	fprintf(o,
+		"usage: lair admin SUBCOMMAND [--json] [--server URL] [--token TOKEN]\n"
+		"\n"
+		"  lobbies [list]                 list lobbies\n"
+		"  lobbies create NAME            create a lobby\n"
+		"  lobbies close ID               close a lobby (its tables too)\n"
+		"  tables [list] [--lobby ID]     list tables (private ones included)\n"
+		"  tables close ID                close a table\n"
+		"  players [list-online]          list online players\n"
+		"  players kick NAME [--reason T] disconnect a player\n"
+		"  stats                          server statistics (also: server stats)\n"
+		"  set-token TOKEN                store the admin token for --server\n"
+		"\n"
+		"The admin token: --token, else $LAIR_ADMIN_TOKEN, else the token store.\n"
+		"laird prints the first one on its first start (or: laird admin-token).\n");
+}
+
+static void print_lobbies(const cJSON *reply, FILE *out)
+{
+	char a[32], b[64], c[32], d[32];
+	fprintf(out, "%-6s %-24s %8s %7s\n", "ID", "NAME", "PLAYERS", "TABLES");
+	const cJSON *it;
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(reply, "lobbies"))
+		fprintf(out, "%-6s %-24s %8s %7s\n", oneshot_str(it, "id", a, sizeof a),
+			oneshot_str(it, "name", b, sizeof b), oneshot_str(it, "players", c, sizeof c),
+			oneshot_str(it, "tables", d, sizeof d));
+}
+
+static void print_lobby(const cJSON *reply, FILE *out)
+{
+	char a[32], b[64];
+	const cJSON *l = cJSON_GetObjectItemCaseSensitive(reply, "lobby");
+	fprintf(out, "lobby %s \"%s\" created\n", oneshot_str(l, "id", a, sizeof a),
+		oneshot_str(l, "name", b, sizeof b));
+}
+
+static void print_tables(const cJSON *reply, FILE *out)
+{
+	char a[32], b[32], c[64], d[32], e[32], f[32];
+	fprintf(out, "%-6s %-6s %-10s %-9s %5s %-16s %s\n", "ID", "LOBBY", "KIND", "STATE",
+		"SEATS", "HOST", "NAME");
+	const cJSON *it;
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(reply, "tables"))
+	{
+		const cJSON *priv = cJSON_GetObjectItemCaseSensitive(it, "private");
+		fprintf(out, "%-6s %-6s %-10s %-9s %5s %-16s %s%s\n",
+			oneshot_str(it, "id", a, sizeof a), oneshot_str(it, "lobby", b, sizeof b),
+			oneshot_str(it, "kind", c, sizeof c), oneshot_str(it, "state", d, sizeof d),
+			oneshot_str(it, "seats", e, sizeof e), oneshot_str(it, "host", f, sizeof f),
+			cJSON_IsTrue(priv) ? "(private) " : "",
+			cJSON_IsString(cJSON_GetObjectItemCaseSensitive(it, "name"))
+				? cJSON_GetObjectItemCaseSensitive(it, "name")->valuestring
+				: "");
+	}
+}
+
+static void print_players(const cJSON *reply, FILE *out)
+{
+	char a[32], b[64], c[32], d[32];
+	fprintf(out, "%-6s %-24s %-6s %-6s %-12s %s\n", "ID", "NAME", "ADMIN", "LOBBY",
+		"CONNECTED", "TABLES");
+	const cJSON *it;
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(reply, "players"))
+	{
+		const cJSON *ms = cJSON_GetObjectItemCaseSensitive(it, "connected_ms");
+		char conn[32] = "-";
+		if (cJSON_IsNumber(ms))
+			snprintf(conn, sizeof conn, "%llds", (long long)(ms->valuedouble / 1000));
+		char tables[128] = "";
+		const cJSON *t;
+		cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(it, "tables"))
+		{
+			size_t n = strlen(tables);
+			snprintf(tables + n, sizeof tables - n, "%s%lld", n ? "," : "",
+				 (long long)t->valuedouble);
+		}
+		fprintf(out, "%-6s %-24s %-6s %-6s %-12s %s\n", oneshot_str(it, "id", a, sizeof a),
+			oneshot_str(it, "name", b, sizeof b), oneshot_str(it, "admin", c, sizeof c),
+			oneshot_str(it, "lobby", d, sizeof d), conn, tables);
+	}
+}
+
+static void print_server_stats(const cJSON *reply, FILE *out)
+{
+	const cJSON *it;
+	cJSON_ArrayForEach(it, reply)
+	{
+		if (!strcmp(it->string, "type") || !strcmp(it->string, "id"))
+			continue;
+		char *text = cJSON_PrintUnformatted(it);
+		fprintf(out, "  %-18s %s\n", it->string, text);
+		cJSON_free(text);
+	}
+}
+
+static void print_ok(const cJSON *reply, FILE *out)
+{
+	(void)reply;
+	fprintf(out, "ok\n");
+}
+
+static int set_token(const char *server, const char *tok)
+{
+	char dir[1024], err[512];
+	if (ltoken_dir(dir, sizeof dir, err, sizeof err) < 0 ||
+	    ltoken_put(dir, "admin", lsess_url(server), tok, err, sizeof err) < 0) {
+		fprintf(stderr, "lair admin: %s\n", err);
+		return LAIR_USAGE;
+	}
+	printf("admin token stored for %s\n", lsess_url(server));
+	return LAIR_OK;
+}
+
+int cmd_admin(int argc, char **argv)
+{
+	const char *server = NULL, *token = NULL, *lobby = NULL, *reason = NULL, *pos[4];
+	int json = 0, n = 0;
+	struct arg_opt opts[] = {{"server", &server, NULL}, {"token", &token, NULL},
+				 {"lobby", &lobby, NULL},   {"reason", &reason, NULL},
+				 {"json", NULL, &json}};
+	char err[256];
+	int r = args_parse(argc, argv, opts, sizeof opts / sizeof opts[0], pos, 4, &n, err,
+			   sizeof err);
+	if (r == ARGS_HELP) {
+		usage(stdout);
+		return LAIR_OK;
+	}
+	if (r == ARGS_ERROR || n == 0) {
+		fprintf(stderr, "lair admin: %s\n", r == ARGS_ERROR ? err : "missing subcommand");
+		usage(stderr);
+		return LAIR_USAGE;
+	}
+	const char *what = pos[0], *verb = n > 1 ? pos[1] : "list", *arg = n > 2 ? pos[2] : NULL;
+	cJSON *req = NULL;
+	void (*print)(const cJSON *, FILE *) = print_ok;
+	long long id = 0;
+	int extra = 0; /* positionals beyond what the subcommand takes */
+
+	if (!strcmp(what, "set-token")) {
+		if (n != 2) {
+			usage(stderr);
+			return LAIR_USAGE;
+		}
+		return set_token(server, pos[1]);
+	} else if (!strcmp(what, "lobbies") && !strcmp(verb, "list")) {
+		req = lsess_msg("admin_lobbies");
+		print = print_lobbies;
+		extra = n > 2;
+	} else if (!strcmp(what, "lobbies") && !strcmp(verb, "create") && arg) {
+		req = lsess_msg("admin_lobby_create");
+		cJSON_AddStringToObject(req, "name", arg);
+		print = print_lobby;
+		extra = n > 3;
+	} else if (!strcmp(what, "lobbies") && !strcmp(verb, "close") && args_id(arg, &id) == 0) {
+		req = lsess_msg("admin_lobby_close");
+		cJSON_AddNumberToObject(req, "lobby", (double)id);
+		extra = n > 3;
+	} else if (!strcmp(what, "tables") && !strcmp(verb, "list")) {
+		req = lsess_msg("admin_tables");
+		if (lobby) {
+			if (args_id(lobby, &id) < 0) {
+				fprintf(stderr, "lair admin: bad lobby id '%s'\n", lobby);
+				cJSON_Delete(req);
+				return LAIR_USAGE;
+			}
+			cJSON_AddNumberToObject(req, "lobby", (double)id);
+		}
+		print = print_tables;
+		extra = n > 2;
+	} else if (!strcmp(what, "tables") && !strcmp(verb, "close") && args_id(arg, &id) == 0) {
+		req = lsess_msg("admin_table_close");
+		cJSON_AddNumberToObject(req, "table", (double)id);
+		extra = n > 3;
+	} else if (!strcmp(what, "players") &&
+		   (!strcmp(verb, "list-online") || !strcmp(verb, "list"))) {
+		req = lsess_msg("admin_players");
+		print = print_players;
+		extra = n > 2;
+	} else if (!strcmp(what, "players") && !strcmp(verb, "kick") && arg) {
+		req = lsess_msg("admin_kick");
+		cJSON_AddStringToObject(req, "player", arg);
+		if (reason)
+			cJSON_AddStringToObject(req, "reason", reason);
+		extra = n > 3;
+	} else if ((!strcmp(what, "stats") && n == 1) ||
+		   (!strcmp(what, "server") && n == 2 && !strcmp(verb, "stats"))) {
+		req = lsess_msg("admin_stats");
+		print = print_server_stats;
+	} else {
+		fprintf(stderr, "lair admin: bad subcommand '%s%s%s'\n", what, n > 1 ? " " : "",
+			n > 1 ? pos[1] : "");
+		usage(stderr);
+		return LAIR_USAGE;
+	}
+	if (extra) {
+		fprintf(stderr, "lair admin: too many arguments\n");
+		cJSON_Delete(req);
+		return LAIR_USAGE;
+	}
+	char stored[LTOKEN_MAX];
+	if (!token || !*token)
+		token = getenv("LAIR_ADMIN_TOKEN");
+	if (!token || !*token) {
+		char dir[1024];
+		if (ltoken_dir(dir, sizeof dir, err, sizeof err) == 0 &&
+		    ltoken_get(dir, "admin", lsess_url(server), stored, sizeof stored, err,
+			       sizeof err) == 1)
+			token = stored;
+	}
+	if (!token || !*token) {
+		fprintf(stderr, "lair admin: no admin token for %s: pass --token, set "
+				"LAIR_ADMIN_TOKEN or run `lair admin set-token TOKEN`\n",
+			lsess_url(server));
+		cJSON_Delete(req);
+		return LAIR_USAGE;
+	}
+	struct oneshot o = {server, NULL, token, "admin", req, json, print};
+	return oneshot_run(&o);
+}

@@ -1,0 +1,117 @@
+/*
+ * cmd_stats.c — `lair stats [PLAYER]`, `lair achievements [PLAYER]` and
+ * `lair records`: the kind's statistics (PROTOCOL.md §8) as a two-column
+ * list, or the reply as JSON with --json.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "args.h"
+#include "cmd.h"
+#include "oneshot.h"
+#include "session.h"
+
+static void print_stat_list(const cJSON *reply, FILE *out, const char *list, const char *val)
+{
+	char tmp[64], tmp2[64];
+	const cJSON *who = cJSON_GetObjectItemCaseSensitive(reply, "player");
+	fprintf(out, "%s (%s)", cJSON_IsString(who) ? who->valuestring : "server",
+		oneshot_str(reply, "kind", tmp, sizeof tmp));
+	if (cJSON_GetObjectItemCaseSensitive(reply, "games"))
+		fprintf(out, ": %s games", oneshot_str(reply, "games", tmp2, sizeof tmp2));
+	fputc('\n', out);
+	const cJSON *it;
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(reply, list))
+	{
+		fprintf(out, "  %-34s %s\n", oneshot_str(it, "label", tmp, sizeof tmp),
+			oneshot_str(it, val, tmp2, sizeof tmp2));
+	}
+}
+
+static void print_stats(const cJSON *reply, FILE *out)
+{
+	print_stat_list(reply, out, "stats", "value");
+}
+
+static void print_achievements(const cJSON *reply, FILE *out)
+{
+	print_stat_list(reply, out, "achievements", "count");
+}
+
+static void print_value(const char *key, const cJSON *v, FILE *out, int depth)
+{
+	char *text = cJSON_IsObject(v) || cJSON_IsArray(v) ? NULL : cJSON_PrintUnformatted(v);
+	if (text) {
+		fprintf(out, "%*s%-30s %s\n", depth * 2, "", key, text);
+		cJSON_free(text);
+		return;
+	}
+	fprintf(out, "%*s%s:\n", depth * 2, "", key);
+	const cJSON *it;
+	int i = 0;
+	cJSON_ArrayForEach(it, v)
+	{
+		char idx[16];
+		snprintf(idx, sizeof idx, "%d", i++);
+		print_value(it->string ? it->string : idx, it, out, depth + 1);
+	}
+}
+
+static void print_records(const cJSON *reply, FILE *out)
+{
+	char tmp[64];
+	fprintf(out, "records (%s)\n", oneshot_str(reply, "kind", tmp, sizeof tmp));
+	const cJSON *it;
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(reply, "records"))
+		print_value(it->string ? it->string : "?", it, out, 1);
+}
+
+static int run(int argc, char **argv, const char *type, void (*print)(const cJSON *, FILE *),
+	       int takes_player)
+{
+	const char *server = NULL, *name = NULL, *token = NULL, *kind = NULL, *pos[1];
+	int json = 0, n_pos = 0;
+	struct arg_opt opts[] = {{"server", &server, NULL}, {"name", &name, NULL},
+				 {"token", &token, NULL},   {"kind", &kind, NULL},
+				 {"json", NULL, &json}};
+	char err[256];
+	int r = args_parse(argc, argv, opts, sizeof opts / sizeof opts[0], pos,
+			   takes_player ? 1 : 0, &n_pos, err, sizeof err);
+	if (r != ARGS_OK) {
+		FILE *o = r == ARGS_HELP ? stdout : stderr;
+		if (r == ARGS_ERROR)
+			fprintf(stderr, "lair %s: %s\n", argv[0], err);
+		fprintf(o, "usage: lair %s%s [--kind KIND] [--json] [--server URL] "
+			   "[--name NAME] [--token TOKEN]\n",
+			argv[0], takes_player ? " [PLAYER]" : "");
+		if (r == ARGS_HELP)
+			fprintf(o, "\n  PLAYER      a player's name (default: you)\n"
+				   "  --kind      the game kind (default gems)\n"
+				   "  --json      print the server's reply as JSON\n"
+				   "  --server    ws://HOST:PORT/ (default $LAIR_SERVER or %s)\n",
+				LSESS_DEFAULT_URL);
+		return r == ARGS_HELP ? LAIR_OK : LAIR_USAGE;
+	}
+	cJSON *req = lsess_msg(type);
+	if (n_pos)
+		cJSON_AddStringToObject(req, "player", pos[0]);
+	if (kind)
+		cJSON_AddStringToObject(req, "kind", kind);
+	struct oneshot o = {server, name, token, "player", req, json, print};
+	return oneshot_run(&o);
+}
+
+int cmd_stats(int argc, char **argv)
+{
+	return run(argc, argv, "stats", print_stats, 1);
+}
+
+int cmd_achievements(int argc, char **argv)
+{
+	return run(argc, argv, "achievements", print_achievements, 1);
+}
+
+int cmd_records(int argc, char **argv)
+{
+	return run(argc, argv, "records", print_records, 0);
+}

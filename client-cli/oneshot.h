@@ -1,0 +1,31 @@
+/*
+ * oneshot.h — the shape of lair's one-request commands (stats, records,
+ * admin ...): connect, hello, send one request, hand the reply to a printer,
+ * close, and turn the outcome into lair's exit code (cmd.h).
+ */
+#ifndef LAIR_ONESHOT_H
+#define LAIR_ONESHOT_H
+
+#include <stdio.h>
+
+#include <cJSON.h>
+
+struct oneshot {
+	const char *url;   /* NULL: default (session.h) */
+	const char *name;  /* a new player's name when no token is known */
+	const char *token; /* explicit token */
+	const char *role;  /* token store role ("player", "admin") */
+	cJSON *req;        /* the request (taken by oneshot_run) */
+	int json;          /* --json: print the reply as JSON instead */
+	/* Prints a successful reply for humans. NULL: print nothing. */
+	void (*print)(const cJSON *reply, FILE *out);
+};
+
+/* Runs it; returns 0 ok, 1 refused (the error is printed on stderr),
+ * 3 connection failed. With json, the reply is printed without its id. */
+int oneshot_run(struct oneshot *o);
+
+/* Helpers for printers: a field as text ("-" when null or absent). */
+const char *oneshot_str(const cJSON *obj, const char *key, char *tmp, size_t tmp_len);
+
+#endif

@@ -1,0 +1,383 @@
+/*
+ * session.c — lair's protocol session (see session.h).
+ *
+ * Replies are matched by integer ids we assign; everything else is an
+ * update. After a drop (when resume was asked for) the connection retries
+ * with backoff and the new hello carries our token and, for every table we
+ * sit at, the last seq we saw, so the server sends what we missed.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/log.h"
+#include "../common/util.h"
+#include "cmd.h"
+#include "conn.h"
+#include "session.h"
+#include "token.h"
+
+#define RETRY_ATTEMPTS 12 /* ~35 s of backoff before we give up */
+#define MAX_TABLES 16
+
+struct pending {
+	struct pending *next;
+	int64_t id;
+	lsess_reply_fn fn;
+	void *ud;
+};
+
+struct lsess {
+	struct lconn *c;
+	struct lsess_handler h;
+	void *ud;
+	char url[512], name[64], role[16];
+	char token[LTOKEN_MAX];
+	char store_dir[1024];
+	int have_store;
+	int resume, quiet;
+	int ready, ever_ready, ended;
+	int64_t next_id;
+	int64_t hello_id;
+	struct pending *pend;
+	struct {
+		int64_t table, seq;
+	} tables[MAX_TABLES];
+	int n_tables;
+	char player[64];
+	int admin;
+};
+
+const char *lsess_url(const char *explicit_url)
+{
+	if (explicit_url && *explicit_url)
+		return explicit_url;
+	const char *env = getenv("LAIR_SERVER");
+	return env && *env ? env : LSESS_DEFAULT_URL;
+}
+
+cJSON *lsess_msg(const char *type)
+{
+	cJSON *m = cJSON_CreateObject();
+	cJSON_AddStringToObject(m, "type", type);
+	return m;
+}
+
+void lsess_error_text(const cJSON *err, char *out, size_t out_len)
+{
+	const cJSON *code = cJSON_GetObjectItemCaseSensitive(err, "code");
+	const cJSON *msg = cJSON_GetObjectItemCaseSensitive(err, "message");
+	snprintf(out, out_len, "%s: %s", cJSON_IsString(code) ? code->valuestring : "error",
+		 cJSON_IsString(msg) ? msg->valuestring : "(no message)");
+}
+
+int lsess_error_exit(const cJSON *err)
+{
+	const cJSON *code = cJSON_GetObjectItemCaseSensitive(err, "code");
+	if (cJSON_IsString(code) && strcmp(code->valuestring, "disconnected") == 0)
+		return LAIR_CONNECT;
+	return LAIR_REFUSED;
+}
+
+static void fail(struct lsess *s, int code, const char *why)
+{
+	if (s->ended)
+		return;
+	lsess_end(s);
+	if (s->h.on_fail)
+		s->h.on_fail(s, code, why, s->ud);
+}
+
+/* Fails every request still waiting for a reply (the link dropped). */
+static void fail_pending(struct lsess *s)
+{
+	struct pending *p = s->pend;
+	s->pend = NULL;
+	cJSON *e = lsess_msg("error");
+	cJSON_AddStringToObject(e, "code", "disconnected");
+	cJSON_AddStringToObject(e, "message", "the connection dropped before the reply");
+	while (p) {
+		struct pending *next = p->next;
+		if (p->fn && !s->ended)
+			p->fn(s, e, p->ud);
+		free(p);
+		p = next;
+	}
+	cJSON_Delete(e);
+}
+
+static int send_json(struct lsess *s, cJSON *m)
+{
+	char *text = cJSON_PrintUnformatted(m);
+	int rc = text ? lconn_send(s->c, text, strlen(text)) : -1;
+	if (rc == 0)
+		log_debug("session", "-> %s", text);
+	free(text);
+	return rc;
+}
+
+static void send_hello(struct lsess *s)
+{
+	cJSON *m = lsess_msg("hello");
+	s->hello_id = ++s->next_id;
+	cJSON_AddNumberToObject(m, "id", (double)s->hello_id);
+	cJSON_AddNumberToObject(m, "protocol", 1);
+	cJSON_AddStringToObject(m, "client", "lair/0.1");
+	if (s->token[0])
+		cJSON_AddStringToObject(m, "token", s->token);
+	else
+		cJSON_AddStringToObject(m, "name", s->name);
+	if (s->n_tables > 0) {
+		cJSON *r = cJSON_AddObjectToObject(m, "resume");
+		for (int i = 0; i < s->n_tables; i++) {
+			char key[32];
+			snprintf(key, sizeof key, "%lld", (long long)s->tables[i].table);
+			cJSON_AddNumberToObject(r, key, (double)s->tables[i].seq);
+		}
+	}
+	if (send_json(s, m) < 0)
+		fail(s, LAIR_CONNECT, "cannot send hello");
+	cJSON_Delete(m);
+}
+
+static void on_welcome(struct lsess *s, const cJSON *m)
+{
+	const cJSON *pl = cJSON_GetObjectItemCaseSensitive(m, "player");
+	const cJSON *nm = cJSON_GetObjectItemCaseSensitive(pl, "name");
+	if (cJSON_IsString(nm))
+		strlcpy_safe(s->player, nm->valuestring, sizeof s->player);
+	s->admin = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pl, "admin"));
+	const cJSON *tok = cJSON_GetObjectItemCaseSensitive(m, "token");
+	if (cJSON_IsString(tok) && !s->token[0]) {
+		strlcpy_safe(s->token, tok->valuestring, sizeof s->token);
+		char err[256];
+		if (s->have_store &&
+		    ltoken_put(s->store_dir, s->role, s->url, s->token, err, sizeof err) < 0)
+			fprintf(stderr, "lair: warning: %s\n", err);
+	}
+	int first = !s->ever_ready;
+	s->ready = s->ever_ready = 1;
+	if (!first && s->h.on_link)
+		s->h.on_link(s, 1, "resumed", s->ud);
+	if (s->h.on_ready)
+		s->h.on_ready(s, m, first, s->ud);
+}
+
+static void c_open(void *ud)
+{
+	struct lsess *s = ud;
+	send_hello(s);
+}
+
+static void c_message(void *ud, const char *text, size_t len)
+{
+	struct lsess *s = ud;
+	if (s->ended)
+		return;
+	cJSON *m = cJSON_ParseWithLength(text, len);
+	const cJSON *ty = cJSON_GetObjectItemCaseSensitive(m, "type");
+	if (!cJSON_IsObject(m) || !cJSON_IsString(ty)) {
+		log_warn("session", "ignoring a malformed server message");
+		cJSON_Delete(m);
+		return;
+	}
+	log_debug("session", "<- %.*s", (int)(len > 300 ? 300 : len), text);
+	const char *type = ty->valuestring;
+	const cJSON *idj = cJSON_GetObjectItemCaseSensitive(m, "id");
+	int64_t id = cJSON_IsNumber(idj) ? (int64_t)idj->valuedouble : -1;
+
+	if (id >= 0 && id == s->hello_id) {
+		s->hello_id = -1;
+		if (strcmp(type, "welcome") == 0) {
+			on_welcome(s, m);
+		} else {
+			char why[2048];
+			lsess_error_text(m, why, sizeof why);
+			const cJSON *code = cJSON_GetObjectItemCaseSensitive(m, "code");
+			if (cJSON_IsString(code) && strcmp(code->valuestring, "bad_token") == 0 &&
+			    s->have_store)
+				snprintf(why + strlen(why), sizeof why - strlen(why),
+					 " (the stored token for %s is not known to this server; "
+					 "remove it from %s/tokens)",
+					 s->url, s->store_dir);
+			fail(s, LAIR_REFUSED, why);
+		}
+		cJSON_Delete(m);
+		return;
+	}
+	if (id >= 0) {
+		for (struct pending **pp = &s->pend; *pp; pp = &(*pp)->next) {
+			if ((*pp)->id != id)
+				continue;
+			struct pending *p = *pp;
+			*pp = p->next;
+			if (p->fn)
+				p->fn(s, m, p->ud);
+			free(p);
+			cJSON_Delete(m);
+			return;
+		}
+	}
+	if (strcmp(type, "bye") == 0) {
+		const cJSON *r = cJSON_GetObjectItemCaseSensitive(m, "reason");
+		/* Replaced or kicked: coming back would fight the other session. */
+		if (cJSON_IsString(r) && strcmp(r->valuestring, "shutdown") != 0)
+			lconn_set_retry(s->c, 0);
+	}
+	if (s->h.on_update)
+		s->h.on_update(s, m, type, s->ud);
+	cJSON_Delete(m);
+}
+
+static void c_down(void *ud, const char *why, int will_retry)
+{
+	struct lsess *s = ud;
+	int was_ready = s->ready;
+	s->ready = 0;
+	s->hello_id = -1;
+	fail_pending(s);
+	if (s->ended)
+		return;
+	if (will_retry) {
+		if (!s->quiet)
+			log_info("session", "%s; reconnecting", why);
+		if (was_ready && s->h.on_link)
+			s->h.on_link(s, 0, why, s->ud);
+		return;
+	}
+	fail(s, LAIR_CONNECT, why);
+}
+
+struct lsess *lsess_new(uv_loop_t *loop, const struct lsess_opts *o,
+			const struct lsess_handler *h, void *ud, char *err, size_t err_len)
+{
+	struct lsess *s = xcalloc(1, sizeof *s);
+	s->h = *h;
+	s->ud = ud;
+	s->hello_id = -1;
+	s->resume = o->resume;
+	s->quiet = o->quiet;
+	strlcpy_safe(s->url, lsess_url(o->url), sizeof s->url);
+	strlcpy_safe(s->role, o->role ? o->role : "player", sizeof s->role);
+	s->have_store = ltoken_dir(s->store_dir, sizeof s->store_dir, err, err_len) == 0;
+	if (o->token && *o->token) {
+		strlcpy_safe(s->token, o->token, sizeof s->token);
+	} else if (s->have_store) {
+		int r = ltoken_get(s->store_dir, s->role, s->url, s->token, sizeof s->token, err,
+				   err_len);
+		if (r < 0)
+			fprintf(stderr, "lair: warning: %s\n", err);
+		if (r <= 0)
+			s->token[0] = '\0';
+	}
+	if (o->name && *o->name) {
+		strlcpy_safe(s->name, o->name, sizeof s->name);
+	} else {
+		/* No name given: the login name, cut to the protocol's alphabet. */
+		const char *u = getenv("USER");
+		size_t n = 0;
+		for (const char *p = u ? u : ""; *p && n < 20; p++)
+			if (isalnum((unsigned char)*p) || *p == '_' || *p == '-' || *p == '.')
+				s->name[n++] = *p;
+		s->name[n] = '\0';
+		if (!n || !isalnum((unsigned char)s->name[0]))
+			strlcpy_safe(s->name, "player", sizeof s->name);
+	}
+	struct lconn_handler ch = {c_open, c_message, c_down};
+	s->c = lconn_open(loop, s->url, &ch, s, err, err_len);
+	if (!s->c) {
+		free(s);
+		return NULL;
+	}
+	if (s->resume)
+		lconn_set_retry(s->c, RETRY_ATTEMPTS);
+	return s;
+}
+
+int lsess_request(struct lsess *s, cJSON *req, lsess_reply_fn fn, void *ud)
+{
+	if (!s->ready || s->ended) {
+		cJSON_Delete(req);
+		return -1;
+	}
+	int64_t id = ++s->next_id;
+	cJSON_DeleteItemFromObjectCaseSensitive(req, "id");
+	cJSON_AddNumberToObject(req, "id", (double)id);
+	int rc = send_json(s, req);
+	cJSON_Delete(req);
+	if (rc < 0)
+		return -1;
+	struct pending *p = xmalloc(sizeof *p);
+	p->id = id;
+	p->fn = fn;
+	p->ud = ud;
+	p->next = NULL;
+	struct pending **pp = &s->pend; /* keep order: replies come in order */
+	while (*pp)
+		pp = &(*pp)->next;
+	*pp = p;
+	return 0;
+}
+
+void lsess_note_seq(struct lsess *s, int64_t table, int64_t seq)
+{
+	for (int i = 0; i < s->n_tables; i++)
+		if (s->tables[i].table == table) {
+			if (seq > s->tables[i].seq)
+				s->tables[i].seq = seq;
+			return;
+		}
+	if (s->n_tables < MAX_TABLES) {
+		s->tables[s->n_tables].table = table;
+		s->tables[s->n_tables].seq = seq;
+		s->n_tables++;
+	}
+}
+
+void lsess_forget_table(struct lsess *s, int64_t table)
+{
+	for (int i = 0; i < s->n_tables; i++)
+		if (s->tables[i].table == table) {
+			s->tables[i] = s->tables[--s->n_tables];
+			return;
+		}
+}
+
+const char *lsess_player(const struct lsess *s)
+{
+	return s->player;
+}
+
+int lsess_is_admin(const struct lsess *s)
+{
+	return s->admin;
+}
+
+void lsess_drop(struct lsess *s)
+{
+	lconn_drop(s->c);
+}
+
+void lsess_end(struct lsess *s)
+{
+	if (s->ended)
+		return;
+	s->ended = 1;
+	s->ready = 0;
+	lconn_shutdown(s->c);
+}
+
+void lsess_free(struct lsess *s)
+{
+	if (!s)
+		return;
+	struct pending *p = s->pend;
+	while (p) {
+		struct pending *next = p->next;
+		free(p);
+		p = next;
+	}
+	lconn_free(s->c);
+	free(s);
+}
