@@ -121,10 +121,10 @@ typedef struct table_host {
 	 * so that a crash can be recovered from (issue 5). */
 	void (*started)(void *ud, table *t);
 	/* Decision number `n` (1, 2, ...) resolved with choices[0..seats-1]
-	 * (GAME_NO_CHOICE for seats not asked); it is already applied to the
-	 * game but nobody has seen it. Persist it, then call
-	 * table_decision_durable(t, n): only then is the reveal sent. NULL:
-	 * the reveal is sent at once. */
+	 * (GAME_NO_CHOICE for seats not asked); every choice was checked when
+	 * it was made, and nobody has seen them. Persist the set, then call
+	 * table_decision_durable(t, n): only then is it applied and revealed.
+	 * NULL: applied and revealed at once. */
 	void (*decision)(void *ud, table *t, uint64_t n, const game_choice *choices, int seats);
 	/* The game is over and its result sent: persist the record, statistics,
 	 * achievements and the shared state (table_record_json, table_game). */
@@ -155,8 +155,9 @@ void table_free(table *t);
 int table_join(table *t, uint64_t player, const char *name, int seat, const char *password,
 	       int *seat_out);
 
-/* Watches the table (spectator view). Seated players cannot also watch. */
-int table_spectate(table *t, uint64_t player, const char *password);
+/* Watches the table (spectator view). Seated players cannot also watch.
+ * The name is kept for a later takeover of an AI seat by choosing. */
+int table_spectate(table *t, uint64_t player, const char *name, const char *password);
 
 /* Leaves seat or watching. Mid-game the seat goes to the AI (its pending
  * choice, if any, stands; else the AI chooses now). When the host leaves,
@@ -200,8 +201,8 @@ int table_choose_code(table *t, uint64_t player, int seat, uint64_t decision, ga
  * waiting; a seat that has chosen stays "chosen"). */
 int table_selecting(table *t, uint64_t player);
 
-/* The app persisted decision n (see table_host.decision): send its reveal
- * and go on. A stale n is ignored. */
+/* The app persisted decision n (see table_host.decision): apply it, send
+ * its reveal and go on. A stale n is ignored. */
 void table_decision_durable(table *t, uint64_t n);
 
 /* --- views and resume ------------------------------------------------------- */

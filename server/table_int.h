@@ -1,0 +1,134 @@
+/*
+ * table_int.h — the table's private parts, shared by table.c (seats,
+ * spectators, life, snapshots), table_msg.c (sequence numbers, history,
+ * sending), table_round.c (the round engine) and table_replay.c (records,
+ * replay, crash recovery). Nothing outside server/table*.c includes it.
+ */
+#ifndef LAIR_TABLE_INT_H
+#define LAIR_TABLE_INT_H
+
+#include "table.h"
+
+/* Where the current decision is. */
+enum table_phase {
+	PH_NONE,     /* not playing */
+	PH_CHOOSING, /* options posted, waiting for pending seats */
+	PH_WINDOW,   /* everyone has chosen: the change-your-mind window runs */
+	PH_COMMIT,   /* resolved: waiting for the host to make it durable */
+	PH_BETWEEN,  /* revealed: pausing before the next options */
+};
+
+struct table_seat {
+	enum table_seat_kind kind;
+	uint64_t player; /* human only */
+	char name[TABLE_PLAYER_NAME_MAX];
+	bool connected;  /* human only */
+	bool away;       /* human, dropped past a deadline: the AI plays at once */
+	enum table_status status;
+	game_choice choice; /* the current decision's choice, GAME_NO_CHOICE */
+	bool by_ai;         /* that choice came from the AI */
+};
+
+/* One update as each viewer class sees it: `all` for spectators (and any
+ * seat without its own), seat[i] when seat i sees something else. */
+struct table_hist {
+	uint64_t seq;
+	char *all;
+	char *seat[GAME_MAX_SEATS];
+	size_t bytes;
+};
+
+struct table {
+	uv_loop_t *loop;
+	table_host host;
+	table_settings s; /* s.config is NULL: see config/config_full */
+	void *config;     /* the kind's parsed config */
+	cJSON *config_full;
+	enum table_state state;
+	struct table_seat seats[GAME_MAX_SEATS];
+	struct table_spec {
+		uint64_t player;
+		char name[TABLE_PLAYER_NAME_MAX];
+	} *spec; /* spectators, in arrival order */
+	int n_spec, cap_spec;
+	uint64_t seq;
+
+	/* the current or last game */
+	game_state *game;
+	uint64_t seed;
+	cJSON *shared_snap;    /* the shared state it was created with, or NULL */
+	game_choice *log;      /* n_log sets of s.seats */
+	size_t n_log, cap_log;
+	game_events evs;
+	cJSON *result;         /* result_json once over */
+	uint32_t end_ai_mask;
+	bool aborted;          /* the kind refused a resolved set (a bug) */
+
+	/* the round */
+	enum table_phase phase;
+	uint64_t decision;     /* number of the current/last decision */
+	uint32_t pending;
+	uint64_t deadline_at;  /* loop ms; 0 = none */
+	uint64_t window_at;
+	uint64_t t_close_us;   /* CLOCK_MONOTONIC µs when the last window closed */
+	game_choice commit[GAME_MAX_SEATS]; /* the resolved set awaiting durability */
+	uint32_t commit_ai;    /* its seats whose choice came from the AI */
+
+	/* timers; the memory goes when the last handle is closed */
+	uv_timer_t deadline_timer, window_timer, step_timer;
+	uv_idle_t step_idle;
+	int open_handles;
+	bool freed;
+
+	/* history ring for resume */
+	struct table_hist *hist;
+	int h_first, h_len, h_cap;
+	size_t h_bytes;
+};
+
+/* table_msg.c */
+/* A fresh update object {type, table}; emit() adds seq. */
+cJSON *tmsg_new(const table *t, const char *type);
+/* Sends one update: `all` to spectators and to seats whose per_seat[i] is
+ * NULL, per_seat[i] to seat i's human; stores it for resume. Takes
+ * ownership of every object (per_seat may be NULL). */
+void tmsg_emit(table *t, cJSON *all, cJSON **per_seat);
+/* True when anyone at all would receive an update (else builders may skip
+ * the work; tmsg_skip() keeps seq and history consistent). */
+bool tmsg_anyone(const table *t);
+void tmsg_skip(table *t);
+void tmsg_history_free(table *t);
+void tmsg_send_json(table *t, uint64_t player, cJSON *msg); /* takes msg */
+cJSON *tmsg_seats_json(const table *t);
+cJSON *tmsg_status_json(const table *t);
+cJSON *tmsg_pending_json(uint32_t pending, int seats);
+/* The "seats" update: state, host, seats, spectators. */
+void tmsg_emit_seats(table *t);
+
+/* table_round.c */
+void round_timers_init(table *t);
+void round_stop_timers(table *t);
+/* After the game is created (or restored): post the first decision, or
+ * finish when it is over already. */
+void round_begin(table *t);
+void round_post_decision(table *t);
+/* The game is over (or aborted): result, callbacks. */
+void round_finish(table *t);
+void round_log_append(table *t, const game_choice *set);
+/* A seat went to the AI, or came back (mid-decision). */
+void round_seat_to_ai(table *t, int seat);
+/* Every check of a choice but its legality; *seat: -1 → the player's own.
+ * *takeover: the player takes an AI seat over by choosing. */
+int round_choose_check(table *t, uint64_t player, int *seat, uint64_t decision, bool *takeover);
+/* Records a checked, legal choice (taking the seat over first if asked). */
+void round_set_choice(table *t, uint64_t player, int seat, bool takeover, game_choice c);
+int64_t round_ms_left(const table *t, uint64_t at);
+uint64_t round_now(const table *t);
+bool round_has_live_human(const table *t);
+
+/* table.c */
+void table_notify_changed(table *t);
+/* Seat `seat` goes to the spectator `player` (takeover by choosing). */
+void table_take_over(table *t, uint64_t player, int seat);
+
+#endif

@@ -1,0 +1,214 @@
+/*
+ * table_msg.c — how a table speaks: every update gets the table's next
+ * sequence number, is rendered once per viewer class (each seat, and the
+ * spectators), sent to the players of that class through host->send, and
+ * kept in a bounded history so a resuming player can be sent exactly what
+ * it missed. Message shapes are documented in proto/table.md.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/util.h"
+#include "table_int.h"
+
+#define HIST_MAX_DEFAULT 64
+#define HIST_BYTES_DEFAULT (48 * 1024)
+
+cJSON *tmsg_new(const table *t, const char *type)
+{
+	cJSON *m = cJSON_CreateObject();
+	cJSON_AddStringToObject(m, "type", type);
+	cJSON_AddNumberToObject(m, "table", (double)t->s.id);
+	return m;
+}
+
+bool tmsg_anyone(const table *t)
+{
+	if (t->n_spec)
+		return true;
+	for (int i = 0; i < t->s.seats; i++)
+		if (t->seats[i].kind == SEAT_HUMAN)
+			return true;
+	return false;
+}
+
+static void hist_entry_free(struct table_hist *h)
+{
+	free(h->all);
+	for (int i = 0; i < GAME_MAX_SEATS; i++)
+		free(h->seat[i]);
+	memset(h, 0, sizeof *h);
+}
+
+void tmsg_history_free(table *t)
+{
+	for (int i = 0; i < t->h_len; i++)
+		hist_entry_free(&t->hist[(t->h_first + i) % t->h_cap]);
+	t->h_first = t->h_len = 0;
+	t->h_bytes = 0;
+}
+
+void tmsg_skip(table *t)
+{
+	/* Nobody listens: the update is not built, but its seq is used, and the
+	 * history no longer covers it (a later resume gets a snapshot). */
+	t->seq++;
+	tmsg_history_free(t);
+}
+
+static void hist_drop_oldest(table *t)
+{
+	struct table_hist *h = &t->hist[t->h_first];
+	t->h_bytes -= h->bytes;
+	hist_entry_free(h);
+	t->h_first = (t->h_first + 1) % t->h_cap;
+	t->h_len--;
+}
+
+static void hist_push(table *t, struct table_hist *e)
+{
+	int max = t->s.history_max > 0 ? t->s.history_max : HIST_MAX_DEFAULT;
+	size_t max_bytes = t->s.history_bytes ? t->s.history_bytes : HIST_BYTES_DEFAULT;
+	if (!t->hist) {
+		t->h_cap = max;
+		t->hist = xcalloc((size_t)t->h_cap, sizeof *t->hist);
+	}
+	while (t->h_len > 0 && (t->h_len == t->h_cap || t->h_bytes + e->bytes > max_bytes))
+		hist_drop_oldest(t);
+	if (e->bytes > max_bytes) { /* too big to keep: resume will snapshot */
+		hist_entry_free(e);
+		return;
+	}
+	t->hist[(t->h_first + t->h_len) % t->h_cap] = *e;
+	t->h_len++;
+	t->h_bytes += e->bytes;
+}
+
+static void send_str(table *t, uint64_t player, const char *s)
+{
+	if (!t->freed && player)
+		t->host.send(t->host.ud, player, s, strlen(s));
+}
+
+void tmsg_emit(table *t, cJSON *all, cJSON **per_seat)
+{
+	struct table_hist e = {.seq = ++t->seq};
+	cJSON_AddNumberToObject(all, "seq", (double)e.seq);
+	e.all = cJSON_PrintUnformatted(all);
+	e.bytes = strlen(e.all);
+	cJSON_Delete(all);
+	for (int i = 0; per_seat && i < t->s.seats; i++) {
+		if (!per_seat[i])
+			continue;
+		cJSON_AddNumberToObject(per_seat[i], "seq", (double)e.seq);
+		e.seat[i] = cJSON_PrintUnformatted(per_seat[i]);
+		e.bytes += strlen(e.seat[i]);
+		cJSON_Delete(per_seat[i]);
+		per_seat[i] = NULL;
+	}
+	for (int i = 0; i < t->s.seats; i++)
+		if (t->seats[i].kind == SEAT_HUMAN)
+			send_str(t, t->seats[i].player, e.seat[i] ? e.seat[i] : e.all);
+	for (int i = 0; i < t->n_spec; i++)
+		send_str(t, t->spec[i].player, e.all);
+	hist_push(t, &e);
+}
+
+void tmsg_send_json(table *t, uint64_t player, cJSON *msg)
+{
+	char *s = cJSON_PrintUnformatted(msg);
+	send_str(t, player, s);
+	free(s);
+	cJSON_Delete(msg);
+}
+
+cJSON *tmsg_pending_json(uint32_t pending, int seats)
+{
+	cJSON *a = cJSON_CreateArray();
+	for (int i = 0; i < seats; i++)
+		if (pending & (1u << i))
+			cJSON_AddItemToArray(a, cJSON_CreateNumber(i));
+	return a;
+}
+
+static const char *seat_kind_name(enum table_seat_kind k)
+{
+	return k == SEAT_HUMAN ? "human" : k == SEAT_AI ? "ai" : "empty";
+}
+
+cJSON *tmsg_seats_json(const table *t)
+{
+	cJSON *a = cJSON_CreateArray();
+	for (int i = 0; i < t->s.seats; i++) {
+		const struct table_seat *st = &t->seats[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "seat", i);
+		cJSON_AddStringToObject(o, "kind", seat_kind_name(st->kind));
+		if (st->kind == SEAT_HUMAN) {
+			cJSON_AddNumberToObject(o, "player", (double)st->player);
+			cJSON_AddStringToObject(o, "name", st->name);
+			cJSON_AddBoolToObject(o, "connected", st->connected);
+			cJSON_AddBoolToObject(o, "away", st->away);
+		} else {
+			cJSON_AddNullToObject(o, "player");
+			cJSON_AddNullToObject(o, "name");
+		}
+		cJSON_AddStringToObject(o, "status", table_status_name(st->status));
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
+}
+
+cJSON *tmsg_status_json(const table *t)
+{
+	cJSON *a = cJSON_CreateArray();
+	for (int i = 0; i < t->s.seats; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(table_status_name(t->seats[i].status)));
+	return a;
+}
+
+void tmsg_emit_seats(table *t)
+{
+	if (!tmsg_anyone(t)) {
+		tmsg_skip(t);
+		return;
+	}
+	cJSON *m = tmsg_new(t, "seats");
+	cJSON_AddStringToObject(m, "state", table_state_name(t->state));
+	cJSON_AddNumberToObject(m, "host", (double)t->s.host);
+	cJSON_AddItemToObject(m, "seats", tmsg_seats_json(t));
+	cJSON_AddNumberToObject(m, "spectators", t->n_spec);
+	tmsg_emit(t, m, NULL);
+}
+
+static int player_class(const table *t, uint64_t player)
+{
+	int seat = table_seat_of(t, player);
+	return seat; /* -1: spectator class */
+}
+
+int table_resume(table *t, uint64_t player, uint64_t since, bool *snapshot)
+{
+	if (snapshot)
+		*snapshot = false;
+	if (!table_has_member(t, player))
+		return TABLE_ERR_NOT_SEATED;
+	if (since == t->seq)
+		return TABLE_OK;
+	bool have = since > 0 && since < t->seq && t->h_len > 0 &&
+		    t->hist[t->h_first].seq <= since + 1;
+	if (!have) {
+		if (snapshot)
+			*snapshot = true;
+		tmsg_send_json(t, player, table_snapshot_json(t, player));
+		return TABLE_OK;
+	}
+	int cls = player_class(t, player);
+	for (int i = 0; i < t->h_len; i++) {
+		const struct table_hist *h = &t->hist[(t->h_first + i) % t->h_cap];
+		if (h->seq <= since)
+			continue;
+		send_str(t, player, cls >= 0 && h->seat[cls] ? h->seat[cls] : h->all);
+	}
+	return TABLE_OK;
+}
