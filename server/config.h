@@ -14,7 +14,8 @@
 typedef struct laird_config {
 	/* network */
 	char bind[64];            /* "127.0.0.1"; "0.0.0.0" or "::" for public */
-	int port;                 /* 7777 */
+	int port;                 /* 7777; 0 picks a free port (printed at start) */
+	bool trust_proxy;         /* take the client address from X-Forwarded-For */
 	/* storage */
 	char db_path[512];        /* "./var/lair.db" */
 	/* limits (issue 5) */
@@ -36,6 +37,9 @@ typedef struct laird_config {
 	int window_ms;            /* the change-your-mind window: 1000 */
 	int ai_pacing_ms;         /* delay between decisions at all-AI tables */
 	int reveal_pause_ms;      /* pause after a reveal before the next decision */
+	/* shutdown */
+	int drain_delay_ms;       /* after SIGTERM, /healthz says 503 this long
+				   * before clients are closed (load balancers) */
 	/* administration */
 	bool allow_fixed_seed;    /* admins may fix a table's seed (tests, replays) */
 	/* logging */

@@ -1,11 +1,245 @@
 /*
- * main.c — laird's entry point. (The server arrives with issue 3; until then
- * it says so.)
+ * main.c — laird's entry point: settings, the one libuv loop, the store,
+ * the app and the network layer, and the shutdown order of NOTES-lws:
+ *
+ *   SIGINT/SIGTERM → draining (/healthz 503) → app_drain (the app tells its
+ *   clients and stops its timers) → our signal handles closed → after
+ *   drain_delay_ms (default 0; lets a load balancer see the 503) net_shutdown
+ *   (every client gets 1001 "server shutting down"; waits until none is
+ *   left; first lws_context_destroy) → store_shutdown (queued writes finish,
+ *   store thread and async handle closed) → uv_run returns on its own →
+ *   app_free → net_free (second lws_context_destroy) → store_free →
+ *   uv_loop_close → exit 0.
+ *
+ * Exit codes: 0 after a clean shutdown, 1 when the server cannot start
+ * (busy port, database error), 2 on a usage error.
  */
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <uv.h>
 
-int main(void)
+#include "../common/log.h"
+#include "../common/util.h"
+#include "app.h"
+#include "config.h"
+#include "metrics.h"
+#include "net.h"
+#include "store.h"
+
+/* STORE HOOK: server/store.c has not landed yet when this was written.
+ * Until it does, these weak references are NULL and laird runs without a
+ * database (logged at start). Delete these pragmas once store.c is in. */
+#pragma weak store_open
+#pragma weak store_queue_depth
+#pragma weak store_shutdown
+#pragma weak store_free
+
+struct laird {
+	uv_loop_t loop;
+	laird_config cfg;
+	store *store;
+	net *net;
+	app *app;
+	uv_signal_t sigint, sigterm;
+	uv_timer_t drain_timer; /* drain_delay_ms between SIGTERM and closing clients */
+	bool stopping;
+};
+
+/* ---- net → app glue ---------------------------------------------------- */
+
+static void cb_open(void *ud, conn *c)
 {
-	fprintf(stderr, "laird: the server is not built yet; try `lair sim gems`\n");
-	return 1;
+	struct laird *L = ud;
+	app_on_open(L->app, c);
+}
+
+static void cb_message(void *ud, conn *c, const char *text, size_t len)
+{
+	struct laird *L = ud;
+	app_on_message(L->app, c, text, len);
+}
+
+static void cb_close(void *ud, conn *c)
+{
+	struct laird *L = ud;
+	app_on_close(L->app, c);
+}
+
+static void cb_metrics(void *ud, buf *out)
+{
+	struct laird *L = ud;
+	size_t depth = L->store && store_queue_depth ? store_queue_depth(L->store) : 0;
+	metrics_gauge(out, "lair_store_queue_depth",
+		      "Store requests queued or running, plus results not yet delivered.",
+		      (double)depth);
+	app_metrics(L->app, out);
+}
+
+/* ---- shutdown ----------------------------------------------------------- */
+
+static void on_store_closed(void *ud)
+{
+	(void)ud;
+	log_info("laird", "store closed");
+}
+
+static void on_net_done(void *ud)
+{
+	struct laird *L = ud;
+	log_info("laird", "every connection closed");
+	if (L->store && store_shutdown)
+		store_shutdown(L->store, on_store_closed, L);
+	/* Nothing of ours is left on the loop now: uv_run returns once lws and
+	 * the store have closed their handles. */
+}
+
+static void on_drain_delay(uv_timer_t *t)
+{
+	struct laird *L = t->data;
+	uv_close((uv_handle_t *)&L->drain_timer, NULL);
+	net_shutdown(L->net, on_net_done, L);
+}
+
+static void on_signal(uv_signal_t *s, int signum)
+{
+	struct laird *L = s->data;
+	if (L->stopping)
+		return;
+	L->stopping = true;
+	log_info("laird", "%s: shutting down", signum == SIGINT ? "SIGINT" : "SIGTERM");
+	net_set_draining(L->net);
+	app_drain(L->app);
+	/* Closing them restores the default action: a second signal kills. */
+	uv_close((uv_handle_t *)&L->sigint, NULL);
+	uv_close((uv_handle_t *)&L->sigterm, NULL);
+	uv_timer_start(&L->drain_timer, on_drain_delay, (uint64_t)L->cfg.drain_delay_ms, 0);
+}
+
+/* ---- start-up helpers --------------------------------------------------- */
+
+/* lws sizes its fd tables from RLIMIT_NOFILE: raise the soft limit to what
+ * max_connections needs (plus room for the database, logs, HTTP probes), at
+ * most to the hard limit, and not further, to keep those tables small. */
+static void raise_fd_limit(const laird_config *cfg)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return;
+	rlim_t want = (rlim_t)cfg->max_connections + 1024;
+	if (rl.rlim_max != RLIM_INFINITY && want > rl.rlim_max) {
+		log_warn("laird", "fd hard limit %llu < max_connections + 1024; raise it "
+			 "(LimitNOFILE=) to reach max_connections",
+			 (unsigned long long)rl.rlim_max);
+		want = rl.rlim_max;
+	}
+	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur >= want)
+		return;
+	rl.rlim_cur = want;
+	if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+		log_warn("laird", "setrlimit(RLIMIT_NOFILE, %llu): %s",
+			 (unsigned long long)want, strerror(errno));
+}
+
+/* Creates the database's directory (one level, e.g. ./var) if missing. */
+static int make_db_dir(const char *db_path, char *err, size_t errlen)
+{
+	char dir[sizeof ((laird_config *)0)->db_path];
+	strlcpy_safe(dir, db_path, sizeof dir);
+	char *slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		return 0;
+	*slash = 0;
+	if (mkdir(dir, 0750) == 0) {
+		log_info("laird", "created %s", dir);
+		return 0;
+	}
+	if (errno == EEXIST)
+		return 0;
+	snprintf(err, errlen, "cannot create %.400s: %s", dir, strerror(errno));
+	return -1;
+}
+
+static int run(struct laird *L)
+{
+	char err[512];
+	int rc = 0;
+	log_set_level((enum log_level)L->cfg.log_level);
+	raise_fd_limit(&L->cfg);
+	if (uv_loop_init(&L->loop) != 0) {
+		fprintf(stderr, "laird: cannot create the event loop\n");
+		return 1;
+	}
+
+	net_callbacks cb = {.ud = L, .on_open = cb_open, .on_message = cb_message,
+			    .on_close = cb_close, .metrics = cb_metrics};
+	L->net = net_new(&L->loop, &L->cfg, &cb, err, sizeof err);
+	if (!L->net) {
+		fprintf(stderr, "laird: %s\n", err);
+		uv_run(&L->loop, UV_RUN_DEFAULT);
+		uv_loop_close(&L->loop);
+		return 1;
+	}
+
+	if (!store_open) {
+		log_warn("laird", "built without the store: nothing is saved (%s unused)",
+			 L->cfg.db_path);
+	} else if (make_db_dir(L->cfg.db_path, err, sizeof err) != 0 ||
+		   !(L->store = store_open(&L->loop, L->cfg.db_path, err, sizeof err))) {
+		fprintf(stderr, "laird: %s\n", err);
+		rc = 1;
+	}
+	if (rc != 0) {
+		/* Same shutdown, with no client connected yet. */
+		L->stopping = true;
+		net_shutdown(L->net, NULL, NULL);
+	} else {
+		L->app = app_new(&L->loop, &L->cfg, L->store, L->net);
+		uv_timer_init(&L->loop, &L->drain_timer);
+		L->drain_timer.data = L;
+		uv_signal_init(&L->loop, &L->sigint);
+		uv_signal_init(&L->loop, &L->sigterm);
+		L->sigint.data = L->sigterm.data = L;
+		uv_signal_start(&L->sigint, on_signal, SIGINT);
+		uv_signal_start(&L->sigterm, on_signal, SIGTERM);
+		/* On stdout whatever the log level: scripts and tests wait for it. */
+		printf("laird: listening on %s:%d (WebSocket; HTTP /healthz /metrics)\n",
+		       L->cfg.bind, net_port(L->net));
+		fflush(stdout);
+	}
+
+	uv_run(&L->loop, UV_RUN_DEFAULT);
+
+	if (L->app)
+		app_free(L->app);
+	net_free(L->net);
+	if (L->store && store_free)
+		store_free(L->store);
+	int lc = uv_loop_close(&L->loop);
+	if (lc != 0) {
+		log_error("laird", "event loop not empty at exit: %s", uv_strerror(lc));
+		rc = 1;
+	}
+	if (rc == 0)
+		log_info("laird", "bye");
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static struct laird L;
+	char err[512];
+	config_defaults(&L.cfg);
+	int r = config_parse_args(&L.cfg, argc, argv, err, sizeof err);
+	if (r == 1)
+		return 0;
+	if (r < 0) {
+		fprintf(stderr, "laird: %s\n", err);
+		return 2;
+	}
+	return run(&L);
 }

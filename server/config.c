@@ -1,0 +1,456 @@
+/*
+ * config.c — see config.h. One table describes every setting once: its
+ * name (snake_case in the JSON file, kebab-case as a flag), its type, where
+ * it lives in struct laird_config, its bounds and its help line. Defaults,
+ * the file reader, the flag parser and --help all walk that table, so a new
+ * setting is one line here and cannot be forgotten in --help.
+ */
+#include "config.h"
+
+#include <cJSON.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/log.h"
+#include "../common/util.h"
+
+#define LAIRD_VERSION "0.1.0"
+
+enum opt_type { OPT_STR, OPT_INT, OPT_SIZE, OPT_BOOL, OPT_LOGLEVEL };
+
+struct opt {
+	const char *name; /* snake_case; the flag is the same with '-' */
+	enum opt_type type;
+	size_t off;       /* offsetof(laird_config, field) */
+	size_t size;      /* OPT_STR: the field's capacity */
+	long long min, max;
+	const char *help;
+};
+
+#define F(field) offsetof(laird_config, field), sizeof(((laird_config *)0)->field)
+
+static const struct opt opts[] = {
+	{"bind", OPT_STR, F(bind), 0, 0, "address to listen on (0.0.0.0 or :: for all)"},
+	{"port", OPT_INT, F(port), 0, 65535, "TCP port for WebSocket and HTTP (0: any free one)"},
+	{"trust_proxy", OPT_BOOL, F(trust_proxy), 0, 1,
+	 "behind a reverse proxy: client address from X-Forwarded-For"},
+	{"db_path", OPT_STR, F(db_path), 0, 0, "SQLite database file"},
+	{"max_connections", OPT_INT, F(max_connections), 1, 1000000,
+	 "WebSocket connections in total"},
+	{"max_conns_per_ip", OPT_INT, F(max_conns_per_ip), 0, 1000000,
+	 "WebSocket connections per client address (0: no limit)"},
+	{"max_frame_bytes", OPT_SIZE, F(max_frame_bytes), 64, 64 << 20,
+	 "largest client message; larger closes with 1009"},
+	{"rate_msgs_per_sec", OPT_INT, F(rate_msgs_per_sec), 1, 1000000,
+	 "messages per second per connection (token bucket refill)"},
+	{"rate_burst", OPT_INT, F(rate_burst), 1, 1000000, "token bucket size (burst)"},
+	{"rate_abuse_strikes", OPT_INT, F(rate_abuse_strikes), 1, 1000000,
+	 "rate_limited errors before closing with 1008"},
+	{"idle_timeout_sec", OPT_INT, F(idle_timeout_sec), 0, 86400 * 7,
+	 "close a connection silent this long (0: never)"},
+	{"hello_timeout_sec", OPT_INT, F(hello_timeout_sec), 0, 3600,
+	 "close a connection without hello after this (0: never)"},
+	{"max_send_queue", OPT_SIZE, F(max_send_queue), 1024, 1 << 30,
+	 "bytes queued to a slow reader before closing it"},
+	{"max_lobbies", OPT_INT, F(max_lobbies), 1, 1000000, "lobbies on the server"},
+	{"max_tables_per_lobby", OPT_INT, F(max_tables_per_lobby), 1, 1000000,
+	 "tables in one lobby"},
+	{"max_tables_per_player", OPT_INT, F(max_tables_per_player), 1, 1000000,
+	 "tables one player may host at once"},
+	{"max_chat_bytes", OPT_INT, F(max_chat_bytes), 1, 65536, "longest chat line"},
+	{"turn_timeout_ms", OPT_INT, F(turn_timeout_ms), 100, 86400000,
+	 "default decision deadline; then the AI chooses"},
+	{"window_ms", OPT_INT, F(window_ms), 0, 60000, "change-your-mind window"},
+	{"ai_pacing_ms", OPT_INT, F(ai_pacing_ms), 0, 60000,
+	 "delay between decisions at all-AI tables"},
+	{"reveal_pause_ms", OPT_INT, F(reveal_pause_ms), 0, 60000,
+	 "pause after a reveal before the next decision"},
+	{"drain_delay_ms", OPT_INT, F(drain_delay_ms), 0, 600000,
+	 "on SIGTERM, answer /healthz 503 this long before closing clients"},
+	{"allow_fixed_seed", OPT_BOOL, F(allow_fixed_seed), 0, 1,
+	 "admins may fix a table's seed (tests, replays)"},
+	{"log_level", OPT_LOGLEVEL, F(log_level), 0, 0, "debug, info, warn, error or off"},
+};
+
+#undef F
+
+void config_defaults(laird_config *cfg)
+{
+	memset(cfg, 0, sizeof *cfg);
+	strlcpy_safe(cfg->bind, "127.0.0.1", sizeof cfg->bind);
+	cfg->port = 7777;
+	cfg->trust_proxy = false;
+	strlcpy_safe(cfg->db_path, "./var/lair.db", sizeof cfg->db_path);
+	cfg->max_connections = 15000;
+	cfg->max_conns_per_ip = 64;
+	cfg->max_frame_bytes = 16384;
+	cfg->rate_msgs_per_sec = 20;
+	cfg->rate_burst = 40;
+	cfg->rate_abuse_strikes = 20;
+	cfg->idle_timeout_sec = 300;
+	cfg->hello_timeout_sec = 10;
+	cfg->max_send_queue = 256 * 1024;
+	cfg->max_lobbies = 100;
+	cfg->max_tables_per_lobby = 5000;
+	cfg->max_tables_per_player = 3;
+	cfg->max_chat_bytes = 500;
+	cfg->turn_timeout_ms = 30000;
+	cfg->window_ms = 1000;
+	cfg->ai_pacing_ms = 400;
+	cfg->reveal_pause_ms = 800;
+	cfg->drain_delay_ms = 0;
+	cfg->allow_fixed_seed = true;
+	cfg->log_level = LOG_INFO;
+}
+
+static void errf(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void errf(char *err, size_t errlen, const char *fmt, ...)
+{
+	if (!err || !errlen)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+static const struct opt *find_opt(const char *name, size_t len, bool dashes)
+{
+	for (size_t i = 0; i < ARRAY_LEN(opts); i++) {
+		const char *o = opts[i].name;
+		if (strlen(o) != len)
+			continue;
+		size_t k = 0;
+		for (; k < len; k++) {
+			char c = name[k];
+			if (dashes && c == '-')
+				c = '_';
+			else if (dashes && c == '_')
+				break; /* flags are spelled with dashes only */
+			if (c != o[k])
+				break;
+		}
+		if (k == len)
+			return &opts[i];
+	}
+	return NULL;
+}
+
+static void flag_name(const struct opt *o, char *out, size_t outlen)
+{
+	size_t i = 0;
+	for (; o->name[i] && i + 1 < outlen; i++)
+		out[i] = o->name[i] == '_' ? '-' : o->name[i];
+	out[i] = 0;
+}
+
+/* Parses an integer with an optional k/m suffix (×1024) into *out. */
+static int parse_ll(const char *s, bool suffixes, long long *out)
+{
+	errno = 0;
+	char *end;
+	long long v = strtoll(s, &end, 10);
+	if (end == s || errno)
+		return -1;
+	if (suffixes && (*end == 'k' || *end == 'K')) {
+		v *= 1024;
+		end++;
+	} else if (suffixes && (*end == 'm' || *end == 'M')) {
+		v *= 1024 * 1024;
+		end++;
+	}
+	if (*end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_bool(const char *s, bool *out)
+{
+	if (!strcmp(s, "true") || !strcmp(s, "yes") || !strcmp(s, "1") || !strcmp(s, "on"))
+		*out = true;
+	else if (!strcmp(s, "false") || !strcmp(s, "no") || !strcmp(s, "0") ||
+		 !strcmp(s, "off"))
+		*out = false;
+	else
+		return -1;
+	return 0;
+}
+
+static int set_int(laird_config *cfg, const struct opt *o, long long v, const char *where,
+		   char *err, size_t errlen)
+{
+	if (v < o->min || v > o->max) {
+		errf(err, errlen, "%s: %s must be between %lld and %lld (got %lld)", where,
+		     o->name, o->min, o->max, v);
+		return -1;
+	}
+	char *p = (char *)cfg + o->off;
+	if (o->type == OPT_INT)
+		*(int *)p = (int)v;
+	else
+		*(size_t *)p = (size_t)v;
+	return 0;
+}
+
+/* Sets o from its text form (flags). where names the source for errors. */
+static int set_from_text(laird_config *cfg, const struct opt *o, const char *val,
+			 const char *where, char *err, size_t errlen)
+{
+	char *p = (char *)cfg + o->off;
+	long long v;
+	switch (o->type) {
+	case OPT_STR:
+		if (strlen(val) >= o->size) {
+			errf(err, errlen, "%s: %s is too long (at most %zu bytes)", where, o->name,
+			     o->size - 1);
+			return -1;
+		}
+		strlcpy_safe(p, val, o->size);
+		return 0;
+	case OPT_INT:
+	case OPT_SIZE:
+		if (parse_ll(val, o->type == OPT_SIZE, &v) < 0) {
+			errf(err, errlen, "%s: %s wants a number, not \"%s\"", where, o->name, val);
+			return -1;
+		}
+		return set_int(cfg, o, v, where, err, errlen);
+	case OPT_BOOL:
+		if (parse_bool(val, (bool *)p) < 0) {
+			errf(err, errlen, "%s: %s wants true or false, not \"%s\"", where, o->name,
+			     val);
+			return -1;
+		}
+		return 0;
+	case OPT_LOGLEVEL: {
+		int lvl = log_level_parse(val);
+		if (lvl < 0) {
+			errf(err, errlen, "%s: log_level \"%s\" is not one of debug, info, warn, "
+			     "error, off", where, val);
+			return -1;
+		}
+		*(int *)p = lvl;
+		return 0;
+	}
+	}
+	return -1;
+}
+
+static int set_from_json(laird_config *cfg, const struct opt *o, const cJSON *item,
+			 const char *where, char *err, size_t errlen)
+{
+	switch (o->type) {
+	case OPT_STR:
+	case OPT_LOGLEVEL:
+		if (!cJSON_IsString(item)) {
+			errf(err, errlen, "%s: %s must be a string", where, o->name);
+			return -1;
+		}
+		return set_from_text(cfg, o, item->valuestring, where, err, errlen);
+	case OPT_INT:
+	case OPT_SIZE: {
+		double d = cJSON_IsNumber(item) ? item->valuedouble : 0.5;
+		if (d < -1e15 || d > 1e15)
+			d = d < 0 ? -1e15 : 1e15; /* out of range below, without UB */
+		if (d != (double)(long long)d) {
+			errf(err, errlen, "%s: %s must be a whole number", where, o->name);
+			return -1;
+		}
+		return set_int(cfg, o, (long long)d, where, err, errlen);
+	}
+	case OPT_BOOL:
+		if (!cJSON_IsBool(item)) {
+			errf(err, errlen, "%s: %s must be true or false", where, o->name);
+			return -1;
+		}
+		*(bool *)((char *)cfg + o->off) = cJSON_IsTrue(item);
+		return 0;
+	}
+	return -1;
+}
+
+int config_load_file(laird_config *cfg, const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		errf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	buf text = {0};
+	char chunk[4096];
+	size_t got;
+	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0 && text.len < (1 << 20))
+		buf_append(&text, chunk, got);
+	bool read_err = ferror(f);
+	fclose(f);
+	if (read_err || text.len >= (1 << 20)) {
+		errf(err, errlen, "%s: %s", path, read_err ? "read error" : "larger than 1 MiB");
+		buf_free(&text);
+		return -1;
+	}
+	cJSON *root = cJSON_ParseWithLength(text.data ? text.data : "", text.len);
+	buf_free(&text);
+	if (!cJSON_IsObject(root)) {
+		errf(err, errlen, "%s: not a JSON object", path);
+		cJSON_Delete(root);
+		return -1;
+	}
+	/* Apply to a copy so a bad file changes nothing. */
+	laird_config tmp = *cfg;
+	int rc = 0;
+	for (const cJSON *it = root->child; it && rc == 0; it = it->next) {
+		const struct opt *o = it->string ? find_opt(it->string, strlen(it->string), false)
+						 : NULL;
+		if (!o) {
+			errf(err, errlen, "%s: unknown setting \"%s\"", path,
+			     it->string ? it->string : "");
+			rc = -1;
+		} else {
+			rc = set_from_json(&tmp, o, it, path, err, errlen);
+		}
+	}
+	cJSON_Delete(root);
+	if (rc == 0)
+		*cfg = tmp;
+	return rc;
+}
+
+/* Splits "--name=value" / "--name value" / "--no-name". Returns the number
+ * of argv entries used, or -1 with err. */
+static int parse_flag(laird_config *cfg, int argc, char **argv, int i, char *err,
+		      size_t errlen)
+{
+	const char *arg = argv[i] + 2;
+	const char *eq = strchr(arg, '=');
+	size_t nlen = eq ? (size_t)(eq - arg) : strlen(arg);
+	const struct opt *o = find_opt(arg, nlen, true);
+	if (!o && !eq && nlen > 3 && !strncmp(arg, "no-", 3)) {
+		o = find_opt(arg + 3, nlen - 3, true);
+		if (o && o->type == OPT_BOOL) {
+			*(bool *)((char *)cfg + o->off) = false;
+			return 1;
+		}
+		o = NULL;
+	}
+	if (!o) {
+		errf(err, errlen, "unknown flag %s (see laird --help)", argv[i]);
+		return -1;
+	}
+	char where[80];
+	snprintf(where, sizeof where, "--%.*s", (int)nlen, arg);
+	if (eq)
+		return set_from_text(cfg, o, eq + 1, where, err, errlen) < 0 ? -1 : 1;
+	if (o->type == OPT_BOOL) {
+		*(bool *)((char *)cfg + o->off) = true;
+		return 1;
+	}
+	if (i + 1 >= argc) {
+		errf(err, errlen, "%s needs a value (see laird --help)", argv[i]);
+		return -1;
+	}
+	return set_from_text(cfg, o, argv[i + 1], where, err, errlen) < 0 ? -1 : 2;
+}
+
+int config_parse_args(laird_config *cfg, int argc, char **argv, char *err, size_t errlen)
+{
+	/* Pass 1: --help, --version and the config file, which the other flags
+	 * then override whatever their order. */
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			config_usage(stdout);
+			return 1;
+		}
+		if (!strcmp(a, "--version")) {
+			printf("laird %s\n", LAIRD_VERSION);
+			return 1;
+		}
+		const char *path = NULL;
+		if (!strncmp(a, "--config=", 9)) {
+			path = a + 9;
+		} else if (!strcmp(a, "--config")) {
+			if (i + 1 >= argc) {
+				errf(err, errlen, "--config needs a file (see laird --help)");
+				return -1;
+			}
+			path = argv[++i];
+		}
+		if (path && config_load_file(cfg, path, err, errlen) < 0)
+			return -1;
+	}
+	for (int i = 1; i < argc;) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--config")) {
+			i += 2;
+			continue;
+		}
+		if (!strncmp(a, "--config=", 9)) {
+			i++;
+			continue;
+		}
+		if (strncmp(a, "--", 2) != 0 || a[2] == 0) {
+			errf(err, errlen, "unexpected argument \"%s\" (see laird --help)", a);
+			return -1;
+		}
+		int used = parse_flag(cfg, argc, argv, i, err, errlen);
+		if (used < 0)
+			return -1;
+		i += used;
+	}
+	return 0;
+}
+
+static void format_value(const laird_config *cfg, const struct opt *o, char *out, size_t len)
+{
+	const char *p = (const char *)cfg + o->off;
+	static const char *const levels[] = {"debug", "info", "warn", "error", "off"};
+	switch (o->type) {
+	case OPT_STR:
+		snprintf(out, len, "%s", p);
+		break;
+	case OPT_INT:
+		snprintf(out, len, "%d", *(const int *)p);
+		break;
+	case OPT_SIZE:
+		snprintf(out, len, "%zu", *(const size_t *)p);
+		break;
+	case OPT_BOOL:
+		snprintf(out, len, "%s", *(const bool *)p ? "true" : "false");
+		break;
+	case OPT_LOGLEVEL: {
+		int l = *(const int *)p;
+		snprintf(out, len, "%s", l >= 0 && l <= LOG_OFF ? levels[l] : "?");
+		break;
+	}
+	}
+}
+
+void config_usage(FILE *out)
+{
+	laird_config def;
+	config_defaults(&def);
+	fprintf(out, "usage: laird [flags]\n\n"
+		     "lair's game server: WebSocket and HTTP (/healthz, /metrics) on one port.\n"
+		     "Settings come from the defaults, then --config FILE (JSON, keys as below\n"
+		     "with '_' for '-'), then the other flags. Sizes take a k or m suffix.\n\n");
+	fprintf(out, "  %-28s %s\n", "--config FILE", "read settings from a JSON file");
+	for (size_t i = 0; i < ARRAY_LEN(opts); i++) {
+		const struct opt *o = &opts[i];
+		char flag[64], arg[80], val[600];
+		flag_name(o, flag, sizeof flag);
+		static const char *const meta[] = {"ADDR", "N", "BYTES", "", "LEVEL"};
+		const char *m = o->type == OPT_STR && strstr(o->name, "path") ? "FILE"
+											: meta[o->type];
+		snprintf(arg, sizeof arg, "--%s%s%s", flag, *m ? " " : "", m);
+		format_value(&def, o, val, sizeof val);
+		fprintf(out, "  %-28s %s (default: %s)\n", arg, o->help, val);
+	}
+	fprintf(out, "  %-28s %s\n", "--no-FLAG", "turn a true/false flag off");
+	fprintf(out, "  %-28s %s\n", "-h, --help", "print this help");
+	fprintf(out, "  %-28s %s\n", "--version", "print the version");
+}
