@@ -40,6 +40,9 @@ obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 CORE_OBJ   := $(call obj,$(COMMON_SRC) $(PROTO_SRC) $(GAMES_SRC))
 SERVER_OBJ := $(call obj,$(SERVER_SRC))
 CLIENT_OBJ := $(call obj,$(CLIENT_SRC))
+# migrations/*.sql are embedded in laird (it needs no source tree at run time).
+MIGRATIONS := $(sort $(wildcard migrations/*.sql))
+SERVER_OBJ += $(BUILD)/gen/migrations.o
 TEST_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 BENCH_BINS := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 
@@ -54,6 +57,13 @@ all: $(LAIRD) $(LAIR) $(TEST_BINS)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/gen/migrations.c: $(MIGRATIONS) migrations/embed.sh migrations
+	@mkdir -p $(dir $@)
+	sh migrations/embed.sh $(MIGRATIONS) >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/migrations.o: $(BUILD)/gen/migrations.c
+	$(CC) $(ALL_CFLAGS) -Iserver -MMD -MP -c $< -o $@
 
 $(LAIRD): $(BUILD)/server/main.o $(SERVER_OBJ) $(CORE_OBJ)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)

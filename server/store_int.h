@@ -1,0 +1,187 @@
+/*
+ * store_int.h — what the store's files share and nobody else may use:
+ * store.c (lifetime, the store thread, queues, submission, delivery) and
+ * store_sql.c (opening, migrations, statements, running each operation).
+ *
+ * Ownership across threads: a store_req is built on the loop thread, handed
+ * to the store thread through the queue (under st->mu), filled in there,
+ * and handed back through the done list (under st->mu) to be delivered and
+ * freed on the loop thread. Only one thread touches a request at a time,
+ * except `cancelled`, which is atomic.
+ */
+#ifndef LAIR_STORE_INT_H
+#define LAIR_STORE_INT_H
+
+#include <sqlite3.h>
+#include <stdatomic.h>
+
+#include "store.h"
+
+/* One embedded migration (generated from migrations/ by embed.sh). */
+typedef struct store_migration {
+	int version;      /* NNNN */
+	const char *name; /* "NNNN_name" */
+	const char *sql;
+} store_migration;
+
+extern const store_migration store_migrations[];
+extern const int store_n_migrations;
+
+/* Prepared statements, all prepared by store_open. */
+enum store_stmt {
+	S_BEGIN,
+	S_COMMIT,
+	S_ROLLBACK,
+	S_SAVEPOINT,
+	S_RELEASE,
+	S_ROLLBACK_TO,
+	S_PLAYER_INSERT,
+	S_PLAYER_BY_HASH,
+	S_PLAYER_BY_NAME,
+	S_PLAYER_BY_ID,
+	S_ADMIN_ANY,
+	S_PLAYER_MAKE_ADMIN,
+	S_SHARED_SAVE,
+	S_SHARED_ALL,
+	S_GAME_INSERT,
+	S_GAME_PLAYER_INSERT,
+	S_PSTAT_SUM,
+	S_PSTAT_MIN,
+	S_PSTAT_MAX,
+	S_SSTAT_SUM,
+	S_SSTAT_MIN,
+	S_SSTAT_MAX,
+	S_ACH_UPSERT,
+	S_PSTATS,
+	S_PACHS,
+	S_PGAMES,
+	S_SSTATS,
+	S_GAMES_LIST,
+	S_GAME_GET,
+	S_LIVE_INSERT,
+	S_LIVE_UPDATE,
+	S_LIVE_DELETE,
+	S_DECISION_INSERT,
+	S_LIVE_ALL,
+	S_DECISIONS_OF,
+	S__COUNT
+};
+
+enum store_op {
+	OP_PLAYER_CREATE,
+	OP_PLAYER_BY_TOKEN,
+	OP_PLAYER_BY_NAME,
+	OP_ADMIN_ISSUE,
+	OP_SHARED_SAVE,
+	OP_GAME_FINISH,
+	OP_PROFILE,
+	OP_SERVER_STATS,
+	OP_GAMES_LIST,
+	OP_GAME_GET,
+	OP_LIVE_START,
+	OP_LIVE_UPDATE,
+	OP_LIVE_DECISION,
+	OP_LIVE_END,
+};
+
+struct store_req {
+	store_req *next;
+	store *st;
+	enum store_op op;
+	atomic_int cancelled;
+	bool checked_bad; /* the submitting call found bad input: err is set,
+			   * nothing runs */
+	int err;
+	union {
+		store_player_cb player;
+		store_done_cb done;
+		store_id_cb id;
+		store_profile_cb profile;
+		store_stats_cb stats;
+		store_games_cb games;
+	} cb;
+	void *ud;
+
+	/* Every heap block the request owns (copied inputs, result strings):
+	 * freed together with the request. */
+	void **owned;
+	size_t n_owned, cap_owned;
+
+	/* Inputs, copied by the submitting call. Which fields an op uses is
+	 * said at its submit function in store.c. */
+	struct {
+		const char *name, *kind, *json, *seats, *meta;
+		char hash[STORE_HASH_LEN + 1];
+		int64_t id, seq;
+		int role;
+		bool first_only;
+		store_game game;       /* OP_GAME_FINISH, deep copy */
+		store_live_table live; /* OP_LIVE_START, deep copy */
+		store_games_query query;
+	} in;
+
+	/* Results, filled on the store thread. */
+	struct {
+		store_player player;
+		store_profile profile;
+		store_stat *stats;
+		size_t n_stats;
+		store_achievement *achs;
+		size_t n_achs;
+		store_game_rec *games;
+		size_t n_games;
+		int64_t id;
+	} out;
+};
+
+struct store {
+	uv_loop_t *loop;
+	uv_async_t async;
+	uv_thread_t thread;
+	uv_mutex_t mu;
+	uv_cond_t cv;
+	bool sync_inited, async_inited, thread_started, thread_joined;
+
+	/* Under mu. */
+	store_req *q_head, *q_tail; /* to the store thread */
+	store_req *d_head, *d_tail; /* done, to the loop thread */
+	bool stop;                  /* no more work will come */
+	bool worker_done;           /* the store thread has finished */
+
+	/* Loop thread only. */
+	bool shutting_down;
+	size_t depth; /* submitted, not yet delivered */
+	store_shutdown_cb done_cb;
+	void *done_ud;
+
+	/* The store thread's after start-up (store_open's before). */
+	sqlite3 *db;
+	sqlite3_stmt *stmt[S__COUNT];
+	int version;
+
+	/* Loaded by store_open; read-only afterwards. */
+	char **shared_kind, **shared_json;
+	size_t n_shared;
+	store_live_table *live;
+	size_t n_live;
+};
+
+/* store_sql.c */
+
+/* Opens st->db at path, migrates, prepares statements, loads shared states
+ * and live tables. 0, or -1 with err (the caller then calls
+ * store_db_close and frees the rest). */
+int store_db_open(store *st, const char *path, char *err, size_t errlen);
+/* Finalizes every statement and closes the database (NULL db: no-op). */
+void store_db_close(store *st);
+/* Runs a batch of requests (a linked list) on the store thread in one
+ * transaction, one savepoint each; sets each request's err and results. */
+void store_db_run_batch(store *st, store_req *batch);
+/* Frees what store_db_open loaded (live tables, shared states). */
+void store_loaded_free(store *st);
+
+/* store.c: arena helpers used by store_sql.c on the store thread. */
+void *store_req_own(store_req *r, void *p);
+char *store_req_strdup(store_req *r, const char *s);
+
+#endif

@@ -1,0 +1,847 @@
+/*
+ * store_sql.c — the store's SQL: opening the database (WAL, foreign keys,
+ * busy timeout), applying the embedded migrations, preparing every
+ * statement once, loading what start-up needs (shared states, live tables),
+ * and running each request on the store thread. Every value reaches SQLite
+ * through a bound parameter.
+ *
+ * Batches: store_db_run_batch wraps a batch in one transaction and each
+ * request in a savepoint, so a failing request undoes only its own writes.
+ * If SQLite itself aborts the whole transaction (I/O error, disk full), every
+ * request of the batch that had succeeded is reported as failed: nothing is
+ * acknowledged that was not committed.
+ */
+#include "store_int.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../common/log.h"
+#include "../common/util.h"
+
+#define PLAYER_COLS "id, name, role, created_at"
+#define GAME_COLS "id, kind, config, seed, seats, shared, choices, result, started_at, ended_at"
+
+static const char *const stmt_sql[S__COUNT] = {
+	[S_BEGIN] = "BEGIN IMMEDIATE",
+	[S_COMMIT] = "COMMIT",
+	[S_ROLLBACK] = "ROLLBACK",
+	[S_SAVEPOINT] = "SAVEPOINT req",
+	[S_RELEASE] = "RELEASE req",
+	[S_ROLLBACK_TO] = "ROLLBACK TO req",
+	[S_PLAYER_INSERT] = "INSERT INTO players (name, token_hash, role, created_at) "
+			    "VALUES (?1, ?2, ?3, ?4)",
+	[S_PLAYER_BY_HASH] = "SELECT " PLAYER_COLS " FROM players WHERE token_hash = ?1",
+	[S_PLAYER_BY_NAME] = "SELECT " PLAYER_COLS " FROM players WHERE name = ?1",
+	[S_PLAYER_BY_ID] = "SELECT " PLAYER_COLS " FROM players WHERE id = ?1",
+	[S_ADMIN_ANY] = "SELECT id FROM players WHERE role = 1 LIMIT 1",
+	[S_PLAYER_MAKE_ADMIN] = "UPDATE players SET token_hash = ?1, role = 1 WHERE id = ?2",
+	[S_SHARED_SAVE] = "INSERT INTO shared_state (kind, json, updated_at) VALUES (?1, ?2, ?3) "
+			  "ON CONFLICT (kind) DO UPDATE SET json = excluded.json, "
+			  "updated_at = excluded.updated_at",
+	[S_SHARED_ALL] = "SELECT kind, json FROM shared_state ORDER BY kind",
+	[S_GAME_INSERT] = "INSERT INTO games (kind, config, seed, seats, shared, choices, result, "
+			  "started_at, ended_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+	[S_GAME_PLAYER_INSERT] = "INSERT INTO game_players (game_id, seat, player_id) "
+				 "VALUES (?1, ?2, ?3)",
+	/* The aggregations: in DO UPDATE, a bare column is the stored row. */
+	[S_PSTAT_SUM] = "INSERT INTO player_stats (player_id, kind, key, value, samples) "
+			"VALUES (?1, ?2, ?3, ?4, 1) ON CONFLICT DO UPDATE SET "
+			"value = value + excluded.value, samples = samples + 1",
+	[S_PSTAT_MIN] = "INSERT INTO player_stats (player_id, kind, key, value, samples) "
+			"VALUES (?1, ?2, ?3, ?4, 1) ON CONFLICT DO UPDATE SET "
+			"value = min(value, excluded.value), samples = samples + 1",
+	[S_PSTAT_MAX] = "INSERT INTO player_stats (player_id, kind, key, value, samples) "
+			"VALUES (?1, ?2, ?3, ?4, 1) ON CONFLICT DO UPDATE SET "
+			"value = max(value, excluded.value), samples = samples + 1",
+	[S_SSTAT_SUM] = "INSERT INTO server_stats (kind, key, value, samples) "
+			"VALUES (?1, ?2, ?3, 1) ON CONFLICT DO UPDATE SET "
+			"value = value + excluded.value, samples = samples + 1",
+	[S_SSTAT_MIN] = "INSERT INTO server_stats (kind, key, value, samples) "
+			"VALUES (?1, ?2, ?3, 1) ON CONFLICT DO UPDATE SET "
+			"value = min(value, excluded.value), samples = samples + 1",
+	[S_SSTAT_MAX] = "INSERT INTO server_stats (kind, key, value, samples) "
+			"VALUES (?1, ?2, ?3, 1) ON CONFLICT DO UPDATE SET "
+			"value = max(value, excluded.value), samples = samples + 1",
+	[S_ACH_UPSERT] = "INSERT INTO player_achievements (player_id, kind, key, count, first_at) "
+			 "VALUES (?1, ?2, ?3, 1, ?4) ON CONFLICT DO UPDATE SET count = count + 1",
+	[S_PSTATS] = "SELECT kind, key, value, samples FROM player_stats WHERE player_id = ?1 "
+		     "AND (?2 IS NULL OR kind = ?2) ORDER BY kind, key",
+	[S_PACHS] = "SELECT kind, key, count, first_at FROM player_achievements "
+		    "WHERE player_id = ?1 AND (?2 IS NULL OR kind = ?2) ORDER BY kind, key",
+	[S_PGAMES] = "SELECT count(DISTINCT gp.game_id) FROM game_players gp "
+		     "JOIN games g ON g.id = gp.game_id "
+		     "WHERE gp.player_id = ?1 AND (?2 IS NULL OR g.kind = ?2)",
+	[S_SSTATS] = "SELECT kind, key, value, samples FROM server_stats "
+		     "WHERE ?1 IS NULL OR kind = ?1 ORDER BY kind, key",
+	[S_GAMES_LIST] = "SELECT " GAME_COLS " FROM games WHERE (?1 IS NULL OR kind = ?1) "
+			 "AND (?2 <= 0 OR id IN "
+			 "(SELECT game_id FROM game_players WHERE player_id = ?2)) "
+			 "AND (?3 <= 0 OR id < ?3) ORDER BY id DESC LIMIT ?4",
+	[S_GAME_GET] = "SELECT " GAME_COLS " FROM games WHERE id = ?1",
+	[S_LIVE_INSERT] = "INSERT INTO live_tables (table_id, kind, config, seed, seats, shared, "
+			  "meta, started_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+	[S_LIVE_UPDATE] = "UPDATE live_tables SET seats = coalesce(?2, seats), "
+			  "meta = coalesce(?3, meta) WHERE table_id = ?1",
+	[S_LIVE_DELETE] = "DELETE FROM live_tables WHERE table_id = ?1",
+	[S_DECISION_INSERT] = "INSERT INTO live_decisions (table_id, seq, choices) "
+			      "VALUES (?1, ?2, ?3)",
+	[S_LIVE_ALL] = "SELECT table_id, kind, config, seed, seats, shared, meta, started_at "
+		       "FROM live_tables ORDER BY table_id",
+	[S_DECISIONS_OF] = "SELECT seq, choices FROM live_decisions WHERE table_id = ?1 "
+			   "ORDER BY seq",
+};
+
+static int64_t wall_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* A statement, reset and unbound, ready for binding. */
+static sqlite3_stmt *stmt(store *st, enum store_stmt i)
+{
+	sqlite3_stmt *s = st->stmt[i];
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	return s;
+}
+
+/* Binds text (NULL binds SQL NULL). The request owns the text while the
+ * statement runs, so SQLite need not copy it. */
+static void bind_text(sqlite3_stmt *s, int i, const char *v)
+{
+	if (v)
+		sqlite3_bind_text(s, i, v, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(s, i);
+}
+
+static int db_fail(store *st, const char *what)
+{
+	log_error("store", "%s: %s", what, sqlite3_errmsg(st->db));
+	return STORE_ERR_DB;
+}
+
+/* Steps a statement that returns no rows, then resets it. */
+static int run(store *st, sqlite3_stmt *s, const char *what)
+{
+	int rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc == SQLITE_DONE)
+		return STORE_OK;
+	int ext = sqlite3_extended_errcode(st->db);
+	if (ext == SQLITE_CONSTRAINT_FOREIGNKEY)
+		return STORE_ERR_NOT_FOUND;
+	if (ext == SQLITE_CONSTRAINT_PRIMARYKEY || ext == SQLITE_CONSTRAINT_UNIQUE)
+		return STORE_ERR_EXISTS;
+	return db_fail(st, what);
+}
+
+static char *col_dup(store_req *r, sqlite3_stmt *s, int i)
+{
+	return store_req_strdup(r, (const char *)sqlite3_column_text(s, i));
+}
+
+/* ---- opening ----------------------------------------------------------- */
+
+static int open_fail(store *st, char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int open_fail(store *st, char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	char what[256];
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	snprintf(err, errlen, "store: %s: %s", what, st->db ? sqlite3_errmsg(st->db) : "?");
+	return -1;
+}
+
+/* One-row integer PRAGMA or query (start-up only). */
+static int query_int(sqlite3 *db, const char *sql, int64_t *out)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+		return -1;
+	int rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+static int migrate(store *st, char *err, size_t errlen)
+{
+	int64_t v;
+	int n = store_n_migrations;
+	for (int i = 0; i < n; i++)
+		if (store_migrations[i].version != i + 1) {
+			snprintf(err, errlen, "store: embedded migrations are not numbered 1..%d "
+				 "(%s)", n, store_migrations[i].name);
+			return -1;
+		}
+	if (query_int(st->db, "PRAGMA user_version", &v) != 0)
+		return open_fail(st, err, errlen, "reading user_version");
+	if (v > n) {
+		snprintf(err, errlen, "store: the database's schema version %" PRId64
+			 " is newer than this laird knows (%d)", v, n);
+		return -1;
+	}
+	for (int i = (int)v; i < n; i++) {
+		const store_migration *m = &store_migrations[i];
+		/* PRAGMA takes no bound parameter; the number is our own. */
+		char pragma[64];
+		snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", m->version);
+		char *msg = NULL;
+		if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, &msg) != SQLITE_OK ||
+		    sqlite3_exec(st->db, m->sql, NULL, NULL, &msg) != SQLITE_OK ||
+		    sqlite3_exec(st->db, pragma, NULL, NULL, &msg) != SQLITE_OK ||
+		    sqlite3_exec(st->db, "COMMIT", NULL, NULL, &msg) != SQLITE_OK) {
+			snprintf(err, errlen, "store: migration %s failed: %s", m->name,
+				 msg ? msg : sqlite3_errmsg(st->db));
+			sqlite3_free(msg);
+			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+			return -1;
+		}
+		log_info("store", "applied migration %s", m->name);
+	}
+	st->version = n;
+	return 0;
+}
+
+static int load_shared(store *st)
+{
+	sqlite3_stmt *s = stmt(st, S_SHARED_ALL);
+	size_t cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (st->n_shared == cap) {
+			cap = cap ? 2 * cap : 4;
+			st->shared_kind = xrealloc(st->shared_kind, cap * sizeof(char *));
+			st->shared_json = xrealloc(st->shared_json, cap * sizeof(char *));
+		}
+		st->shared_kind[st->n_shared] = xstrdup((const char *)sqlite3_column_text(s, 0));
+		st->shared_json[st->n_shared] = xstrdup((const char *)sqlite3_column_text(s, 1));
+		st->n_shared++;
+	}
+	sqlite3_reset(s);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static char *dup_col(sqlite3_stmt *s, int i)
+{
+	const char *t = (const char *)sqlite3_column_text(s, i);
+	return t ? xstrdup(t) : NULL;
+}
+
+static int load_decisions(store *st, store_live_table *t)
+{
+	sqlite3_stmt *s = stmt(st, S_DECISIONS_OF);
+	sqlite3_bind_int64(s, 1, t->table_id);
+	store_decision *v = NULL;
+	size_t n = 0, cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			v = xrealloc(v, cap * sizeof *v);
+		}
+		v[n].seq = sqlite3_column_int64(s, 0);
+		v[n].choices_json = dup_col(s, 1);
+		n++;
+	}
+	sqlite3_reset(s);
+	t->decisions = v;
+	t->n_decisions = n;
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int load_live(store *st)
+{
+	sqlite3_stmt *s = stmt(st, S_LIVE_ALL);
+	size_t cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (st->n_live == cap) {
+			cap = cap ? 2 * cap : 8;
+			st->live = xrealloc(st->live, cap * sizeof *st->live);
+		}
+		store_live_table *t = &st->live[st->n_live++];
+		memset(t, 0, sizeof *t);
+		t->table_id = sqlite3_column_int64(s, 0);
+		t->kind = dup_col(s, 1);
+		t->config_json = dup_col(s, 2);
+		t->seed = (uint64_t)sqlite3_column_int64(s, 3);
+		t->seats_json = dup_col(s, 4);
+		t->shared_json = dup_col(s, 5);
+		t->meta_json = dup_col(s, 6);
+		t->started_at = sqlite3_column_int64(s, 7);
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return -1;
+	for (size_t i = 0; i < st->n_live; i++)
+		if (load_decisions(st, &st->live[i]) != 0)
+			return -1;
+	return 0;
+}
+
+void store_loaded_free(store *st)
+{
+	for (size_t i = 0; i < st->n_shared; i++) {
+		free(st->shared_kind[i]);
+		free(st->shared_json[i]);
+	}
+	free(st->shared_kind);
+	free(st->shared_json);
+	st->shared_kind = st->shared_json = NULL;
+	st->n_shared = 0;
+	for (size_t i = 0; i < st->n_live; i++) {
+		store_live_table *t = &st->live[i];
+		free((char *)t->kind);
+		free((char *)t->config_json);
+		free((char *)t->seats_json);
+		free((char *)t->shared_json);
+		free((char *)t->meta_json);
+		for (size_t j = 0; j < t->n_decisions; j++)
+			free((char *)t->decisions[j].choices_json);
+		free((store_decision *)t->decisions);
+	}
+	free(st->live);
+	st->live = NULL;
+	st->n_live = 0;
+}
+
+int store_db_open(store *st, const char *path, char *err, size_t errlen)
+{
+	int64_t v;
+	if (!path || !*path) {
+		snprintf(err, errlen, "store: no database path");
+		return -1;
+	}
+	/* NOMUTEX: one thread at a time uses the connection (this one until
+	 * the store thread starts, then only that one). */
+	int rc = sqlite3_open_v2(path, &st->db,
+				 SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+				 NULL);
+	if (rc != SQLITE_OK)
+		return open_fail(st, err, errlen, "cannot open %s", path);
+	sqlite3_extended_result_codes(st->db, 1);
+	sqlite3_busy_timeout(st->db, 5000);
+
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(st->db, "PRAGMA journal_mode = WAL", -1, &s, NULL) != SQLITE_OK)
+		return open_fail(st, err, errlen, "%s", path);
+	rc = sqlite3_step(s);
+	bool wal = rc == SQLITE_ROW &&
+		   strcmp((const char *)sqlite3_column_text(s, 0), "wal") == 0;
+	sqlite3_finalize(s);
+	if (!wal)
+		return open_fail(st, err, errlen, "%s: cannot use WAL mode", path);
+	/* synchronous=NORMAL in WAL: a commit survives a crash of laird (the
+	 * WAL is written before COMMIT returns); only a power loss may lose
+	 * the newest commits. */
+	if (sqlite3_exec(st->db, "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL", NULL,
+			 NULL, NULL) != SQLITE_OK ||
+	    query_int(st->db, "PRAGMA foreign_keys", &v) != 0 || v != 1)
+		return open_fail(st, err, errlen, "%s: cannot enable foreign keys", path);
+
+	if (migrate(st, err, errlen) != 0)
+		return -1;
+
+	for (int i = 0; i < S__COUNT; i++)
+		if (sqlite3_prepare_v3(st->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
+				       &st->stmt[i], NULL) != SQLITE_OK)
+			return open_fail(st, err, errlen, "preparing statement %d", i);
+
+	/* One read transaction: a consistent picture of the live tables. */
+	if (sqlite3_exec(st->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+		return open_fail(st, err, errlen, "%s", path);
+	rc = load_shared(st) == 0 && load_live(st) == 0 ? 0 : -1;
+	sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL);
+	if (rc != 0)
+		return open_fail(st, err, errlen, "loading shared state and live tables");
+	return 0;
+}
+
+void store_db_close(store *st)
+{
+	if (!st->db)
+		return;
+	for (int i = 0; i < S__COUNT; i++) {
+		sqlite3_finalize(st->stmt[i]);
+		st->stmt[i] = NULL;
+	}
+	if (sqlite3_close(st->db) != SQLITE_OK)
+		log_error("store", "closing the database: %s", sqlite3_errmsg(st->db));
+	st->db = NULL;
+}
+
+/* ---- operations (store thread) ----------------------------------------- */
+
+/* Fills out.player from a row of PLAYER_COLS; NOT_FOUND without a row. */
+static int player_row(store *st, store_req *r, sqlite3_stmt *s)
+{
+	int rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		r->out.player.id = sqlite3_column_int64(s, 0);
+		r->out.player.name = col_dup(r, s, 1);
+		r->out.player.role = (store_role)sqlite3_column_int(s, 2);
+		r->out.player.created_at = sqlite3_column_int64(s, 3);
+	}
+	sqlite3_reset(s);
+	if (rc == SQLITE_ROW)
+		return STORE_OK;
+	return rc == SQLITE_DONE ? STORE_ERR_NOT_FOUND : db_fail(st, "reading a player");
+}
+
+static int player_by_id(store *st, store_req *r, int64_t id)
+{
+	sqlite3_stmt *s = stmt(st, S_PLAYER_BY_ID);
+	sqlite3_bind_int64(s, 1, id);
+	return player_row(st, r, s);
+}
+
+static int player_by_name(store *st, store_req *r, const char *name)
+{
+	sqlite3_stmt *s = stmt(st, S_PLAYER_BY_NAME);
+	bind_text(s, 1, name);
+	return player_row(st, r, s);
+}
+
+static int player_insert(store *st, store_req *r, int role)
+{
+	sqlite3_stmt *s = stmt(st, S_PLAYER_INSERT);
+	bind_text(s, 1, r->in.name);
+	bind_text(s, 2, r->in.hash);
+	sqlite3_bind_int(s, 3, role);
+	sqlite3_bind_int64(s, 4, wall_ms());
+	int err = run(st, s, "creating a player");
+	if (err)
+		return err; /* EXISTS: the token (hash) is someone else's */
+	return player_by_id(st, r, sqlite3_last_insert_rowid(st->db));
+}
+
+static int op_player_create(store *st, store_req *r)
+{
+	int err = player_by_name(st, r, r->in.name);
+	if (err == STORE_OK)
+		return STORE_ERR_NAME_TAKEN;
+	if (err != STORE_ERR_NOT_FOUND)
+		return err;
+	return player_insert(st, r, r->in.role);
+}
+
+static int op_player_by_token(store *st, store_req *r)
+{
+	sqlite3_stmt *s = stmt(st, S_PLAYER_BY_HASH);
+	bind_text(s, 1, r->in.hash);
+	return player_row(st, r, s);
+}
+
+static int op_admin_issue(store *st, store_req *r)
+{
+	if (r->in.first_only) {
+		sqlite3_stmt *s = stmt(st, S_ADMIN_ANY);
+		int rc = sqlite3_step(s);
+		sqlite3_reset(s);
+		if (rc == SQLITE_ROW)
+			return STORE_ERR_EXISTS;
+		if (rc != SQLITE_DONE)
+			return db_fail(st, "looking for an admin");
+	}
+	int err = player_by_name(st, r, r->in.name);
+	if (err == STORE_ERR_NOT_FOUND)
+		return player_insert(st, r, STORE_ROLE_ADMIN);
+	if (err)
+		return err;
+	sqlite3_stmt *s = stmt(st, S_PLAYER_MAKE_ADMIN);
+	bind_text(s, 1, r->in.hash);
+	sqlite3_bind_int64(s, 2, r->out.player.id);
+	if ((err = run(st, s, "issuing an admin token")))
+		return err;
+	r->out.player.role = STORE_ROLE_ADMIN;
+	return STORE_OK;
+}
+
+static int shared_save(store *st, const char *kind, const char *json)
+{
+	sqlite3_stmt *s = stmt(st, S_SHARED_SAVE);
+	bind_text(s, 1, kind);
+	bind_text(s, 2, json);
+	sqlite3_bind_int64(s, 3, wall_ms());
+	return run(st, s, "saving shared state");
+}
+
+/* The statement folding one value with its aggregation. */
+static enum store_stmt stat_stmt(game_stat_agg agg, bool per_player)
+{
+	switch (agg) {
+	case GAME_STAT_MIN: return per_player ? S_PSTAT_MIN : S_SSTAT_MIN;
+	case GAME_STAT_MAX: return per_player ? S_PSTAT_MAX : S_SSTAT_MAX;
+	case GAME_STAT_SUM: break;
+	}
+	return per_player ? S_PSTAT_SUM : S_SSTAT_SUM;
+}
+
+/* Folds values[kind->n_stats] into one player's (player_id > 0) or the
+ * server-wide (player_id 0) statistics. */
+static int fold_stats(store *st, const game_kind *k, int64_t player_id, const int64_t *values)
+{
+	for (int j = 0; j < k->n_stats; j++) {
+		if (values[j] == GAME_STAT_NONE)
+			continue;
+		const game_stat_def *d = &k->stat_defs[j];
+		sqlite3_stmt *s = stmt(st, stat_stmt(d->agg, player_id > 0));
+		int i = 1;
+		if (player_id > 0)
+			sqlite3_bind_int64(s, i++, player_id);
+		bind_text(s, i++, k->name);
+		bind_text(s, i++, d->key);
+		sqlite3_bind_int64(s, i, values[j]);
+		int err = run(st, s, "folding a statistic");
+		if (err)
+			return err;
+	}
+	return STORE_OK;
+}
+
+static int op_game_finish(store *st, store_req *r)
+{
+	const store_game *g = &r->in.game;
+	const game_kind *k = g->kind;
+	sqlite3_stmt *s = stmt(st, S_GAME_INSERT);
+	bind_text(s, 1, k->name);
+	bind_text(s, 2, g->config_json);
+	sqlite3_bind_int64(s, 3, (int64_t)g->seed);
+	bind_text(s, 4, g->seats_json);
+	bind_text(s, 5, g->shared_json);
+	bind_text(s, 6, g->choices_json);
+	bind_text(s, 7, g->result_json);
+	sqlite3_bind_int64(s, 8, g->started_at);
+	sqlite3_bind_int64(s, 9, g->ended_at);
+	int err = run(st, s, "recording a game");
+	if (err)
+		return err == STORE_ERR_DB ? err : STORE_ERR_INVALID;
+	int64_t game_id = sqlite3_last_insert_rowid(st->db);
+
+	for (int i = 0; i < g->n_seats; i++) {
+		const store_seat *seat = &g->seats[i];
+		if (seat->player_id <= 0)
+			continue;
+		s = stmt(st, S_GAME_PLAYER_INSERT);
+		sqlite3_bind_int64(s, 1, game_id);
+		sqlite3_bind_int(s, 2, i);
+		sqlite3_bind_int64(s, 3, seat->player_id);
+		if ((err = run(st, s, "recording a seat"))) /* NOT_FOUND: no such player */
+			return err;
+		if (seat->stats && (err = fold_stats(st, k, seat->player_id, seat->stats)))
+			return err;
+		for (int j = 0; j < k->n_achievements && j < 32; j++) {
+			if (!(seat->achievements & (1u << j)))
+				continue;
+			s = stmt(st, S_ACH_UPSERT);
+			sqlite3_bind_int64(s, 1, seat->player_id);
+			bind_text(s, 2, k->name);
+			bind_text(s, 3, k->achievement_defs[j].key);
+			sqlite3_bind_int64(s, 4, g->ended_at);
+			if ((err = run(st, s, "counting an achievement")))
+				return err;
+		}
+	}
+	if (g->server_stats && (err = fold_stats(st, k, 0, g->server_stats)))
+		return err;
+	if (g->shared_after && (err = shared_save(st, k->name, g->shared_after)))
+		return err;
+	if (g->live_table_id > 0) {
+		s = stmt(st, S_LIVE_DELETE);
+		sqlite3_bind_int64(s, 1, g->live_table_id);
+		if ((err = run(st, s, "ending a live table")))
+			return err;
+	}
+	r->out.id = game_id;
+	return STORE_OK;
+}
+
+static int read_stats(store *st, store_req *r, sqlite3_stmt *s)
+{
+	size_t cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (r->out.n_stats == cap) {
+			cap = cap ? 2 * cap : 16;
+			r->out.stats = xrealloc(r->out.stats, cap * sizeof *r->out.stats);
+		}
+		store_stat *x = &r->out.stats[r->out.n_stats++];
+		x->kind = col_dup(r, s, 0);
+		x->key = col_dup(r, s, 1);
+		x->value = sqlite3_column_int64(s, 2);
+		x->samples = sqlite3_column_int64(s, 3);
+	}
+	sqlite3_reset(s);
+	return rc == SQLITE_DONE ? STORE_OK : db_fail(st, "reading statistics");
+}
+
+static int op_profile(store *st, store_req *r)
+{
+	int err = r->in.id > 0 ? player_by_id(st, r, r->in.id)
+			       : player_by_name(st, r, r->in.name);
+	if (err)
+		return err;
+	int64_t id = r->out.player.id;
+	sqlite3_stmt *s = stmt(st, S_PSTATS);
+	sqlite3_bind_int64(s, 1, id);
+	bind_text(s, 2, r->in.kind);
+	if ((err = read_stats(st, r, s)))
+		return err;
+
+	s = stmt(st, S_PACHS);
+	sqlite3_bind_int64(s, 1, id);
+	bind_text(s, 2, r->in.kind);
+	size_t cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (r->out.n_achs == cap) {
+			cap = cap ? 2 * cap : 8;
+			r->out.achs = xrealloc(r->out.achs, cap * sizeof *r->out.achs);
+		}
+		store_achievement *a = &r->out.achs[r->out.n_achs++];
+		a->kind = col_dup(r, s, 0);
+		a->key = col_dup(r, s, 1);
+		a->count = sqlite3_column_int64(s, 2);
+		a->first_at = sqlite3_column_int64(s, 3);
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return db_fail(st, "reading achievements");
+
+	s = stmt(st, S_PGAMES);
+	sqlite3_bind_int64(s, 1, id);
+	bind_text(s, 2, r->in.kind);
+	rc = sqlite3_step(s);
+	int64_t games = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+	sqlite3_reset(s);
+	if (rc != SQLITE_ROW)
+		return db_fail(st, "counting games");
+
+	store_profile *p = &r->out.profile;
+	p->player = r->out.player;
+	p->stats = r->out.stats;
+	p->n_stats = r->out.n_stats;
+	p->achievements = r->out.achs;
+	p->n_achievements = r->out.n_achs;
+	p->games = games;
+	return STORE_OK;
+}
+
+static int op_server_stats(store *st, store_req *r)
+{
+	sqlite3_stmt *s = stmt(st, S_SSTATS);
+	bind_text(s, 1, r->in.kind);
+	return read_stats(st, r, s);
+}
+
+static int read_games(store *st, store_req *r, sqlite3_stmt *s)
+{
+	size_t cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (r->out.n_games == cap) {
+			cap = cap ? 2 * cap : 8;
+			r->out.games = xrealloc(r->out.games, cap * sizeof *r->out.games);
+		}
+		store_game_rec *g = &r->out.games[r->out.n_games++];
+		g->id = sqlite3_column_int64(s, 0);
+		g->kind = col_dup(r, s, 1);
+		g->config_json = col_dup(r, s, 2);
+		g->seed = (uint64_t)sqlite3_column_int64(s, 3);
+		g->seats_json = col_dup(r, s, 4);
+		g->shared_json = col_dup(r, s, 5);
+		g->choices_json = col_dup(r, s, 6);
+		g->result_json = col_dup(r, s, 7);
+		g->started_at = sqlite3_column_int64(s, 8);
+		g->ended_at = sqlite3_column_int64(s, 9);
+	}
+	sqlite3_reset(s);
+	return rc == SQLITE_DONE ? STORE_OK : db_fail(st, "reading games");
+}
+
+static int op_games_list(store *st, store_req *r)
+{
+	const store_games_query *q = &r->in.query;
+	sqlite3_stmt *s = stmt(st, S_GAMES_LIST);
+	bind_text(s, 1, q->kind);
+	sqlite3_bind_int64(s, 2, q->player_id);
+	sqlite3_bind_int64(s, 3, q->before_id);
+	sqlite3_bind_int(s, 4, q->limit);
+	return read_games(st, r, s);
+}
+
+static int op_game_get(store *st, store_req *r)
+{
+	sqlite3_stmt *s = stmt(st, S_GAME_GET);
+	sqlite3_bind_int64(s, 1, r->in.id);
+	int err = read_games(st, r, s);
+	if (err)
+		return err;
+	return r->out.n_games == 1 ? STORE_OK : STORE_ERR_NOT_FOUND;
+}
+
+static int op_live_start(store *st, store_req *r)
+{
+	const store_live_table *t = &r->in.live;
+	sqlite3_stmt *s = stmt(st, S_LIVE_INSERT);
+	sqlite3_bind_int64(s, 1, t->table_id);
+	bind_text(s, 2, t->kind);
+	bind_text(s, 3, t->config_json);
+	sqlite3_bind_int64(s, 4, (int64_t)t->seed);
+	bind_text(s, 5, t->seats_json);
+	bind_text(s, 6, t->shared_json);
+	bind_text(s, 7, t->meta_json);
+	sqlite3_bind_int64(s, 8, t->started_at);
+	return run(st, s, "starting a live table");
+}
+
+/* UPDATE/DELETE of one live table: NOT_FOUND when no row changed. */
+static int run_one_row(store *st, sqlite3_stmt *s, const char *what)
+{
+	int err = run(st, s, what);
+	if (err)
+		return err;
+	return sqlite3_changes(st->db) > 0 ? STORE_OK : STORE_ERR_NOT_FOUND;
+}
+
+static int op_live_update(store *st, store_req *r)
+{
+	sqlite3_stmt *s = stmt(st, S_LIVE_UPDATE);
+	sqlite3_bind_int64(s, 1, r->in.id);
+	bind_text(s, 2, r->in.seats);
+	bind_text(s, 3, r->in.meta);
+	return run_one_row(st, s, "updating a live table");
+}
+
+static int op_live_decision(store *st, store_req *r)
+{
+	sqlite3_stmt *s = stmt(st, S_DECISION_INSERT);
+	sqlite3_bind_int64(s, 1, r->in.id);
+	sqlite3_bind_int64(s, 2, r->in.seq);
+	bind_text(s, 3, r->in.json);
+	return run(st, s, "appending a decision");
+}
+
+static int op_live_end(store *st, store_req *r)
+{
+	sqlite3_stmt *s = stmt(st, S_LIVE_DELETE);
+	sqlite3_bind_int64(s, 1, r->in.id);
+	return run_one_row(st, s, "ending a live table");
+}
+
+static bool op_reads_only(enum store_op op)
+{
+	switch (op) {
+	case OP_PLAYER_BY_TOKEN:
+	case OP_PLAYER_BY_NAME:
+	case OP_PROFILE:
+	case OP_SERVER_STATS:
+	case OP_GAMES_LIST:
+	case OP_GAME_GET:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static int op_run(store *st, store_req *r)
+{
+	switch (r->op) {
+	case OP_PLAYER_CREATE: return op_player_create(st, r);
+	case OP_PLAYER_BY_TOKEN: return op_player_by_token(st, r);
+	case OP_PLAYER_BY_NAME: return player_by_name(st, r, r->in.name);
+	case OP_ADMIN_ISSUE: return op_admin_issue(st, r);
+	case OP_SHARED_SAVE: return shared_save(st, r->in.kind, r->in.json);
+	case OP_GAME_FINISH: return op_game_finish(st, r);
+	case OP_PROFILE: return op_profile(st, r);
+	case OP_SERVER_STATS: return op_server_stats(st, r);
+	case OP_GAMES_LIST: return op_games_list(st, r);
+	case OP_GAME_GET: return op_game_get(st, r);
+	case OP_LIVE_START: return op_live_start(st, r);
+	case OP_LIVE_UPDATE: return op_live_update(st, r);
+	case OP_LIVE_DECISION: return op_live_decision(st, r);
+	case OP_LIVE_END: return op_live_end(st, r);
+	}
+	return STORE_ERR_INVALID;
+}
+
+/* Drops what a failed request had gathered, so callers see no half
+ * results. */
+static void clear_out(store_req *r)
+{
+	free(r->out.stats);
+	free(r->out.achs);
+	free(r->out.games);
+	memset(&r->out, 0, sizeof r->out);
+}
+
+static bool step_ok(store *st, enum store_stmt i)
+{
+	return run(st, stmt(st, i), stmt_sql[i]) == STORE_OK;
+}
+
+/* Marks every request from `from` up to (not including) `to` that had
+ * succeeded as failed: SQLite rolled back the transaction that held it. */
+static void fail_since(store_req *from, store_req *to)
+{
+	for (store_req *r = from; r != to; r = r->next)
+		if (!r->checked_bad && r->err == STORE_OK) {
+			r->err = STORE_ERR_DB;
+			clear_out(r);
+		}
+}
+
+void store_db_run_batch(store *st, store_req *batch)
+{
+	bool in_tx = false;
+	store_req *tx_first = NULL; /* first request of the open transaction */
+	for (store_req *r = batch; r; r = r->next) {
+		if (r->checked_bad)
+			continue;
+		if (op_reads_only(r->op) && atomic_load(&r->cancelled))
+			continue; /* nobody will read the answer */
+		if (!in_tx) {
+			if (!step_ok(st, S_BEGIN)) {
+				r->err = STORE_ERR_DB;
+				continue;
+			}
+			in_tx = true;
+			tx_first = r;
+		}
+		if (!step_ok(st, S_SAVEPOINT)) {
+			r->err = STORE_ERR_DB;
+			continue;
+		}
+		r->err = op_run(st, r);
+		if (sqlite3_get_autocommit(st->db)) {
+			/* SQLite aborted the whole transaction. */
+			log_error("store", "transaction aborted: %s", sqlite3_errmsg(st->db));
+			fail_since(tx_first, r);
+			r->err = STORE_ERR_DB;
+			clear_out(r);
+			in_tx = false;
+			continue;
+		}
+		if (r->err) {
+			clear_out(r);
+			step_ok(st, S_ROLLBACK_TO);
+		}
+		step_ok(st, S_RELEASE);
+	}
+	if (in_tx && !step_ok(st, S_COMMIT)) {
+		step_ok(st, S_ROLLBACK);
+		fail_since(tx_first, NULL);
+	}
+}
