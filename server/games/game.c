@@ -9,7 +9,10 @@
 #include "../../common/util.h"
 
 /* Each kind adds itself here: one extern and one entry. */
+extern const game_kind deepfall_kind;
+
 static const game_kind *const kinds[] = {
+	&deepfall_kind,
 	NULL,
 };
 

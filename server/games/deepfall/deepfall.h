@@ -1,0 +1,348 @@
+/*
+ * deepfall.h — DEEPFALL (seed 001, Part B with the v2 revisions of Part C):
+ * rival delve-companies plunder a stacked dungeon that the Maw eats from the
+ * bottom up. This header is the kind's native API, shared by its modules
+ * (df_content, df_config, df_rules, df_maw, df_ai, df_kind), the simulator
+ * (client-cli/sim_deepfall*.c), the unit tests and the benchmark.
+ *
+ * A df_game is one plain fixed-size struct: no pointers inside, no
+ * allocation after creation, so the simulator reuses one per thread and
+ * df_game_init() resets it for the next game. Every rule draws from the
+ * game's `rules` rng stream; the bots draw from the `ai` stream only.
+ *
+ * One decision per round: every seat chooses at once a df_choice (target
+ * floor, press-on count, recruit or not, exit); df_round() then resolves the
+ * turns in seat order starting from a seat that rotates each round, then
+ * the Maw advances and collapses at most max_collapses floors.
+ *
+ * Glory and loot are whole points. Fractions in the config (rates, shares)
+ * are stored in thousandths ("milli") so the rules use integers only and a
+ * game reproduces bit for bit on every machine.
+ */
+#ifndef LAIR_DEEPFALL_H
+#define LAIR_DEEPFALL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../../../common/rng.h"
+#include "../game.h"
+
+#define DF_MAX_SEATS GAME_MAX_SEATS
+#define DF_MAX_FLOORS 12
+#define DF_MAX_ROOMS 8 /* per floor */
+#define DF_MAX_BAG 40
+#define DF_MAX_CASH_REC 24 /* cash-out timing records kept per player */
+
+/* ---- content (df_content.c) ---------------------------------------- */
+
+enum df_face { DF_STEEL, DF_CUNNING, DF_FAITH, DF_GREED, DF_METTLE, DF_DREAD, DF_NFACES };
+
+enum df_die {
+	DF_DIE_RECRUIT,
+	DF_DIE_WARRIOR,
+	DF_DIE_SCHOLAR,
+	DF_DIE_PRIEST,
+	DF_DIE_ROGUE,
+	DF_DIE_CHAMPION,
+	DF_DIE_RELIC,
+	DF_NDIE
+};
+
+enum df_lineage { DF_DVERGAR, DF_WISP, DF_REVENANT, DF_GNOLL, DF_SYLPHID, DF_GOLEM, DF_NLINEAGE };
+
+enum df_calling {
+	DF_REAVER,
+	DF_LOREKEEPER,
+	DF_WARDANCER,
+	DF_HIEROPHANT,
+	DF_WARDEN,
+	DF_PROSPECTOR,
+	DF_NCALLING
+};
+
+enum df_theme {
+	DF_THRESHOLD,
+	DF_STONE,
+	DF_CISTERN,
+	DF_DEN,
+	DF_CRYPT,
+	DF_HALL,
+	DF_LIBRARY,
+	DF_FORGE,
+	DF_VAULT,
+	DF_THRONE,
+	DF_NTHEME
+};
+
+/* Lineage behaviour flags. */
+enum {
+	DF_L_IGNORE_THREAT = 1 << 0,  /* Dvergar: smash through a room's threat */
+	DF_L_SETBACK_DOUBLE = 1 << 1, /* Wisp: a Setback hits twice */
+	DF_L_DREAD_TO_METTLE = 1 << 2, /* Revenant: converts Dread into Mettle */
+	DF_L_COMBAT_LOOT = 1 << 3,    /* Gnoll: extra loot claiming Den/Forge */
+	DF_L_SETBACK_RESIST = 1 << 4, /* Golem-born: every other Setback shrugged */
+};
+
+/* Calling behaviour flags. */
+enum {
+	DF_C_PILLAGE = 1 << 0,        /* Reaver: loot on every claim */
+	DF_C_SOLO_VAULT = 1 << 1,     /* Lorekeeper: Vaults without the trinity */
+	DF_C_LOCK_BONUS = 1 << 2,     /* Lorekeeper: +1 Cunning at locks */
+	DF_C_WORTHY_BONUS = 1 << 3,   /* Wardancer: Worthy End x1.5 */
+	DF_C_FREE_STAND = 1 << 4,     /* Wardancer: Last Stand is free */
+	DF_C_CHEAP_MOVES = 1 << 5,    /* Wardancer: bought moves cost 1 less */
+	DF_C_DREAD_CANCEL = 1 << 6,   /* Hierophant: cancels one more Dread */
+	DF_C_HEAL = 1 << 7,           /* Hierophant: spare Faith heals a wound */
+	DF_C_CALM_DENIZENS = 1 << 8,  /* Hierophant: denizens never angered */
+	DF_C_DOUBLE_MARKERS = 1 << 9, /* Warden: active markers count double */
+	DF_C_CHEAP_RECRUIT = 1 << 10, /* Prospector: recruits cost 1 less */
+};
+
+typedef struct df_die_def {
+	const char *name;
+	uint8_t face[6]; /* enum df_face per side */
+} df_die_def;
+
+typedef struct df_lineage_def {
+	const char *name, *advantage, *cost;
+	int8_t hand, move, steel, cunning, faith; /* per-turn modifiers */
+	uint16_t flags;
+	uint8_t bag[DF_NDIE]; /* starting bag: dice of each kind */
+} df_lineage_def;
+
+typedef struct df_calling_def {
+	const char *name, *special;
+	int8_t hand, move;
+	uint8_t recruit; /* enum df_die */
+	uint16_t flags;
+} df_calling_def;
+
+typedef struct df_theme_def {
+	const char *name;
+	uint8_t base, threat, lock;
+	int8_t produces; /* enum df_face, -1: nothing */
+	int8_t denizen;  /* -1, or the denizen faction whose room it is */
+	uint8_t home;    /* depth (0 = top, 100 = bottom) where it is commonest */
+} df_theme_def;
+
+#define DF_NDENIZEN 3
+
+extern const df_die_def df_dice[DF_NDIE];
+extern const df_lineage_def df_lineages[DF_NLINEAGE];
+extern const df_calling_def df_callings[DF_NCALLING];
+extern const df_theme_def df_themes[DF_NTHEME];
+extern const char *const df_face_names[DF_NFACES];
+extern const char *const df_denizen_names[DF_NDENIZEN];
+
+/* Weight of theme t on floor f of d (0: never there); see df_content.c. */
+int df_theme_weight(int theme, int floor, int floors);
+/* Short lower-case ids used in JSON ("dvergar", "golem_born", "vault"). */
+const char *df_lineage_id(int l);
+const char *df_calling_id(int c);
+const char *df_theme_id(int t);
+const char *df_die_id(int d);
+
+/* ---- config (df_config.c) ------------------------------------------ */
+
+enum df_strategy { DF_AI_CASHOUT, DF_AI_PRESSON, DF_AI_WORTHYEND, DF_AI_BALANCED, DF_NSTRAT };
+extern const char *const df_strategy_names[DF_NSTRAT];
+/* -1 when unknown. */
+int df_strategy_parse(const char *name);
+
+typedef struct df_config {
+	int floors, rooms, max_rounds;
+	int hand_size, base_moves, move_cost, max_press;
+	int dread_threshold, revenant_convert, min_bag, bag_max, setback_loot;
+	int loot_per_greed, production, reaver_loot, gnoll_loot;
+	int recruit_cost, last_stand_cost, cash_dividend, worthy_factor;
+	int worthy_held_bonus;  /* milli: share of held room value added */
+	int maw_base, maw_accel; /* milli-floors per round */
+	int dread_push, press_push; /* milli-floors per Dread / per press */
+	int max_collapses;
+	int value_rise;   /* milli: share of an unclaimed room's value rising */
+	int reentry_gap;
+	int depth_coeff;  /* milli: room value = base * (1 + coeff * (depth - 1)) */
+	int comeback_bp;  /* exit payouts +bp/10000 at a 100% glory deficit */
+	int fallen_strength; /* milli: share of a marker's strength kept on Fallen */
+	int denizen_step, denizen_cap;
+	int safe_margin;  /* the bots' "Maw within N floors" */
+	int cash_bar;     /* the bots' "bank-worthy" unbanked loot */
+	uint8_t ai[DF_MAX_SEATS]; /* enum df_strategy per seat */
+} df_config;
+
+/* One knob: its JSON name, where it lives, its scale (1 or 1000 for milli)
+ * and its bounds and default as the JSON number. */
+typedef struct df_knob {
+	const char *name;
+	size_t offset;
+	int scale;
+	double min, max, def;
+	const char *doc;
+} df_knob;
+
+extern const df_knob df_knobs[];
+extern const int df_n_knobs;
+
+void df_config_defaults(df_config *cfg);
+/* Fills cfg from JSON (NULL: defaults). Unknown keys, wrong types and out of
+ * range values are errors: returns -1 with a message, cfg then undefined. */
+int df_config_parse(df_config *cfg, const cJSON *json, char *err, size_t errlen);
+/* The full config as JSON (caller owns). */
+cJSON *df_config_json(const df_config *cfg);
+/* Sets one knob by name from its JSON value; -1 with a message if unknown
+ * or out of range. */
+int df_config_set(df_config *cfg, const char *name, double value, char *err, size_t errlen);
+const df_knob *df_knob_find(const char *name);
+
+/* ---- state ---------------------------------------------------------- */
+
+enum df_exit { DF_PERSIST, DF_CASH_OUT, DF_LAST_STAND, DF_NEXIT };
+extern const char *const df_exit_names[DF_NEXIT];
+
+/* Where a player's glory came from: the exit triangle. Cash-Out banks and
+ * majorities won by Fallen markers are the long game; majorities won by an
+ * active party are Press On; Worthy-End bursts are Worthy End. */
+enum df_source { DF_SRC_CASH, DF_SRC_PRESS, DF_SRC_WORTHY, DF_NSRC };
+
+typedef struct df_room {
+	uint8_t theme;
+	uint8_t alive; /* 0: consumed by a Worthy End or collapsed */
+	int16_t value; /* glory at collapse, risen plunder included */
+	uint8_t act[DF_MAX_SEATS];    /* strength of the player's active party */
+	uint16_t fallen[DF_MAX_SEATS]; /* summed Fallen strength */
+	uint8_t prog_s[DF_MAX_SEATS], prog_c[DF_MAX_SEATS]; /* assault progress */
+} df_room;
+
+typedef struct df_party {
+	uint8_t active, lineage, calling, floor, deepest, last_stand;
+	uint8_t n_draw, n_disc, n_wound, golem_setbacks;
+	uint8_t draw[DF_MAX_BAG], disc[DF_MAX_BAG], wound[DF_MAX_BAG];
+	uint8_t anger[DF_NDENIZEN];
+	int32_t unbanked;
+	int16_t turns;
+} df_party;
+
+typedef struct df_player {
+	int32_t glory;
+	df_party party;
+	/* statistics */
+	int32_t src[DF_NSRC];
+	int16_t parties, cash_outs, worthy_ends, taken, setbacks, claims, recruits;
+	int16_t last_stands, deepest, rooms_scored;
+	uint8_t lin_parties[DF_NLINEAGE], cal_parties[DF_NCALLING];
+	uint8_t n_cash_rec;
+	uint8_t cash_round[DF_MAX_CASH_REC], cash_depth[DF_MAX_CASH_REC];
+} df_player;
+
+typedef struct df_game {
+	df_config cfg;
+	int seats;
+	rng rules, ai;
+	int round;      /* the round being decided, from 1 */
+	int start_seat; /* who resolves first this round */
+	int frontier;   /* deepest uncollapsed floor; 0 = the game is over */
+	int accum;      /* the Maw's carried progress, milli-floors */
+	int last_speed; /* the Maw's speed last round, milli-floors */
+	int round_dread, round_press;
+	int over;
+	int rounds_played;
+	uint32_t winners;
+	df_room rooms[DF_MAX_FLOORS * DF_MAX_ROOMS];
+	df_player pl[DF_MAX_SEATS];
+} df_game;
+
+/* Room r of floor f (1-based floor, 0-based room). */
+static inline df_room *df_room_at(df_game *g, int f, int r)
+{
+	return &g->rooms[(f - 1) * g->cfg.rooms + r];
+}
+
+/* A decision: packed into a game_choice as target | press << 8 |
+ * recruit << 12 | exit << 13. */
+typedef struct df_choice {
+	int target, press, recruit, exit;
+} df_choice;
+
+game_choice df_choice_pack(df_choice c);
+df_choice df_choice_unpack(game_choice code);
+/* 0 if legal for seat now, else -1 with a message. */
+int df_choice_check(const df_game *g, int seat, game_choice code, char *err, size_t errlen);
+
+/* Event types (game_event.type); a, b, c as listed. */
+enum df_event {
+	DF_EV_ROUND = 1,    /* a round, b starting seat */
+	DF_EV_DRAFT,        /* seat; a lineage, b calling, c floor */
+	DF_EV_ROLL,         /* seat; a symbols packed 5 bits each (steel first), b hands, c dice */
+	DF_EV_DREAD,        /* seat; a dread rolled, b cancelled, c converted to Mettle */
+	DF_EV_SETBACK,      /* seat; a dice lost, b loot lost, c 1 if shrugged off */
+	DF_EV_MOVE,         /* seat; a from, b to, c moves bought */
+	DF_EV_CLAIM,        /* seat; a room index, b strength, c loot bonus */
+	DF_EV_ASSAULT,      /* seat; a room index, b steel progress, c cunning progress */
+	DF_EV_LOOT,         /* seat; a loot gained, b unbanked now */
+	DF_EV_RECRUIT,      /* seat; a die kind */
+	DF_EV_HEAL,         /* seat; a die kind back in the bag */
+	DF_EV_CASH_OUT,     /* seat; a banked, b glory now, c deepest */
+	DF_EV_LAST_STAND,   /* seat; a 1 declared, 0 failed (no Mettle) */
+	DF_EV_MAW,          /* a speed, b accum after (milli), c frontier */
+	DF_EV_COLLAPSE,     /* a floor */
+	DF_EV_WORTHY_END,   /* seat; a payout, b floor, c rooms consumed */
+	DF_EV_ROOM_SCORED,  /* seat (-1: unclaimed); a room index, b glory, c tied holders */
+	DF_EV_VALUE_RISE,   /* a floor it rose to, b glory risen */
+	DF_EV_TAKEN,        /* seat; a loot lost, b rooms lost */
+	DF_EV_GAME_OVER,    /* a rounds, b winner mask */
+};
+
+/* ---- rules (df_rules.c, df_maw.c) ------------------------------------ */
+
+/* Starts a game; seats 1..DF_MAX_SEATS, cfg already validated. Emits into
+ * evs (may be NULL: the simulator's fast path). */
+void df_game_init(df_game *g, const df_config *cfg, int seats, uint64_t seed, game_events *evs);
+
+/* Applies one round: choices[seat] for every seat (all are pending while the
+ * game runs). Checks all first; -1 with a message and nothing changed if
+ * any is illegal. */
+int df_round(df_game *g, const game_choice *choices, game_events *evs, char *err,
+	     size_t errlen);
+
+/* Rule steps, exposed for the unit tests and the bots. */
+int df_hand_size(const df_game *g, int seat);
+int df_moves(const df_game *g, int seat);
+int df_room_strength(const df_game *g, const df_room *rm, int seat);
+int df_room_value(const df_config *cfg, int theme, int floor);
+int df_depth_scale(const df_config *cfg, int floor, int amount);
+int df_bag_size(const df_party *pa);
+/* Draws one die (reshuffling the discard when the draw pile is empty) into
+ * *die; 0 when the whole bag is in hand. */
+int df_bag_draw(df_game *g, df_party *pa, uint8_t *die);
+void df_draft(df_game *g, int seat, game_events *evs);
+/* One seat's turn with its decision. */
+void df_turn(df_game *g, int seat, df_choice c, game_events *evs);
+/* Resolution of rolled symbols (tot[DF_NFACES], modified in place). */
+void df_resolve_dread(df_game *g, int seat, int *tot, uint8_t *hand, int *n_hand,
+		      game_events *evs);
+void df_setback(df_game *g, int seat, uint8_t *hand, int *n_hand, game_events *evs);
+void df_claim(df_game *g, int seat, int *tot, bool trinity, game_events *evs);
+void df_cash_out(df_game *g, int seat, game_events *evs);
+/* Threat of a room for a seat (denizen anger and Dvergar included). */
+int df_threat_for(const df_game *g, int seat, const df_room *rm);
+bool df_holds_stand_room(const df_game *g, int seat);
+
+/* The Maw (df_maw.c). */
+void df_maw_advance(df_game *g, game_events *evs);
+void df_collapse(df_game *g, int floor, game_events *evs);
+int df_comeback(const df_game *g, int seat, int payout);
+void df_finish(df_game *g, game_events *evs);
+
+/* ---- bots (df_ai.c) ------------------------------------------------ */
+
+/* The seat's strategy's choice; reads only public state, draws from g->ai. */
+game_choice df_ai_choose(df_game *g, int seat, int strategy);
+/* The Maw's expected speed next round (milli), as the bots estimate it. */
+int df_ai_speed_estimate(const df_game *g);
+
+/* ---- the game kind (df_kind.c) ---------------------------------------- */
+
+extern const game_kind deepfall_kind;
+
+#endif

@@ -1,0 +1,267 @@
+/*
+ * df_ai.c — the four controllers of seed 001 B6, as the kind's AI: CashOut
+ * (cautious Decline), PressOn (engine, persists), WorthyEnd (martyr/diver)
+ * and Balanced (adaptive). Each reads only public state (board, markers,
+ * the Maw, bag compositions — never the draw order) and draws its small
+ * jitter from the game's `ai` stream, so the rules never see its choices'
+ * randomness.
+ *
+ * Shared reasoning: the Maw's speed next round is estimated from last
+ * round's; "danger" means the frontier floor will probably collapse at the
+ * end of this round, so a party ending its turn there is Taken.
+ */
+#include "deepfall.h"
+
+typedef struct ai_ctx {
+	df_game *g;
+	int seat, F, moves, hs, bag;
+	double e[DF_NFACES]; /* expected symbols per die drawn */
+	bool danger;         /* the frontier probably collapses this round */
+	bool free_stand;     /* a Last Stand would cost nothing */
+	int bank;            /* what a Cash-Out banks now */
+} ai_ctx;
+
+int df_ai_speed_estimate(const df_game *g)
+{
+	const df_config *c = &g->cfg;
+	int base = c->maw_base + c->maw_accel * g->round;
+	int est = g->last_speed + c->maw_accel;
+	return est > base ? est : base;
+}
+
+static void ctx_init(ai_ctx *x, df_game *g, int seat)
+{
+	const df_party *pa = &g->pl[seat].party;
+	x->g = g;
+	x->seat = seat;
+	x->F = g->frontier;
+	x->moves = df_moves(g, seat);
+	x->hs = df_hand_size(g, seat);
+	x->bag = df_bag_size(pa);
+	int n[DF_NFACES] = {0};
+	for (int i = 0; i < pa->n_draw; i++)
+		for (int k = 0; k < 6; k++)
+			n[df_dice[pa->draw[i]].face[k]]++;
+	for (int i = 0; i < pa->n_disc; i++)
+		for (int k = 0; k < 6; k++)
+			n[df_dice[pa->disc[i]].face[k]]++;
+	for (int f = 0; f < DF_NFACES; f++)
+		x->e[f] = x->bag ? n[f] / (6.0 * x->bag) : 0;
+	/* A 10% safety margin on the estimate: feel-bads cost more than a turn. */
+	x->danger = g->accum + df_ai_speed_estimate(g) >= 900 && g->frontier >= 1;
+	x->free_stand = (df_callings[pa->calling].flags & DF_C_FREE_STAND) ||
+			df_holds_stand_room(g, seat);
+	x->bank = pa->unbanked + g->cfg.cash_dividend * pa->deepest;
+}
+
+static int dice_for(const ai_ctx *x, int press)
+{
+	int d = x->hs * (1 + press);
+	return d < x->bag ? d : x->bag;
+}
+
+/* How much a turn on floor `f` with `press` looks worth: the best room to
+ * claim (value over a squared shortfall, halved if a rival holds it
+ * strongly) plus the expected loot. */
+static double floor_score(const ai_ctx *x, int f, int press)
+{
+	df_game *g = x->g;
+	const df_party *pa = &g->pl[x->seat].party;
+	const df_lineage_def *lin = &df_lineages[pa->lineage];
+	uint16_t cf = df_callings[pa->calling].flags;
+	int dice = dice_for(x, press);
+	double es = x->e[DF_STEEL] * dice + lin->steel, ec = x->e[DF_CUNNING] * dice + lin->cunning;
+	double best = 0;
+	for (int r = 0; r < g->cfg.rooms; r++) {
+		const df_room *rm = df_room_at(g, f, r);
+		if (!rm->alive || rm->act[x->seat])
+			continue;
+		int lock = df_themes[rm->theme].lock;
+		double ns = df_threat_for(g, x->seat, rm) - rm->prog_s[x->seat];
+		double nc = lock - rm->prog_c[x->seat] - ((cf & DF_C_LOCK_BONUS) && lock ? 1 : 0);
+		double shortfall = (ns > es ? ns - es : 0) + (nc > ec ? nc - ec : 0);
+		if (rm->theme == DF_VAULT && !(cf & DF_C_SOLO_VAULT))
+			shortfall += 0.7;
+		double mine = 1 + (es + ec - (ns > 0 ? ns : 0) - (nc > 0 ? nc : 0));
+		int opp = 0;
+		for (int s = 0; s < g->seats; s++)
+			if (s != x->seat) {
+				int st = df_room_strength(g, rm, s);
+				opp = st > opp ? st : opp;
+			}
+		double v = rm->value / (1 + shortfall * shortfall);
+		if (opp >= mine)
+			v *= 0.5;
+		best = v > best ? v : best;
+	}
+	return best + x->e[DF_GREED] * dice * df_depth_scale(&g->cfg, f, g->cfg.loot_per_greed);
+}
+
+/* The best floor in [lo, hi] counting the steps we would have to buy. */
+static int best_floor(const ai_ctx *x, int lo, int hi, int press)
+{
+	const df_party *pa = &x->g->pl[x->seat].party;
+	if (hi > x->F)
+		hi = x->F;
+	if (lo < 1)
+		lo = 1;
+	if (hi < lo)
+		hi = lo;
+	int best = hi;
+	double best_sc = -1e9;
+	for (int f = lo; f <= hi; f++) {
+		int dist = f > pa->floor ? f - pa->floor : pa->floor - f;
+		int bought = dist > x->moves ? dist - x->moves : 0;
+		if (bought > 2)
+			continue;
+		double sc = floor_score(x, f, press) - 2.5 * bought;
+		if (sc > best_sc) {
+			best_sc = sc;
+			best = f;
+		}
+	}
+	return best;
+}
+
+/* The highest floor the party can surely reach this turn (free steps). */
+static int can_reach_up(const ai_ctx *x)
+{
+	int f = x->g->pl[x->seat].party.floor - x->moves;
+	return f < 1 ? 1 : f;
+}
+
+static int press_for(const ai_ctx *x, int want)
+{
+	int p = want < x->g->cfg.max_press ? want : x->g->cfg.max_press;
+	while (p > 0 && x->hs * (1 + p) > x->bag)
+		p--;
+	return p;
+}
+
+static double jitter(df_game *g) { return 0.75 + 0.5 * rng_unit(&g->ai); }
+
+static df_choice cashout(ai_ctx *x)
+{
+	df_game *g = x->g;
+	const df_party *pa = &g->pl[x->seat].party;
+	int top = x->F - g->cfg.safe_margin - (x->danger ? 1 : 0);
+	df_choice c = {0};
+	c.press = press_for(x, x->bag >= 10 ? 1 : 0);
+	c.target = best_floor(x, 1, top < 1 ? 1 : top, c.press);
+	c.recruit = 1;
+	bool doomed = x->danger && (x->F == 1 || can_reach_up(x) >= x->F);
+	if (pa->unbanked >= g->cfg.cash_bar * jitter(g) || doomed ||
+	    (x->F - c.target < g->cfg.safe_margin && pa->unbanked > 0))
+		c.exit = DF_CASH_OUT;
+	return c;
+}
+
+static df_choice presson(ai_ctx *x)
+{
+	df_game *g = x->g;
+	df_choice c = {0};
+	c.press = press_for(x, g->cfg.max_press);
+	c.target = best_floor(x, 1, x->F - (x->danger ? 1 : 0), c.press);
+	c.recruit = 1;
+	/* Cash Out only when forced: the Maw is here and there is no way up. */
+	if (x->danger && (x->F == 1 || can_reach_up(x) >= x->F || c.target >= x->F))
+		c.exit = x->free_stand ? DF_LAST_STAND : DF_CASH_OUT;
+	return c;
+}
+
+static df_choice worthyend(ai_ctx *x)
+{
+	df_game *g = x->g;
+	const df_party *pa = &g->pl[x->seat].party;
+	df_choice c = {0};
+	c.press = press_for(x, g->cfg.max_press);
+	c.recruit = 1;
+	c.target = x->F;
+	if (pa->last_stand)
+		return c; /* ride the floor into the Maw */
+	double mettle = x->e[DF_METTLE] * dice_for(x, c.press);
+	if (x->free_stand) {
+		c.exit = DF_LAST_STAND;
+	} else if (x->danger) {
+		/* Not standing yet and the Maw is here: get out with the loot. */
+		c.target = best_floor(x, 1, x->F - 1, c.press);
+		c.exit = pa->unbanked > 0 || x->F == 1 || can_reach_up(x) >= x->F ? DF_CASH_OUT
+										 : DF_PERSIST;
+	} else if (mettle >= g->cfg.last_stand_cost + 1.0 && pa->deepest >= x->F - 1) {
+		c.exit = DF_LAST_STAND;
+	}
+	return c;
+}
+
+static df_choice balanced(ai_ctx *x)
+{
+	df_game *g = x->g;
+	const df_player *me = &g->pl[x->seat];
+	const df_party *pa = &me->party;
+	int lead = 0;
+	for (int s = 0; s < g->seats; s++)
+		if (s != x->seat && g->pl[s].glory > lead)
+			lead = g->pl[s].glory;
+	bool behind = me->glory < lead;
+	int held = 0;
+	for (int i = 0; i < x->F * g->cfg.rooms; i++)
+		if (g->rooms[i].alive && g->rooms[i].act[x->seat])
+			held += g->rooms[i].value;
+	int we = g->cfg.worthy_factor * pa->deepest;
+	if (df_callings[pa->calling].flags & DF_C_WORTHY_BONUS)
+		we = we * 3 / 2;
+	df_choice c = {0};
+	c.press = press_for(x, behind ? 2 : 1);
+	c.recruit = 1;
+	if (pa->last_stand) {
+		c.target = x->F;
+		return c;
+	}
+	double bar = g->cfg.cash_bar * jitter(g);
+	if (x->danger) {
+		bool stuck = x->F == 1 || can_reach_up(x) >= x->F;
+		if (x->free_stand && we > x->bank + held / 2) {
+			c.target = x->F;
+			c.exit = DF_LAST_STAND;
+		} else if (stuck || x->bank >= bar / 2) {
+			c.target = best_floor(x, 1, x->F - 1, c.press);
+			c.exit = DF_CASH_OUT;
+		} else {
+			c.target = best_floor(x, 1, x->F - 1, c.press);
+		}
+		return c;
+	}
+	c.target = best_floor(x, 1, x->F, c.press);
+	if ((x->F - c.target <= g->cfg.safe_margin && pa->unbanked >= bar) ||
+	    pa->unbanked >= 2 * bar)
+		c.exit = DF_CASH_OUT;
+	else if (x->free_stand && behind && pa->deepest >= x->F - 1)
+		c.exit = DF_LAST_STAND;
+	return c;
+}
+
+game_choice df_ai_choose(df_game *g, int seat, int strategy)
+{
+	ai_ctx x;
+	ctx_init(&x, g, seat);
+	df_choice c;
+	switch (strategy) {
+	case DF_AI_CASHOUT:
+		c = cashout(&x);
+		break;
+	case DF_AI_PRESSON:
+		c = presson(&x);
+		break;
+	case DF_AI_WORTHYEND:
+		c = worthyend(&x);
+		break;
+	default:
+		c = balanced(&x);
+		break;
+	}
+	if (c.target < 1)
+		c.target = 1;
+	if (c.target > g->frontier)
+		c.target = g->frontier;
+	return df_choice_pack(c);
+}

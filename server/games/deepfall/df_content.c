@@ -1,0 +1,131 @@
+/*
+ * df_content.c — DEEPFALL's content as data, in one place: the die kinds and
+ * their faces, the six Lineages and six Callings with their v2 advantages and
+ * costs, the ten room themes, and how themes spread over the depths. The
+ * rules read these tables and nothing else; change the game here.
+ *
+ * Where the seed gives only a "lean" (Part A §2/§3), the face tables below
+ * are our reading, documented in CONFIG.md: every kind has six sides, the
+ * common kinds carry exactly one Dread, the two premium kinds (Champion,
+ * Relic) none.
+ */
+#include "deepfall.h"
+
+#include <stdlib.h>
+
+#define S DF_STEEL
+#define C DF_CUNNING
+#define F DF_FAITH
+#define G DF_GREED
+#define M DF_METTLE
+#define D DF_DREAD
+
+const char *const df_face_names[DF_NFACES] = {"steel", "cunning", "faith",
+					      "greed", "mettle", "dread"};
+
+/* Recruit is one of each face (the seed); the others lean as Part A says. */
+const df_die_def df_dice[DF_NDIE] = {
+	[DF_DIE_RECRUIT] = {"recruit", {S, C, F, G, M, D}},
+	[DF_DIE_WARRIOR] = {"warrior", {S, S, S, G, M, D}},
+	[DF_DIE_SCHOLAR] = {"scholar", {C, C, C, F, M, D}},
+	[DF_DIE_PRIEST] = {"priest", {F, F, F, S, M, D}},
+	[DF_DIE_ROGUE] = {"rogue", {C, C, G, G, M, D}},
+	[DF_DIE_CHAMPION] = {"champion", {S, S, S, F, M, M}},
+	[DF_DIE_RELIC] = {"relic", {S, C, F, G, G, M}},
+};
+
+#undef S
+#undef C
+#undef F
+#undef G
+#undef M
+#undef D
+
+/* Lineages (v2, Part C §6): hand, move, steel, cunning, faith modifiers;
+ * flags; starting bag {recruit, warrior, scholar, priest, rogue, champion,
+ * relic}. Every bag holds 8 dice but Golem-born's 10 ("big"). */
+const df_lineage_def df_lineages[DF_NLINEAGE] = {
+	[DF_DVERGAR] = {"Dvergar", "ignores room threat on its claim (smash-through)",
+			"-1 Move (slow)", 0, -1, 0, 0, 0, DF_L_IGNORE_THREAT,
+			{6, 2, 0, 0, 0, 0, 0}},
+	[DF_WISP] = {"Wisp", "+1 die drawn each hand (nimble)",
+		     "Setbacks hit double (fragile)", 1, 0, 0, 0, 0, DF_L_SETBACK_DOUBLE,
+		     {6, 0, 2, 0, 0, 0, 0}},
+	[DF_REVENANT] = {"Revenant", "converts Dread into Mettle (peril as fuel)",
+			 "Faith -1 (no living soul)", 0, 0, 0, 0, -1, DF_L_DREAD_TO_METTLE,
+			 {6, 0, 0, 2, 0, 0, 0}},
+	[DF_GNOLL] = {"Gnoll", "+loot claiming combat rooms (Den, Forge)",
+		      "Cunning -1 (clumsy at locks)", 0, 0, 0, -1, 0, DF_L_COMBAT_LOOT,
+		      {6, 1, 0, 0, 1, 0, 0}},
+	[DF_SYLPHID] = {"Sylphid", "+1 Move (fleet)", "Steel -1 (frail)", 0, 1, -1, 0, 0, 0,
+			{6, 0, 1, 0, 1, 0, 0}},
+	[DF_GOLEM] = {"Golem-born", "Setback-resistant (every other Setback shrugged off)",
+		      "-1 hand size (v2: orthogonal cost)", -1, 0, 0, 0, 0,
+		      DF_L_SETBACK_RESIST, {10, 0, 0, 0, 0, 0, 0}},
+};
+
+/* Callings: hand, move modifiers, recruit kind, flags. */
+const df_calling_def df_callings[DF_NCALLING] = {
+	[DF_REAVER] = {"Reaver", "Pillage: extra loot from every room claimed", 0, 0,
+		       DF_DIE_WARRIOR, DF_C_PILLAGE},
+	[DF_LOREKEEPER] = {"Lorekeeper", "opens Vaults solo (no trinity); +1 Cunning at locks",
+			   0, 0, DF_DIE_SCHOLAR, DF_C_SOLO_VAULT | DF_C_LOCK_BONUS},
+	[DF_WARDANCER] = {"Wardancer", "Worthy End x1.5; Last Stand free; cheap Moves", 0, 0,
+			  DF_DIE_ROGUE,
+			  DF_C_WORTHY_BONUS | DF_C_FREE_STAND | DF_C_CHEAP_MOVES},
+	[DF_HIEROPHANT] = {"Hierophant",
+			   "cancels one more Dread; spare Faith heals; denizens stay calm", 0,
+			   0, DF_DIE_PRIEST, DF_C_DREAD_CANCEL | DF_C_HEAL | DF_C_CALM_DENIZENS},
+	[DF_WARDEN] = {"Warden", "active control markers count double for majority", 0, 0,
+		       DF_DIE_CHAMPION, DF_C_DOUBLE_MARKERS},
+	[DF_PROSPECTOR] = {"Prospector", "recruits cost 1 less; +1 hand; recruits Relic dice", 1,
+			   0, DF_DIE_RELIC, DF_C_CHEAP_RECRUIT},
+};
+
+/* Denizen factions (Part A §7), folded into a threat modifier (B8). */
+const char *const df_denizen_names[DF_NDENIZEN] = {"deep_cult", "gnoll_warrens",
+						   "revenant_court"};
+
+/* Themes: base value, threat (Steel), lock (Cunning), produces, denizen,
+ * home depth (0 top .. 100 bottom). Production is Catan's: a held room adds
+ * one of its symbol whenever its holder rolled at least one. */
+const df_theme_def df_themes[DF_NTHEME] = {
+	[DF_THRESHOLD] = {"Threshold", 1, 0, 0, -1, -1, 0},
+	[DF_STONE] = {"Stone", 2, 1, 0, -1, -1, 0},
+	[DF_CISTERN] = {"Cistern", 3, 1, 1, DF_FAITH, -1, 15},
+	[DF_DEN] = {"Den", 3, 3, 0, DF_STEEL, 1, 30},
+	[DF_CRYPT] = {"Crypt", 3, 2, 1, DF_METTLE, 2, 35},
+	[DF_HALL] = {"Hall", 4, 1, 1, DF_METTLE, -1, 45},
+	[DF_LIBRARY] = {"Library", 4, 1, 2, DF_CUNNING, 0, 55},
+	[DF_FORGE] = {"Forge", 5, 4, 1, DF_STEEL, -1, 70},
+	[DF_VAULT] = {"Vault", 6, 2, 3, DF_GREED, 0, 85},
+	[DF_THRONE] = {"Throne", 7, 5, 2, DF_GREED, -1, 100},
+};
+
+/* Themes are "weighted toward richer themes at greater depth" (B1): a theme
+ * is commonest on the floors at its home depth and fades 1 weight per 10
+ * points of depth away; the Throne only on the two deepest floors. Floor 1's
+ * first room is always the Threshold (placed by the rules, weight 0 here). */
+int df_theme_weight(int theme, int floor, int floors)
+{
+	if (theme <= DF_THRESHOLD || theme >= DF_NTHEME)
+		return 0;
+	if (theme == DF_THRONE && floor < floors - 1)
+		return 0;
+	int depth = floors > 1 ? (floor - 1) * 100 / (floors - 1) : 0;
+	int w = 12 - abs(depth - (int)df_themes[theme].home) / 10;
+	return w > 0 ? w : 0;
+}
+
+static const char *const lineage_ids[DF_NLINEAGE] = {"dvergar", "wisp",    "revenant",
+						     "gnoll",   "sylphid", "golem_born"};
+static const char *const calling_ids[DF_NCALLING] = {"reaver", "lorekeeper", "wardancer",
+						     "hierophant", "warden", "prospector"};
+static const char *const theme_ids[DF_NTHEME] = {"threshold", "stone",  "cistern", "den",
+						 "crypt",     "hall",   "library", "forge",
+						 "vault",     "throne"};
+
+const char *df_lineage_id(int l) { return l >= 0 && l < DF_NLINEAGE ? lineage_ids[l] : "?"; }
+const char *df_calling_id(int c) { return c >= 0 && c < DF_NCALLING ? calling_ids[c] : "?"; }
+const char *df_theme_id(int t) { return t >= 0 && t < DF_NTHEME ? theme_ids[t] : "?"; }
+const char *df_die_id(int d) { return d >= 0 && d < DF_NDIE ? df_dice[d].name : "?"; }

@@ -1,0 +1,589 @@
+/*
+ * df_kind.c — DEEPFALL as a lair game kind (server/games/game.h): the
+ * vtable, and the JSON the protocol documents in proto/kinds/deepfall.md
+ * (config, options, choices, the per-seat view, events, result, statistics
+ * and achievements). The rules live in df_rules.c / df_maw.c; this file
+ * only translates.
+ *
+ * Every seat chooses once per round. Nothing in DEEPFALL is hidden but the
+ * order of the dice in each bag, which no view or event ever carries (a
+ * bag is shown as counts per die kind).
+ */
+#include "deepfall.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../../common/util.h"
+
+#define ST(p) ((df_game *)(p))
+#define CST(p) ((const df_game *)(p))
+
+static void *config_new(const cJSON *json, char *err, size_t errlen)
+{
+	df_config *c = xmalloc(sizeof *c);
+	if (df_config_parse(c, json, err, errlen) != 0) {
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+static void config_free(void *c) { free(c); }
+static cJSON *config_json(const void *c) { return df_config_json(c); }
+
+static game_state *create(const void *config, int seats, uint64_t seed, const void *shared,
+			  game_events *out, char *err, size_t errlen)
+{
+	(void)shared;
+	if (seats < 1 || seats > DF_MAX_SEATS) {
+		snprintf(err, errlen, "deepfall takes 1..%d seats", DF_MAX_SEATS);
+		return NULL;
+	}
+	df_game *g = xmalloc(sizeof *g);
+	df_game_init(g, config, seats, seed, out);
+	return (game_state *)g;
+}
+
+static void destroy(game_state *st) { free(st); }
+
+static uint32_t pending(const game_state *st)
+{
+	const df_game *g = CST(st);
+	return g->over ? 0 : (uint32_t)((1u << g->seats) - 1);
+}
+
+static bool is_over(const game_state *st) { return CST(st)->over != 0; }
+
+static int options(const game_state *st, int seat, game_choice *out, int max)
+{
+	const df_game *g = CST(st);
+	if (g->over || seat < 0 || seat >= g->seats)
+		return 0;
+	int n = 0;
+	for (int t = 1; t <= g->frontier; t++)
+		for (int p = 0; p <= g->cfg.max_press; p++)
+			for (int r = 0; r <= 1; r++)
+				for (int e = 0; e < DF_NEXIT; e++) {
+					if (n < max)
+						out[n] = df_choice_pack((df_choice){t, p, r, e});
+					n++;
+				}
+	return n;
+}
+
+const char *const df_exit_names[DF_NEXIT] = {"persist", "cash_out", "last_stand"};
+
+static cJSON *options_json(const game_state *st, int seat)
+{
+	const df_game *g = CST(st);
+	cJSON *arr = cJSON_CreateArray();
+	if (g->over || seat < 0 || seat >= g->seats)
+		return arr;
+	cJSON *o = cJSON_CreateObject();
+	cJSON *t = cJSON_AddObjectToObject(o, "target");
+	cJSON_AddNumberToObject(t, "min", 1);
+	cJSON_AddNumberToObject(t, "max", g->frontier);
+	cJSON *p = cJSON_AddObjectToObject(o, "press");
+	cJSON_AddNumberToObject(p, "min", 0);
+	cJSON_AddNumberToObject(p, "max", g->cfg.max_press);
+	cJSON *r = cJSON_AddArrayToObject(o, "recruit");
+	cJSON_AddItemToArray(r, cJSON_CreateFalse());
+	cJSON_AddItemToArray(r, cJSON_CreateTrue());
+	cJSON *e = cJSON_AddArrayToObject(o, "exit");
+	for (int i = 0; i < DF_NEXIT; i++)
+		cJSON_AddItemToArray(e, cJSON_CreateString(df_exit_names[i]));
+	cJSON_AddItemToArray(arr, o);
+	return arr;
+}
+
+static int choice_parse(const game_state *st, int seat, const cJSON *json, game_choice *out,
+			char *err, size_t errlen)
+{
+	const df_game *g = CST(st);
+	if (g->over) {
+		snprintf(err, errlen, "the game is over");
+		return GAME_ERR_OVER;
+	}
+	if (seat < 0 || seat >= g->seats) {
+		snprintf(err, errlen, "seat %d is not pending", seat);
+		return GAME_ERR_NOT_PENDING;
+	}
+	if (!cJSON_IsObject(json)) {
+		snprintf(err, errlen, "a deepfall choice is an object {target, press, recruit, exit}");
+		return GAME_ERR_MALFORMED;
+	}
+	df_choice c = {0, 0, 0, DF_PERSIST};
+	bool have_target = false;
+	const cJSON *it;
+	cJSON_ArrayForEach(it, json)
+	{
+		const char *k = it->string;
+		if (strcmp(k, "target") == 0 || strcmp(k, "press") == 0) {
+			if (!cJSON_IsNumber(it) || it->valuedouble != (double)(int)it->valuedouble ||
+			    it->valuedouble < 0 || it->valuedouble > 255) {
+				snprintf(err, errlen, "'%s' must be a small integer", k);
+				return GAME_ERR_MALFORMED;
+			}
+			if (k[0] == 't') {
+				c.target = (int)it->valuedouble;
+				have_target = true;
+			} else {
+				c.press = (int)it->valuedouble;
+				if (c.press > 15) {
+					snprintf(err, errlen, "press %d exceeds max_press %d",
+						 c.press, g->cfg.max_press);
+					return GAME_ERR_ILLEGAL;
+				}
+			}
+		} else if (strcmp(k, "recruit") == 0) {
+			if (!cJSON_IsBool(it)) {
+				snprintf(err, errlen, "'recruit' must be true or false");
+				return GAME_ERR_MALFORMED;
+			}
+			c.recruit = cJSON_IsTrue(it);
+		} else if (strcmp(k, "exit") == 0) {
+			int e = -1;
+			for (int i = 0; cJSON_IsString(it) && i < DF_NEXIT; i++)
+				if (strcmp(it->valuestring, df_exit_names[i]) == 0)
+					e = i;
+			if (e < 0) {
+				snprintf(err, errlen,
+					 "'exit' must be \"persist\", \"cash_out\" or \"last_stand\"");
+				return GAME_ERR_MALFORMED;
+			}
+			c.exit = e;
+		} else {
+			snprintf(err, errlen, "unknown field '%s' in a deepfall choice", k);
+			return GAME_ERR_MALFORMED;
+		}
+	}
+	if (!have_target) {
+		snprintf(err, errlen, "a deepfall choice needs 'target' (a floor)");
+		return GAME_ERR_MALFORMED;
+	}
+	game_choice code = df_choice_pack(c);
+	if (df_choice_check(g, seat, code, err, errlen) != 0)
+		return GAME_ERR_ILLEGAL;
+	*out = code;
+	return GAME_OK;
+}
+
+static cJSON *choice_obj(df_choice c)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "target", c.target);
+	cJSON_AddNumberToObject(o, "press", c.press);
+	cJSON_AddBoolToObject(o, "recruit", c.recruit);
+	cJSON_AddStringToObject(o, "exit", c.exit < DF_NEXIT ? df_exit_names[c.exit] : "?");
+	return o;
+}
+
+static cJSON *choice_json(const game_state *st, int seat, game_choice c)
+{
+	(void)st;
+	(void)seat;
+	if (c == GAME_NO_CHOICE)
+		return cJSON_CreateNull();
+	return choice_obj(df_choice_unpack(c));
+}
+
+static int apply(game_state *st, const game_choice *choices, game_events *out, char *err,
+		 size_t errlen)
+{
+	df_game *g = ST(st);
+	if (g->over) {
+		snprintf(err, errlen, "the game is over");
+		return GAME_ERR_OVER;
+	}
+	for (int s = 0; s < g->seats; s++) {
+		if (choices[s] == GAME_NO_CHOICE) {
+			snprintf(err, errlen, "seat %d has not chosen", s);
+			return GAME_ERR_MISSING;
+		}
+		if (df_choice_check(g, s, choices[s], err, errlen) != 0)
+			return GAME_ERR_ILLEGAL;
+	}
+	return df_round(g, choices, out, err, errlen) == 0 ? GAME_OK : GAME_ERR_ILLEGAL;
+}
+
+static game_choice ai_choose(game_state *st, int seat)
+{
+	df_game *g = ST(st);
+	if (g->over || seat < 0 || seat >= g->seats)
+		return GAME_NO_CHOICE;
+	return df_ai_choose(g, seat, g->cfg.ai[seat]);
+}
+
+/* ---- view --------------------------------------------------------------- */
+
+static cJSON *bag_json(const uint8_t *dice, int n)
+{
+	int cnt[DF_NDIE] = {0};
+	for (int i = 0; i < n; i++)
+		cnt[dice[i]]++;
+	cJSON *o = cJSON_CreateObject();
+	for (int d = 0; d < DF_NDIE; d++)
+		if (cnt[d])
+			cJSON_AddNumberToObject(o, df_die_id(d), cnt[d]);
+	return o;
+}
+
+static cJSON *view(const game_state *st, int viewer)
+{
+	const df_game *g = CST(st);
+	const df_config *cfg = &g->cfg;
+	cJSON *v = cJSON_CreateObject();
+	cJSON_AddNumberToObject(v, "viewer", viewer);
+	cJSON_AddNumberToObject(v, "round", g->round);
+	cJSON_AddNumberToObject(v, "start_seat", g->start_seat);
+	cJSON_AddBoolToObject(v, "over", g->over);
+	cJSON *maw = cJSON_AddObjectToObject(v, "maw");
+	cJSON_AddNumberToObject(maw, "frontier", g->frontier);
+	cJSON_AddNumberToObject(maw, "accum", g->accum / 1000.0);
+	cJSON_AddNumberToObject(maw, "last_speed", g->last_speed / 1000.0);
+	cJSON_AddNumberToObject(maw, "next_speed_estimate", df_ai_speed_estimate(g) / 1000.0);
+	cJSON *floors = cJSON_AddArrayToObject(v, "floors");
+	for (int f = 1; f <= cfg->floors; f++) {
+		cJSON *fo = cJSON_CreateObject();
+		cJSON_AddNumberToObject(fo, "floor", f);
+		cJSON_AddBoolToObject(fo, "collapsed", f > g->frontier);
+		cJSON *rooms = cJSON_AddArrayToObject(fo, "rooms");
+		for (int r = 0; r < cfg->rooms; r++) {
+			const df_room *rm = &g->rooms[(f - 1) * cfg->rooms + r];
+			const df_theme_def *t = &df_themes[rm->theme];
+			cJSON *ro = cJSON_CreateObject();
+			cJSON_AddNumberToObject(ro, "id", (f - 1) * cfg->rooms + r);
+			cJSON_AddStringToObject(ro, "theme", df_theme_id(rm->theme));
+			cJSON_AddNumberToObject(ro, "value", rm->value);
+			cJSON_AddNumberToObject(ro, "threat", t->threat);
+			cJSON_AddNumberToObject(ro, "lock", t->lock);
+			cJSON_AddStringToObject(ro, "produces",
+						t->produces >= 0 ? df_face_names[t->produces] : "none");
+			cJSON_AddBoolToObject(ro, "alive", rm->alive);
+			cJSON *mk = cJSON_AddArrayToObject(ro, "markers");
+			for (int s = 0; s < g->seats; s++) {
+				if (!rm->act[s] && !rm->fallen[s] && !rm->prog_s[s] && !rm->prog_c[s])
+					continue;
+				cJSON *m = cJSON_CreateObject();
+				cJSON_AddNumberToObject(m, "seat", s);
+				cJSON_AddNumberToObject(m, "active", rm->act[s]);
+				cJSON_AddNumberToObject(m, "fallen", rm->fallen[s]);
+				cJSON_AddNumberToObject(m, "strength", df_room_strength(g, rm, s));
+				cJSON_AddNumberToObject(m, "assault_steel", rm->prog_s[s]);
+				cJSON_AddNumberToObject(m, "assault_cunning", rm->prog_c[s]);
+				cJSON_AddItemToArray(mk, m);
+			}
+			cJSON_AddItemToArray(rooms, ro);
+		}
+		cJSON_AddItemToArray(floors, fo);
+	}
+	cJSON *players = cJSON_AddArrayToObject(v, "players");
+	for (int s = 0; s < g->seats; s++) {
+		const df_player *pl = &g->pl[s];
+		const df_party *pa = &pl->party;
+		cJSON *po = cJSON_CreateObject();
+		cJSON_AddNumberToObject(po, "seat", s);
+		cJSON_AddNumberToObject(po, "glory", pl->glory);
+		cJSON_AddNumberToObject(po, "parties", pl->parties);
+		if (pa->active) {
+			cJSON *p = cJSON_AddObjectToObject(po, "party");
+			cJSON_AddStringToObject(p, "lineage", df_lineage_id(pa->lineage));
+			cJSON_AddStringToObject(p, "calling", df_calling_id(pa->calling));
+			cJSON_AddNumberToObject(p, "floor", pa->floor);
+			cJSON_AddNumberToObject(p, "deepest", pa->deepest);
+			cJSON_AddBoolToObject(p, "last_stand", pa->last_stand);
+			cJSON_AddNumberToObject(p, "unbanked", pa->unbanked);
+			cJSON_AddNumberToObject(p, "hand_size", df_hand_size(g, s));
+			cJSON_AddNumberToObject(p, "moves", df_moves(g, s));
+			cJSON_AddItemToObject(p, "bag", bag_json(pa->draw, pa->n_draw));
+			cJSON_AddItemToObject(p, "discard", bag_json(pa->disc, pa->n_disc));
+			cJSON_AddItemToObject(p, "wounded", bag_json(pa->wound, pa->n_wound));
+			cJSON *an = cJSON_AddObjectToObject(p, "anger");
+			for (int d = 0; d < DF_NDENIZEN; d++)
+				cJSON_AddNumberToObject(an, df_denizen_names[d], pa->anger[d]);
+		} else {
+			cJSON_AddNullToObject(po, "party");
+		}
+		cJSON_AddItemToArray(players, po);
+	}
+	return v;
+}
+
+/* ---- events --------------------------------------------------------------- */
+
+static const char *const ev_names[] = {
+	[DF_EV_ROUND] = "round",	 [DF_EV_DRAFT] = "draft",
+	[DF_EV_ROLL] = "roll",		 [DF_EV_DREAD] = "dread",
+	[DF_EV_SETBACK] = "setback",	 [DF_EV_MOVE] = "move",
+	[DF_EV_CLAIM] = "claim",	 [DF_EV_ASSAULT] = "assault",
+	[DF_EV_LOOT] = "loot",		 [DF_EV_RECRUIT] = "recruit",
+	[DF_EV_HEAL] = "heal",		 [DF_EV_CASH_OUT] = "cash_out",
+	[DF_EV_LAST_STAND] = "last_stand", [DF_EV_MAW] = "maw",
+	[DF_EV_COLLAPSE] = "collapse",	 [DF_EV_WORTHY_END] = "worthy_end",
+	[DF_EV_ROOM_SCORED] = "room_scored", [DF_EV_VALUE_RISE] = "value_rise",
+	[DF_EV_TAKEN] = "taken",	 [DF_EV_GAME_OVER] = "game_over",
+};
+
+static void num(cJSON *o, const char *k, double v) { cJSON_AddNumberToObject(o, k, v); }
+
+static cJSON *event_json(const game_state *st, const game_event *ev, int viewer)
+{
+	(void)st;
+	(void)viewer; /* every DEEPFALL event is public */
+	if (ev->type < DF_EV_ROUND || ev->type > DF_EV_GAME_OVER)
+		return NULL;
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "event", ev_names[ev->type]);
+	if (ev->seat >= 0)
+		num(o, "seat", ev->seat);
+	switch (ev->type) {
+	case DF_EV_ROUND:
+		num(o, "round", ev->a);
+		num(o, "start_seat", ev->b);
+		break;
+	case DF_EV_DRAFT:
+		cJSON_AddStringToObject(o, "lineage", df_lineage_id(ev->a));
+		cJSON_AddStringToObject(o, "calling", df_calling_id(ev->b));
+		num(o, "floor", ev->c);
+		break;
+	case DF_EV_ROLL:
+		for (int f = 0; f < DF_NFACES; f++)
+			num(o, df_face_names[f], (ev->a >> (5 * f)) & 31);
+		num(o, "hands", ev->b);
+		num(o, "dice", ev->c);
+		break;
+	case DF_EV_DREAD:
+		num(o, "rolled", ev->a);
+		num(o, "cancelled", ev->b);
+		num(o, "to_mettle", ev->c);
+		break;
+	case DF_EV_SETBACK:
+		num(o, "dice_lost", ev->a);
+		num(o, "loot_lost", ev->b);
+		cJSON_AddBoolToObject(o, "shrugged", ev->c);
+		break;
+	case DF_EV_MOVE:
+		num(o, "from", ev->a);
+		num(o, "to", ev->b);
+		num(o, "bought", ev->c);
+		break;
+	case DF_EV_CLAIM:
+		num(o, "room", ev->a);
+		num(o, "strength", ev->b);
+		num(o, "loot", ev->c);
+		break;
+	case DF_EV_ASSAULT:
+		num(o, "room", ev->a);
+		num(o, "steel", ev->b);
+		num(o, "cunning", ev->c);
+		break;
+	case DF_EV_LOOT:
+		num(o, "loot", ev->a);
+		num(o, "unbanked", ev->b);
+		break;
+	case DF_EV_RECRUIT:
+	case DF_EV_HEAL:
+		cJSON_AddStringToObject(o, "die", df_die_id(ev->a));
+		break;
+	case DF_EV_CASH_OUT:
+		num(o, "banked", ev->a);
+		num(o, "glory", ev->b);
+		num(o, "deepest", ev->c);
+		break;
+	case DF_EV_LAST_STAND:
+		cJSON_AddBoolToObject(o, "declared", ev->a);
+		break;
+	case DF_EV_MAW:
+		num(o, "speed", ev->a / 1000.0);
+		num(o, "accum", ev->b / 1000.0);
+		num(o, "frontier", ev->c);
+		break;
+	case DF_EV_COLLAPSE:
+		num(o, "floor", ev->a);
+		break;
+	case DF_EV_WORTHY_END:
+		num(o, "payout", ev->a);
+		num(o, "floor", ev->b);
+		num(o, "rooms_consumed", ev->c);
+		break;
+	case DF_EV_ROOM_SCORED:
+		num(o, "room", ev->a);
+		num(o, "glory", ev->b);
+		num(o, "holders", ev->c);
+		break;
+	case DF_EV_VALUE_RISE:
+		num(o, "floor", ev->a);
+		num(o, "glory", ev->b);
+		break;
+	case DF_EV_TAKEN:
+		num(o, "loot_lost", ev->a);
+		num(o, "rooms_lost", ev->b);
+		break;
+	case DF_EV_GAME_OVER: {
+		num(o, "rounds", ev->a);
+		cJSON *w = cJSON_AddArrayToObject(o, "winners");
+		for (int s = 0; s < DF_MAX_SEATS; s++)
+			if ((uint32_t)ev->b & (1u << s))
+				cJSON_AddItemToArray(w, cJSON_CreateNumber(s));
+		break;
+	}
+	}
+	return o;
+}
+
+/* ---- result, statistics, achievements ------------------------------------ */
+
+static void result(const game_state *st, int64_t *scores, uint32_t *winners)
+{
+	const df_game *g = CST(st);
+	for (int s = 0; s < g->seats; s++)
+		scores[s] = g->pl[s].glory;
+	*winners = g->winners;
+}
+
+static const char *const src_names[DF_NSRC] = {"cash_out", "press_on", "worthy_end"};
+
+static cJSON *result_json(const game_state *st, uint32_t ai_mask)
+{
+	const df_game *g = CST(st);
+	cJSON *o = cJSON_CreateObject();
+	cJSON *sc = cJSON_AddArrayToObject(o, "scores");
+	cJSON *w = cJSON_AddArrayToObject(o, "winners");
+	int32_t best = INT32_MIN, second = INT32_MIN;
+	for (int s = 0; s < g->seats; s++) {
+		int32_t v = g->pl[s].glory;
+		cJSON_AddItemToArray(sc, cJSON_CreateNumber(v));
+		if (g->winners & (1u << s))
+			cJSON_AddItemToArray(w, cJSON_CreateNumber(s));
+		if (v > best) {
+			second = best;
+			best = v;
+		} else if (v > second) {
+			second = v;
+		}
+	}
+	if (second == INT32_MIN)
+		second = best;
+	num(o, "rounds", g->rounds_played);
+	num(o, "margin", best - second);
+	num(o, "margin_fraction", best > 0 ? (double)(best - second) / best : 0);
+	cJSON *ps = cJSON_AddArrayToObject(o, "players");
+	for (int s = 0; s < g->seats; s++) {
+		const df_player *pl = &g->pl[s];
+		cJSON *p = cJSON_CreateObject();
+		num(p, "seat", s);
+		num(p, "glory", pl->glory);
+		cJSON_AddBoolToObject(p, "ai", (ai_mask >> s) & 1);
+		cJSON *src = cJSON_AddObjectToObject(p, "glory_by_exit");
+		for (int i = 0; i < DF_NSRC; i++)
+			num(src, src_names[i], pl->src[i]);
+		num(p, "parties", pl->parties);
+		num(p, "cash_outs", pl->cash_outs);
+		num(p, "worthy_ends", pl->worthy_ends);
+		num(p, "taken", pl->taken);
+		num(p, "setbacks", pl->setbacks);
+		num(p, "claims", pl->claims);
+		num(p, "deepest", pl->deepest);
+		cJSON_AddItemToArray(ps, p);
+	}
+	return o;
+}
+
+static const game_stat_def stat_defs[] = {
+	{"deepfall_games", "Games Played", GAME_STAT_SUM},
+	{"deepfall_wins", "Games Won", GAME_STAT_SUM},
+	{"deepfall_glory", "Glory Earned", GAME_STAT_SUM},
+	{"deepfall_best_glory", "Best Glory", GAME_STAT_MAX},
+	{"deepfall_cash_outs", "Cash-Outs", GAME_STAT_SUM},
+	{"deepfall_worthy_ends", "Worthy Ends", GAME_STAT_SUM},
+	{"deepfall_taken", "Taken by the Maw", GAME_STAT_SUM},
+	{"deepfall_claims", "Rooms Claimed", GAME_STAT_SUM},
+	{"deepfall_setbacks", "Setbacks", GAME_STAT_SUM},
+	{"deepfall_deepest", "Deepest Floor", GAME_STAT_MAX},
+	{"deepfall_rounds", "Rounds Played", GAME_STAT_SUM},
+};
+enum { N_STATS = (int)(sizeof stat_defs / sizeof stat_defs[0]) };
+
+static void stats(const game_state *st, int seat, uint32_t ai_mask, int64_t *v)
+{
+	(void)ai_mask;
+	const df_game *g = CST(st);
+	int lo = seat < 0 ? 0 : seat, hi = seat < 0 ? g->seats : seat + 1;
+	for (int i = 0; i < N_STATS; i++)
+		v[i] = 0;
+	v[3] = v[9] = GAME_STAT_NONE;
+	v[0] = 1;
+	v[10] = g->rounds_played;
+	for (int s = lo; s < hi; s++) {
+		const df_player *pl = &g->pl[s];
+		if (seat >= 0)
+			v[1] = (g->winners >> s) & 1;
+		v[2] += pl->glory;
+		v[3] = v[3] == GAME_STAT_NONE || pl->glory > v[3] ? pl->glory : v[3];
+		v[4] += pl->cash_outs;
+		v[5] += pl->worthy_ends;
+		v[6] += pl->taken;
+		v[7] += pl->claims;
+		v[8] += pl->setbacks;
+		v[9] = v[9] == GAME_STAT_NONE || pl->deepest > v[9] ? pl->deepest : v[9];
+	}
+	if (seat < 0)
+		v[1] = g->over ? 1 : 0;
+}
+
+static const game_achievement_def ach_defs[] = {
+	{"worthy_end", "A Worthy End"},
+	{"never_taken", "Never Caught Flat-Footed"},
+	{"bottom_dweller", "Reached the Deepest Floor"},
+	{"triangle", "Cash-Out, Worthy End and a Won Majority in One Game"},
+};
+
+static uint32_t achievements(const game_state *st, int seat, uint32_t ai_mask)
+{
+	(void)ai_mask;
+	const df_game *g = CST(st);
+	if (seat < 0 || seat >= g->seats || !g->over)
+		return 0;
+	const df_player *pl = &g->pl[seat];
+	uint32_t m = 0;
+	if (pl->worthy_ends)
+		m |= 1u << 0;
+	if (!pl->taken)
+		m |= 1u << 1;
+	if (pl->deepest >= g->cfg.floors)
+		m |= 1u << 2;
+	if (pl->cash_outs && pl->worthy_ends && pl->rooms_scored)
+		m |= 1u << 3;
+	return m;
+}
+
+const game_kind deepfall_kind = {
+	.name = "deepfall",
+	.min_seats = 1,
+	.max_seats = DF_MAX_SEATS,
+	.config_new = config_new,
+	.config_free = config_free,
+	.config_json = config_json,
+	.create = create,
+	.destroy = destroy,
+	.pending = pending,
+	.is_over = is_over,
+	.options = options,
+	.options_json = options_json,
+	.choice_parse = choice_parse,
+	.choice_json = choice_json,
+	.apply = apply,
+	.ai_choose = ai_choose,
+	.view = view,
+	.event_json = event_json,
+	.result = result,
+	.result_json = result_json,
+	.stat_defs = stat_defs,
+	.n_stats = N_STATS,
+	.stats = stats,
+	.achievement_defs = ach_defs,
+	.n_achievements = (int)(sizeof ach_defs / sizeof ach_defs[0]),
+	.achievements = achievements,
+};

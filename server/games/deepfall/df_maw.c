@@ -1,0 +1,187 @@
+/*
+ * df_maw.c — the doom clock and scoring (seed 001 B4/B5 with Part C v2):
+ * the Maw's speed and carried progress, at most max_collapses collapses per
+ * round, a collapse's Worthy Ends (burst + denial), its majority scoring
+ * with ties split, its Takes, the unclaimed plunder rising to the floor
+ * above, the comeback rubber-band on exit payouts, and the game's end.
+ *
+ * Order inside collapse(f), our reading of v2 §4 ("the Maw consumes your
+ * held rooms clean — no rival inherits them"): first every Last-Stand party
+ * on f makes its Worthy End and its held rooms leave the board (those on f
+ * too, so a leader can deny a chaser the floor's Vault); then the floor's
+ * remaining rooms score to their majority holders (a party still standing
+ * there counts); then the other parties on f are Taken (the feel-bad).
+ */
+#include "deepfall.h"
+
+static void emit(game_events *evs, uint16_t type, int seat, int32_t a, int32_t b, int32_t c)
+{
+	if (evs)
+		game_events_push(evs, type, seat, a, b, c);
+}
+
+/* v2 §7: a trailing player's exit payout grows with its glory deficit. */
+int df_comeback(const df_game *g, int seat, int payout)
+{
+	if (g->cfg.comeback_bp <= 0 || payout <= 0)
+		return payout;
+	int32_t mine = g->pl[seat].glory, lead = 0;
+	for (int s = 0; s < g->seats; s++)
+		if (s != seat && g->pl[s].glory > lead)
+			lead = g->pl[s].glory;
+	if (lead <= mine || lead <= 0)
+		return payout;
+	int64_t add = (int64_t)payout * g->cfg.comeback_bp * (lead - mine) / (10000LL * lead);
+	return payout + (int)add;
+}
+
+static void worthy_end(df_game *g, int seat, int floor, game_events *evs)
+{
+	df_player *pl = &g->pl[seat];
+	df_party *pa = &pl->party;
+	int held = 0, consumed = 0;
+	for (int i = 0; i < g->frontier * g->cfg.rooms; i++) {
+		df_room *rm = &g->rooms[i];
+		if (!rm->alive || !rm->act[seat])
+			continue;
+		held += rm->value;
+		rm->alive = 0; /* consumed clean: nobody scores it, nothing rises */
+		consumed++;
+	}
+	int payout = g->cfg.worthy_factor * pa->deepest +
+		     (int)((int64_t)held * g->cfg.worthy_held_bonus / 1000);
+	if (df_callings[pa->calling].flags & DF_C_WORTHY_BONUS)
+		payout = payout * 3 / 2;
+	payout = df_comeback(g, seat, payout);
+	pl->glory += payout;
+	pl->src[DF_SRC_WORTHY] += payout;
+	pl->worthy_ends++;
+	emit(evs, DF_EV_WORTHY_END, seat, payout, floor, consumed);
+	pa->active = 0;
+	pa->unbanked = 0;
+}
+
+static void taken(df_game *g, int seat, game_events *evs)
+{
+	df_player *pl = &g->pl[seat];
+	df_party *pa = &pl->party;
+	int lost = 0;
+	for (int i = 0; i < g->frontier * g->cfg.rooms; i++) {
+		df_room *rm = &g->rooms[i];
+		if (rm->act[seat]) {
+			lost += rm->alive;
+			rm->act[seat] = 0;
+		}
+	}
+	pl->taken++;
+	emit(evs, DF_EV_TAKEN, seat, pa->unbanked, lost, 0);
+	pa->active = 0;
+	pa->unbanked = 0;
+}
+
+void df_collapse(df_game *g, int f, game_events *evs)
+{
+	const int R = g->cfg.rooms;
+	emit(evs, DF_EV_COLLAPSE, -1, f, 0, 0);
+	for (int s = 0; s < g->seats; s++) {
+		df_party *pa = &g->pl[s].party;
+		if (pa->active && pa->floor == f && pa->last_stand)
+			worthy_end(g, s, f, evs);
+	}
+	int rise = 0;
+	for (int r = 0; r < R; r++) {
+		df_room *rm = df_room_at(g, f, r);
+		if (!rm->alive)
+			continue;
+		int best = 0, n = 0;
+		uint32_t mask = 0;
+		for (int s = 0; s < g->seats; s++) {
+			int st = df_room_strength(g, rm, s);
+			if (st > best) {
+				best = st;
+				mask = 1u << s;
+				n = 1;
+			} else if (st == best && st > 0) {
+				mask |= 1u << s;
+				n++;
+			}
+		}
+		int idx = (f - 1) * R + r;
+		if (n == 0) {
+			rise += rm->value * g->cfg.value_rise / 1000;
+			emit(evs, DF_EV_ROOM_SCORED, -1, idx, 0, 0);
+		} else {
+			int share = rm->value / n; /* ties split, rounding down */
+			for (int s = 0; s < g->seats; s++) {
+				if (!(mask & (1u << s)))
+					continue;
+				df_player *pl = &g->pl[s];
+				pl->glory += share;
+				int act = df_room_strength(g, rm, s) - rm->fallen[s];
+				pl->src[act >= rm->fallen[s] ? DF_SRC_PRESS : DF_SRC_CASH] += share;
+				pl->rooms_scored++;
+				emit(evs, DF_EV_ROOM_SCORED, s, idx, share, n);
+			}
+		}
+		rm->alive = 0;
+	}
+	for (int s = 0; s < g->seats; s++) {
+		df_party *pa = &g->pl[s].party;
+		if (pa->active && pa->floor == f)
+			taken(g, s, evs);
+	}
+	g->frontier = f - 1;
+	/* v2 §1: refugee plunder rises to the floor above, split evenly. */
+	if (f > 1 && rise > 0) {
+		int alive = 0;
+		for (int r = 0; r < R; r++)
+			alive += df_room_at(g, f - 1, r)->alive;
+		if (alive) {
+			int each = rise / alive, extra = rise % alive;
+			for (int r = 0; r < R; r++) {
+				df_room *rm = df_room_at(g, f - 1, r);
+				if (!rm->alive)
+					continue;
+				int v = rm->value + each + (extra > 0);
+				extra -= extra > 0;
+				rm->value = (int16_t)(v > 30000 ? 30000 : v);
+			}
+			emit(evs, DF_EV_VALUE_RISE, -1, f - 1, rise, 0);
+		}
+	}
+}
+
+void df_maw_advance(df_game *g, game_events *evs)
+{
+	const df_config *c = &g->cfg;
+	int speed = c->maw_base + c->maw_accel * g->round + c->dread_push * g->round_dread +
+		    c->press_push * g->round_press;
+	g->accum += speed;
+	g->last_speed = speed;
+	int n = 0;
+	/* v2 §3: at most max_collapses per round; the rest carries over. */
+	while (g->accum >= 1000 && n < c->max_collapses && g->frontier >= 1) {
+		g->accum -= 1000;
+		df_collapse(g, g->frontier, evs);
+		n++;
+	}
+	/* The hard stop: past max_rounds a floor falls every round. */
+	if (n == 0 && g->round >= c->max_rounds && g->frontier >= 1)
+		df_collapse(g, g->frontier, evs);
+	g->round_dread = g->round_press = 0;
+	emit(evs, DF_EV_MAW, -1, speed, g->accum, g->frontier);
+}
+
+void df_finish(df_game *g, game_events *evs)
+{
+	g->over = 1;
+	int32_t best = INT32_MIN;
+	for (int s = 0; s < g->seats; s++)
+		if (g->pl[s].glory > best)
+			best = g->pl[s].glory;
+	g->winners = 0;
+	for (int s = 0; s < g->seats; s++)
+		if (g->pl[s].glory == best)
+			g->winners |= 1u << s;
+	emit(evs, DF_EV_GAME_OVER, -1, g->rounds_played, (int32_t)g->winners, 0);
+}

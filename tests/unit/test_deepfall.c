@@ -1,0 +1,622 @@
+/*
+ * test_deepfall.c — DEEPFALL's rules (seed 001 B3–B5 with Part C v2), one
+ * test per rule: bags, Dread and Setbacks, Lineage/Calling hooks, claims
+ * and assault progress, the exits, the Maw, scoring and determinism. Each
+ * test builds a game from a seed, then sets up the exact position it needs.
+ */
+#include <string.h>
+
+#include "../../server/games/deepfall/deepfall.h"
+#include "../test.h"
+
+static df_config cfg_default(void)
+{
+	df_config c;
+	char err[128];
+	df_config_parse(&c, NULL, err, sizeof err);
+	return c;
+}
+
+/* A game with `seats` seats whose parties are set to the given companies
+ * and whose board holds no markers. */
+static void setup(df_game *g, int seats, const int *lin, const int *cal)
+{
+	df_config c = cfg_default();
+	df_game_init(g, &c, seats, 42, NULL);
+	for (int s = 0; s < seats; s++) {
+		g->pl[s].party.lineage = (uint8_t)lin[s];
+		g->pl[s].party.calling = (uint8_t)cal[s];
+	}
+}
+
+static df_room *plain_room(df_game *g, int f, int r, int theme)
+{
+	df_room *rm = df_room_at(g, f, r);
+	rm->theme = (uint8_t)theme;
+	rm->value = (int16_t)df_room_value(&g->cfg, theme, f);
+	return rm;
+}
+
+TEST(deepfall_recruit_die_has_one_of_each_face)
+{
+	int seen[DF_NFACES] = {0};
+	for (int k = 0; k < 6; k++)
+		seen[df_dice[DF_DIE_RECRUIT].face[k]]++;
+	for (int f = 0; f < DF_NFACES; f++)
+		CHECK_EQ(seen[f], 1);
+}
+
+TEST(deepfall_room_glory_is_sublinear_in_depth)
+{
+	df_config c = cfg_default();
+	c.depth_coeff = 500; /* v2 §7: base * (1 + 0.5 * (depth - 1)) */
+	CHECK_EQ(df_room_value(&c, DF_VAULT, 1), 6);
+	CHECK_EQ(df_room_value(&c, DF_VAULT, 6), 21); /* 6 * 3.5 */
+	c.depth_coeff = 1000;                         /* v1: base * depth */
+	CHECK_EQ(df_room_value(&c, DF_VAULT, 6), 36);
+}
+
+TEST(deepfall_bag_draws_without_replacement_then_reshuffles_discard)
+{
+	df_game g;
+	setup(&g, 1, (int[]){DF_DVERGAR}, (int[]){DF_REAVER});
+	df_party *pa = &g.pl[0].party;
+	int start[DF_NDIE] = {0}, drawn[DF_NDIE] = {0};
+	for (int i = 0; i < pa->n_draw; i++)
+		start[pa->draw[i]]++;
+	int n = pa->n_draw;
+	uint8_t d;
+	for (int i = 0; i < n; i++) {
+		REQUIRE(df_bag_draw(&g, pa, &d));
+		drawn[d]++;
+	}
+	for (int k = 0; k < DF_NDIE; k++)
+		CHECK_EQ(drawn[k], start[k]); /* every die once: no replacement */
+	CHECK_EQ(df_bag_draw(&g, pa, &d), 0); /* all in hand, nothing to draw */
+	pa->disc[pa->n_disc++] = DF_DIE_RELIC;
+	pa->disc[pa->n_disc++] = DF_DIE_RELIC;
+	REQUIRE(df_bag_draw(&g, pa, &d)); /* the discard became the draw pile */
+	CHECK_EQ(d, DF_DIE_RELIC);
+	CHECK_EQ(pa->n_disc, 0);
+	CHECK_EQ(pa->n_draw, 1);
+}
+
+TEST(deepfall_setback_takes_a_die_to_the_wound_slot)
+{
+	df_game g;
+	setup(&g, 1, (int[]){DF_DVERGAR}, (int[]){DF_REAVER});
+	df_party *pa = &g.pl[0].party;
+	uint8_t hand[8] = {DF_DIE_RECRUIT, DF_DIE_WARRIOR};
+	int nh = 2;
+	pa->unbanked = 10;
+	df_setback(&g, 0, hand, &nh, NULL);
+	CHECK_EQ(nh, 1);
+	CHECK_EQ(pa->n_wound, 1);
+	CHECK_EQ(pa->wound[0], DF_DIE_WARRIOR);
+	CHECK_EQ(pa->unbanked, 10);
+	CHECK_EQ(g.pl[0].setbacks, 1);
+}
+
+TEST(deepfall_setback_from_minimal_bag_takes_loot)
+{
+	df_game g;
+	setup(&g, 1, (int[]){DF_DVERGAR}, (int[]){DF_REAVER});
+	df_party *pa = &g.pl[0].party;
+	pa->n_draw = (uint8_t)(g.cfg.min_bag - 1); /* plus one in hand = min_bag */
+	pa->n_disc = 0;
+	uint8_t hand[2] = {DF_DIE_RECRUIT};
+	int nh = 1;
+	pa->unbanked = 10;
+	df_setback(&g, 0, hand, &nh, NULL);
+	CHECK_EQ(nh, 1);
+	CHECK_EQ(pa->n_wound, 0);
+	CHECK_EQ(pa->unbanked, 10 - g.cfg.setback_loot);
+}
+
+TEST(deepfall_wisp_setback_hits_double_golem_shrugs_every_other)
+{
+	df_game g;
+	setup(&g, 2, (int[]){DF_WISP, DF_GOLEM}, (int[]){DF_REAVER, DF_REAVER});
+	uint8_t hand[8] = {0, 0, 0, 0};
+	int nh = 4;
+	df_setback(&g, 0, hand, &nh, NULL);
+	CHECK_EQ(nh, 2);
+	CHECK_EQ(g.pl[0].party.n_wound, 2);
+	nh = 4;
+	df_setback(&g, 1, hand, &nh, NULL); /* first: shrugged off */
+	CHECK_EQ(nh, 4);
+	CHECK_EQ(g.pl[1].party.n_wound, 0);
+	df_setback(&g, 1, hand, &nh, NULL); /* second: a die */
+	CHECK_EQ(nh, 3);
+	CHECK_EQ(g.pl[1].party.n_wound, 1);
+}
+
+TEST(deepfall_faith_cancels_dread_and_threshold_triggers_setbacks)
+{
+	df_game g;
+	setup(&g, 1, (int[]){DF_DVERGAR}, (int[]){DF_REAVER});
+	g.cfg.dread_threshold = 2;
+	uint8_t hand[8] = {0, 0, 0, 0, 0, 0};
+	int nh = 6;
+	int tot[DF_NFACES] = {0};
+	tot[DF_DREAD] = 5;
+	tot[DF_FAITH] = 1;
+	df_resolve_dread(&g, 0, tot, hand, &nh, NULL);
+	CHECK_EQ(tot[DF_FAITH], 0);
+	CHECK_EQ(tot[DF_DREAD], 4);
+	CHECK_EQ(g.pl[0].setbacks, 2); /* 4 standing / threshold 2 */
+	CHECK_EQ(nh, 4);
+}
+
+TEST(deepfall_revenant_turns_dread_into_mettle)
+{
+	df_game g;
+	setup(&g, 1, (int[]){DF_REVENANT}, (int[]){DF_REAVER});
+	g.cfg.revenant_convert = 2;
+	g.cfg.dread_threshold = 1;
+	uint8_t hand[8] = {0, 0, 0, 0};
+	int nh = 4;
+	int tot[DF_NFACES] = {0};
+	tot[DF_DREAD] = 2;
+	tot[DF_METTLE] = 1;
+	df_resolve_dread(&g, 0, tot, hand, &nh, NULL);
+	CHECK_EQ(tot[DF_METTLE], 3);
+	CHECK_EQ(tot[DF_DREAD], 0);
+	CHECK_EQ(g.pl[0].setbacks, 0);
+}
+
+TEST(deepfall_hierophant_cancels_one_more_dread)
+{
+	df_game g;
+	setup(&g, 1, (int[]){DF_DVERGAR}, (int[]){DF_HIEROPHANT});
+	g.cfg.dread_threshold = 1;
+	uint8_t hand[8] = {0, 0, 0, 0};
+	int nh = 4;
+	int tot[DF_NFACES] = {0};
+	tot[DF_DREAD] = 1;
+	df_resolve_dread(&g, 0, tot, hand, &nh, NULL);
+	CHECK_EQ(g.pl[0].setbacks, 0);
+}
+
+TEST(deepfall_golem_born_cancels_prospector_hand_bonus)
+{
+	df_game g;
+	setup(&g, 4, (int[]){DF_GOLEM, DF_GOLEM, DF_DVERGAR, DF_WISP},
+	      (int[]){DF_PROSPECTOR, DF_REAVER, DF_PROSPECTOR, DF_REAVER});
+	int h = g.cfg.hand_size;
+	CHECK_EQ(df_hand_size(&g, 0), h);     /* -1 + 1 */
+	CHECK_EQ(df_hand_size(&g, 1), h - 1); /* Golem-born's v2 cost */
+	CHECK_EQ(df_hand_size(&g, 2), h + 1); /* Prospector's bigger hand */
+	CHECK_EQ(df_hand_size(&g, 3), h + 1); /* Wisp's nimble hand */
+}
+
+TEST(deepfall_moves_by_lineage)
+{
+	df_game g;
+	setup(&g, 3, (int[]){DF_DVERGAR, DF_SYLPHID, DF_GNOLL},
+	      (int[]){DF_REAVER, DF_REAVER, DF_REAVER});
+	CHECK_EQ(df_moves(&g, 0), g.cfg.base_moves - 1);
+	CHECK_EQ(df_moves(&g, 1), g.cfg.base_moves + 1);
+	CHECK_EQ(df_moves(&g, 2), g.cfg.base_moves);
+}
+
+TEST(deepfall_dvergar_ignores_threat)
+{
+	df_game g;
+	setup(&g, 2, (int[]){DF_DVERGAR, DF_GNOLL}, (int[]){DF_WARDEN, DF_WARDEN});
+	for (int s = 0; s < 2; s++)
+		g.pl[s].party.floor = 2;
+	for (int r = 0; r < g.cfg.rooms; r++)
+		df_room_at(&g, 2, r)->alive = 0;
+	df_room *den = plain_room(&g, 2, 0, DF_DEN); /* threat 3, lock 0 */
+	den->alive = 1;
+	CHECK_EQ(df_threat_for(&g, 0, den), 0);
+	CHECK_EQ(df_threat_for(&g, 1, den), 3);
+	int tot[DF_NFACES] = {0};
+	df_claim(&g, 0, tot, false, NULL); /* no Steel at all */
+	CHECK_EQ(den->act[0], 1);
+	int tot2[DF_NFACES] = {0};
+	tot2[DF_STEEL] = 2;
+	df_claim(&g, 1, tot2, false, NULL); /* the Gnoll falls short */
+	CHECK_EQ(den->act[1], 0);
+	CHECK_EQ(den->prog_s[1], 2);
+}
+
+TEST(deepfall_claim_strength_is_one_plus_surplus_and_assault_progress_accumulates)
+{
+	df_game g;
+	setup(&g, 1, (int[]){DF_GNOLL}, (int[]){DF_WARDEN});
+	g.pl[0].party.floor = 3;
+	for (int r = 0; r < g.cfg.rooms; r++)
+		df_room_at(&g, 3, r)->alive = 0;
+	df_room *forge = plain_room(&g, 3, 1, DF_FORGE); /* threat 4, lock 1 */
+	forge->alive = 1;
+	int tot[DF_NFACES] = {0};
+	tot[DF_STEEL] = 3;
+	tot[DF_CUNNING] = 0;
+	df_claim(&g, 0, tot, false, NULL);
+	CHECK_EQ(forge->act[0], 0);
+	CHECK_EQ(forge->prog_s[0], 3); /* a near miss is kept */
+	CHECK_EQ(tot[DF_STEEL], 0);
+	int tot2[DF_NFACES] = {0};
+	tot2[DF_STEEL] = 3; /* 3 + 3 progress = 6 >= 4: 2 surplus */
+	tot2[DF_CUNNING] = 2; /* 2 >= 1: 1 surplus */
+	df_claim(&g, 0, tot2, false, NULL);
+	CHECK_EQ(forge->act[0], 1 + 2 + 1);
+	CHECK_EQ(forge->prog_s[0], 0);
+	CHECK_EQ(g.pl[0].claims, 1);
+}
+
+TEST(deepfall_vault_needs_trinity_unless_lorekeeper)
+{
+	df_game g;
+	setup(&g, 2, (int[]){DF_GNOLL, DF_GNOLL}, (int[]){DF_REAVER, DF_LOREKEEPER});
+	for (int s = 0; s < 2; s++)
+		g.pl[s].party.floor = 5;
+	for (int r = 0; r < g.cfg.rooms; r++)
+		df_room_at(&g, 5, r)->alive = 0;
+	df_room *v = plain_room(&g, 5, 0, DF_VAULT); /* threat 2, lock 3 */
+	v->alive = 1;
+	int tot[DF_NFACES] = {[DF_STEEL] = 2, [DF_CUNNING] = 3};
+	df_claim(&g, 0, tot, false, NULL);
+	CHECK_EQ(v->act[0], 0);
+	int tot2[DF_NFACES] = {[DF_STEEL] = 2, [DF_CUNNING] = 3};
+	df_claim(&g, 0, tot2, true, NULL);
+	/* The first try's symbols waited as assault progress and now count as
+	 * invested surplus: 1 + (2 + 2 - 2) + (3 + 3 - 3). */
+	CHECK_EQ(v->act[0], 6);
+	int tot3[DF_NFACES] = {[DF_STEEL] = 2, [DF_CUNNING] = 2}; /* +1 at locks */
+	df_claim(&g, 1, tot3, false, NULL);
+	CHECK_EQ(v->act[1], 1);
+}
+
+TEST(deepfall_collapse_scores_majority_ties_split_rounding_down)
+{
+	df_game g;
+	setup(&g, 3, (int[]){DF_GNOLL, DF_GNOLL, DF_GNOLL},
+	      (int[]){DF_REAVER, DF_REAVER, DF_REAVER});
+	int f = g.frontier;
+	for (int s = 0; s < 3; s++)
+		g.pl[s].party.floor = 1;
+	df_room *a = plain_room(&g, f, 0, DF_VAULT);
+	df_room *b = plain_room(&g, f, 1, DF_THRONE);
+	a->value = 21;
+	b->value = 25;
+	a->act[0] = 2;
+	a->act[1] = 2; /* tie: 21 / 2 = 10 each */
+	b->act[0] = 1;
+	b->fallen[2] = 3; /* Fallen markers count: seat 2 takes it */
+	df_collapse(&g, f, NULL);
+	CHECK_EQ(g.pl[0].glory, 10);
+	CHECK_EQ(g.pl[1].glory, 10);
+	CHECK_EQ(g.pl[2].glory, 25);
+	CHECK_EQ(g.pl[2].src[DF_SRC_CASH], 25); /* won by Fallen strength */
+	CHECK_EQ(g.pl[0].src[DF_SRC_PRESS], 10);
+	CHECK_EQ(g.frontier, f - 1);
+	CHECK(!a->alive && !b->alive);
+}
+
+TEST(deepfall_warden_markers_count_double)
+{
+	df_game g;
+	setup(&g, 2, (int[]){DF_GNOLL, DF_GNOLL}, (int[]){DF_WARDEN, DF_REAVER});
+	int f = g.frontier;
+	for (int s = 0; s < 2; s++)
+		g.pl[s].party.floor = 1;
+	df_room *a = plain_room(&g, f, 0, DF_HALL);
+	a->act[0] = 3; /* x2 = 6 */
+	a->act[1] = 5;
+	CHECK_EQ(df_room_strength(&g, a, 0), 6);
+	df_collapse(&g, f, NULL);
+	CHECK_EQ(g.pl[0].glory, a->value);
+	CHECK_EQ(g.pl[1].glory, 0);
+}
+
+TEST(deepfall_worthy_end_pays_burst_and_removes_held_rooms)
+{
+	df_game g;
+	setup(&g, 2, (int[]){DF_GNOLL, DF_GNOLL}, (int[]){DF_REAVER, DF_REAVER});
+	int f = g.frontier;
+	df_party *pa = &g.pl[0].party;
+	pa->floor = (uint8_t)f;
+	pa->deepest = (uint8_t)f;
+	pa->last_stand = 1;
+	pa->unbanked = 9;
+	g.pl[1].party.floor = 1;
+	df_room *deep = plain_room(&g, f, 0, DF_VAULT);
+	df_room *up = plain_room(&g, f - 1, 0, DF_FORGE);
+	deep->act[0] = 1;
+	deep->fallen[1] = 5; /* the chaser would have won it */
+	up->act[0] = 2;
+	up->fallen[1] = 1;
+	df_collapse(&g, f, NULL);
+	CHECK_EQ(g.pl[0].glory, g.cfg.worthy_factor * f); /* held bonus 0 */
+	CHECK_EQ(g.pl[0].src[DF_SRC_WORTHY], g.cfg.worthy_factor * f);
+	CHECK_EQ(g.pl[1].glory, 0); /* denied: the Vault left the board */
+	CHECK(!deep->alive);
+	CHECK(!up->alive); /* held rooms on other floors go too */
+	CHECK(!pa->active);
+	CHECK_EQ(pa->unbanked, 0);
+	CHECK_EQ(g.pl[0].worthy_ends, 1);
+	CHECK_EQ(g.pl[0].taken, 0);
+}
+
+TEST(deepfall_wardancer_worthy_end_is_x1_5)
+{
+	df_game g;
+	setup(&g, 1, (int[]){DF_GNOLL}, (int[]){DF_WARDANCER});
+	int f = g.frontier;
+	df_party *pa = &g.pl[0].party;
+	pa->floor = (uint8_t)f;
+	pa->deepest = (uint8_t)f;
+	pa->last_stand = 1;
+	df_collapse(&g, f, NULL);
+	CHECK_EQ(g.pl[0].glory, g.cfg.worthy_factor * f * 3 / 2);
+}
+
+TEST(deepfall_taken_without_last_stand_loses_loot_and_markers)
+{
+	df_game g;
+	setup(&g, 1, (int[]){DF_GNOLL}, (int[]){DF_REAVER});
+	int f = g.frontier;
+	df_party *pa = &g.pl[0].party;
+	pa->floor = (uint8_t)f;
+	pa->unbanked = 12;
+	df_room *up = plain_room(&g, f - 1, 2, DF_HALL);
+	up->act[0] = 3;
+	df_collapse(&g, f, NULL);
+	CHECK_EQ(g.pl[0].taken, 1);
+	CHECK_EQ(pa->unbanked, 0);
+	CHECK_EQ(up->act[0], 0);
+	CHECK(up->alive); /* the room stays; only the markers are lost */
+	CHECK_EQ(g.pl[0].glory, 0);
+}
+
+TEST(deepfall_cash_out_banks_loot_and_dividend_and_leaves_fallen_markers)
+{
+	df_game g;
+	setup(&g, 1, (int[]){DF_GNOLL}, (int[]){DF_WARDEN});
+	df_party *pa = &g.pl[0].party;
+	pa->deepest = 4;
+	pa->unbanked = 7;
+	df_room *rm = plain_room(&g, 3, 1, DF_HALL);
+	rm->act[0] = 3;
+	CHECK_EQ(df_room_strength(&g, rm, 0), 6); /* Warden, active */
+	df_cash_out(&g, 0, NULL);
+	CHECK_EQ(g.pl[0].glory, 7 + g.cfg.cash_dividend * 4);
+	CHECK_EQ(rm->act[0], 0);
+	CHECK_EQ(rm->fallen[0], 3); /* Fallen: counted, never doubled */
+	CHECK_EQ(df_room_strength(&g, rm, 0), 3);
+	CHECK(!pa->active);
+	CHECK_EQ(g.pl[0].cash_outs, 1);
+	CHECK_EQ(g.pl[0].cash_depth[0], 4);
+}
+
+TEST(deepfall_value_of_unclaimed_rooms_rises_to_the_floor_above)
+{
+	df_game g;
+	setup(&g, 1, (int[]){DF_GNOLL}, (int[]){DF_REAVER});
+	g.cfg.value_rise = 500;
+	int f = g.frontier, R = g.cfg.rooms;
+	g.pl[0].party.floor = 1;
+	int before[DF_MAX_ROOMS], rise = 0;
+	for (int r = 0; r < R; r++) {
+		df_room *rm = df_room_at(&g, f, r);
+		rm->value = (int16_t)(10 + r); /* all unclaimed */
+		rise += rm->value / 2;
+		before[r] = df_room_at(&g, f - 1, r)->value;
+	}
+	df_room_at(&g, f - 1, 0)->alive = 0; /* a consumed room takes no share */
+	df_collapse(&g, f, NULL);
+	int got = 0;
+	for (int r = 1; r < R; r++) {
+		int d = df_room_at(&g, f - 1, r)->value - before[r];
+		CHECK(d == rise / (R - 1) || d == rise / (R - 1) + 1);
+		got += d;
+	}
+	CHECK_EQ(got, rise);
+	CHECK_EQ(df_room_at(&g, f - 1, 0)->value, before[0]);
+}
+
+TEST(deepfall_one_collapse_per_round_and_the_rest_carries_over)
+{
+	df_game g;
+	setup(&g, 1, (int[]){DF_GNOLL}, (int[]){DF_REAVER});
+	g.pl[0].party.floor = 1;
+	g.accum = 1800;
+	g.round = 3;
+	int speed = g.cfg.maw_base + g.cfg.maw_accel * 3;
+	int f = g.frontier;
+	df_maw_advance(&g, NULL);
+	CHECK_EQ(g.frontier, f - 1);
+	CHECK_EQ(g.accum, 1800 + speed - 1000);
+	g.cfg.max_collapses = 2;
+	g.accum = 1800;
+	df_maw_advance(&g, NULL);
+	CHECK_EQ(g.frontier, f - 3); /* with the knob raised, two fall */
+}
+
+TEST(deepfall_maw_speed_ramps_and_is_pushed_by_dread_and_presses)
+{
+	df_game g;
+	setup(&g, 1, (int[]){DF_GNOLL}, (int[]){DF_REAVER});
+	g.round = 5;
+	g.round_dread = 7;
+	g.round_press = 3;
+	g.accum = 0;
+	df_maw_advance(&g, NULL);
+	CHECK_EQ(g.last_speed, g.cfg.maw_base + 5 * g.cfg.maw_accel + 7 * g.cfg.dread_push +
+				       3 * g.cfg.press_push);
+	CHECK_EQ(g.round_dread, 0);
+}
+
+TEST(deepfall_reentry_at_max_one_frontier_minus_gap)
+{
+	df_game g;
+	setup(&g, 1, (int[]){DF_GNOLL}, (int[]){DF_REAVER});
+	CHECK_EQ(g.pl[0].party.floor, 1); /* the first party starts at 1 */
+	g.cfg.reentry_gap = 2;
+	g.frontier = 5;
+	df_draft(&g, 0, NULL);
+	CHECK_EQ(g.pl[0].party.floor, 3);
+	g.frontier = 2;
+	df_draft(&g, 0, NULL);
+	CHECK_EQ(g.pl[0].party.floor, 1);
+	CHECK_EQ(g.pl[0].parties, 3);
+}
+
+TEST(deepfall_comeback_scales_trailing_payouts)
+{
+	df_game g;
+	setup(&g, 2, (int[]){DF_GNOLL, DF_GNOLL}, (int[]){DF_REAVER, DF_REAVER});
+	g.cfg.comeback_bp = 5000;
+	g.pl[1].glory = 100;
+	g.pl[0].glory = 50; /* 50% behind: +25% */
+	CHECK_EQ(df_comeback(&g, 0, 40), 50);
+	CHECK_EQ(df_comeback(&g, 1, 40), 40); /* the leader gets nothing */
+}
+
+TEST(deepfall_last_stand_free_with_vault_else_costs_mettle)
+{
+	df_game g;
+	setup(&g, 2, (int[]){DF_GNOLL, DF_GNOLL}, (int[]){DF_REAVER, DF_REAVER});
+	df_room *v = plain_room(&g, 2, 0, DF_VAULT);
+	v->act[0] = 1;
+	CHECK(df_holds_stand_room(&g, 0));
+	CHECK(!df_holds_stand_room(&g, 1));
+}
+
+static void play(df_game *g, uint64_t seed, game_events *evs)
+{
+	df_config c = cfg_default();
+	char err[128];
+	df_game_init(g, &c, 4, seed, evs);
+	while (!g->over) {
+		game_choice ch[DF_MAX_SEATS];
+		for (int s = 0; s < 4; s++)
+			ch[s] = df_ai_choose(g, s, s % DF_NSTRAT);
+		if (df_round(g, ch, evs, err, sizeof err) != 0)
+			break;
+	}
+}
+
+TEST(deepfall_same_seed_same_game)
+{
+	static df_game a, b;
+	game_events ea = {0}, eb = {0};
+	play(&a, 99, &ea);
+	play(&b, 99, &eb);
+	REQUIRE(a.over && b.over);
+	CHECK_EQ(ea.len, eb.len);
+	CHECK(ea.len == eb.len && memcmp(ea.v, eb.v, ea.len * sizeof *ea.v) == 0);
+	for (int s = 0; s < 4; s++)
+		CHECK_EQ(a.pl[s].glory, b.pl[s].glory);
+	static df_game c;
+	game_events ec = {0};
+	play(&c, 100, &ec);
+	CHECK(ec.len != ea.len || memcmp(ec.v, ea.v, ea.len * sizeof *ea.v) != 0);
+	game_events_free(&ea);
+	game_events_free(&eb);
+	game_events_free(&ec);
+}
+
+TEST(deepfall_game_ends_when_floor_one_collapses)
+{
+	static df_game g;
+	play(&g, 7, NULL);
+	CHECK(g.over);
+	CHECK_EQ(g.frontier, 0);
+	CHECK(g.winners != 0);
+	CHECK(g.rounds_played >= g.cfg.floors); /* at most one floor a round */
+	for (int s = 0; s < 4; s++)
+		CHECK(!g.pl[s].party.active); /* everyone left the board */
+}
+
+TEST(deepfall_illegal_choice_rejected_nothing_changes)
+{
+	static df_game g, before;
+	df_config c = cfg_default();
+	char err[128];
+	df_game_init(&g, &c, 3, 5, NULL);
+	before = g;
+	game_choice ch[3];
+	for (int s = 0; s < 3; s++)
+		ch[s] = df_choice_pack((df_choice){1, 0, 1, DF_PERSIST});
+	ch[2] = df_choice_pack((df_choice){g.frontier + 1, 0, 0, DF_PERSIST});
+	CHECK_EQ(df_round(&g, ch, NULL, err, sizeof err), -1);
+	CHECK(strstr(err, "target floor") != NULL);
+	CHECK(memcmp(&g, &before, sizeof g) == 0);
+	ch[2] = df_choice_pack((df_choice){1, c.max_press + 1, 0, DF_PERSIST});
+	CHECK_EQ(df_round(&g, ch, NULL, err, sizeof err), -1);
+	ch[2] = df_choice_pack((df_choice){1, 0, 0, 3});
+	CHECK_EQ(df_round(&g, ch, NULL, err, sizeof err), -1);
+	CHECK(memcmp(&g, &before, sizeof g) == 0);
+	ch[2] = df_choice_pack((df_choice){1, 0, 0, DF_PERSIST});
+	CHECK_EQ(df_round(&g, ch, NULL, err, sizeof err), 0);
+	CHECK_EQ(g.round, 2);
+	CHECK_EQ(g.start_seat, 1); /* the first seat rotates each round */
+}
+
+TEST(deepfall_ai_choices_are_always_legal)
+{
+	static df_game g;
+	df_config c = cfg_default();
+	char err[128];
+	for (uint64_t seed = 1; seed <= 30; seed++) {
+		df_game_init(&g, &c, 4, seed, NULL);
+		while (!g.over) {
+			game_choice ch[DF_MAX_SEATS];
+			for (int s = 0; s < 4; s++) {
+				ch[s] = df_ai_choose(&g, s, (int)((s + seed) % DF_NSTRAT));
+				REQUIRE(df_choice_check(&g, s, ch[s], err, sizeof err) == 0);
+			}
+			REQUIRE(df_round(&g, ch, NULL, err, sizeof err) == 0);
+		}
+	}
+}
+
+TEST(deepfall_config_defaults_and_rejections)
+{
+	df_config c;
+	char err[160];
+	CHECK_EQ(df_config_parse(&c, NULL, err, sizeof err), 0);
+	CHECK_EQ(c.floors, 6);
+	CHECK_EQ(c.rooms, 4);
+	CHECK_EQ(c.worthy_held_bonus, 0);
+	CHECK_EQ(c.max_collapses, 1);
+	cJSON *j = cJSON_Parse("{\"floors\": 8, \"value_rise\": 0.25, \"ai\": [\"presson\"]}");
+	CHECK_EQ(df_config_parse(&c, j, err, sizeof err), 0);
+	CHECK_EQ(c.floors, 8);
+	CHECK_EQ(c.value_rise, 250);
+	CHECK_EQ(c.ai[0], DF_AI_PRESSON);
+	CHECK_EQ(c.ai[1], DF_AI_BALANCED);
+	cJSON_Delete(j);
+	const char *bad[] = {"{\"flors\": 3}", "{\"floors\": 99}", "{\"floors\": 2.5}",
+			     "{\"floors\": \"6\"}", "{\"ai\": [\"reckless\"]}", "[1]",
+			     "{\"maw_base\": 0, \"maw_accel\": 0}"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		j = cJSON_Parse(bad[i]);
+		err[0] = 0;
+		CHECK_MSG(df_config_parse(&c, j, err, sizeof err) == -1, "accepted %s", bad[i]);
+		CHECK(err[0] != 0);
+		cJSON_Delete(j);
+	}
+}
+
+TEST(deepfall_default_json_matches_the_built_in_defaults)
+{
+	FILE *f = fopen("server/games/deepfall/default.json", "rb");
+	REQUIRE(f);
+	char text[8192];
+	size_t n = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	text[n] = 0;
+	cJSON *j = cJSON_Parse(text);
+	REQUIRE(j);
+	df_config a, b;
+	char err[160];
+	CHECK_EQ(df_config_parse(&a, j, err, sizeof err), 0);
+	df_config_defaults(&b);
+	CHECK(memcmp(&a, &b, sizeof a) == 0);
+	cJSON_Delete(j);
+}

@@ -1,0 +1,182 @@
+/*
+ * test_deepfall_kind.c — DEEPFALL through the game-kind contract (game.h):
+ * registry, config, the choice object's parsing and errors, apply's
+ * all-or-nothing validation, the view (no bag order ever shown), events,
+ * and a whole AI game to its result.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../server/games/deepfall/deepfall.h"
+#include "../../server/games/game.h"
+#include "../test.h"
+
+static game_state *new_game(const game_kind *k, void **cfg, int seats, uint64_t seed,
+			    game_events *evs)
+{
+	char err[160];
+	*cfg = k->config_new(NULL, err, sizeof err);
+	return k->create(*cfg, seats, seed, NULL, evs, err, sizeof err);
+}
+
+TEST(deepfall_kind_is_registered)
+{
+	const game_kind *k = game_kind_find("deepfall");
+	REQUIRE(k == &deepfall_kind);
+	CHECK_STR(k->name, "deepfall");
+	CHECK(k->max_seats >= 4);
+}
+
+TEST(deepfall_kind_choice_parse_roundtrip_and_errors)
+{
+	const game_kind *k = &deepfall_kind;
+	void *cfg;
+	game_state *st = new_game(k, &cfg, 2, 1, NULL);
+	REQUIRE(st);
+	CHECK_EQ(k->pending(st), 3u);
+	char err[160];
+	game_choice c = GAME_NO_CHOICE;
+	cJSON *j = cJSON_Parse(
+		"{\"target\": 2, \"press\": 1, \"recruit\": true, \"exit\": \"cash_out\"}");
+	CHECK_EQ(k->choice_parse(st, 0, j, &c, err, sizeof err), GAME_OK);
+	cJSON *back = k->choice_json(st, 0, c);
+	CHECK(cJSON_Compare(j, back, true));
+	cJSON_Delete(back);
+	cJSON_Delete(j);
+	game_choice all[64];
+	int n = k->options(st, 0, all, 64);
+	CHECK_EQ(n, 6 * 4 * 2 * 3); /* floors x press x recruit x exit */
+	bool found = false;
+	for (int i = 0; i < 64 && i < n; i++)
+		found |= all[i] == c;
+	CHECK(found || n > 64);
+
+	struct {
+		const char *text;
+		int code;
+	} bad[] = {
+		{"{\"target\": 9}", GAME_ERR_ILLEGAL},
+		{"{\"target\": 0}", GAME_ERR_ILLEGAL},
+		{"{\"target\": 1, \"press\": 9}", GAME_ERR_ILLEGAL},
+		{"{\"press\": 1}", GAME_ERR_MALFORMED},
+		{"{\"target\": 1, \"exit\": \"flee\"}", GAME_ERR_MALFORMED},
+		{"{\"target\": 1, \"recruit\": 1}", GAME_ERR_MALFORMED},
+		{"{\"target\": 1, \"bribe\": 1}", GAME_ERR_MALFORMED},
+		{"{\"target\": 1.5}", GAME_ERR_MALFORMED},
+		{"\"stay\"", GAME_ERR_MALFORMED},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		j = cJSON_Parse(bad[i].text);
+		err[0] = 0;
+		CHECK_MSG(k->choice_parse(st, 0, j, &c, err, sizeof err) == bad[i].code, "%s",
+			  bad[i].text);
+		CHECK(err[0] != 0);
+		cJSON_Delete(j);
+	}
+	k->destroy(st);
+	k->config_free(cfg);
+}
+
+TEST(deepfall_kind_apply_checks_everything_first)
+{
+	const game_kind *k = &deepfall_kind;
+	void *cfg;
+	game_events evs = {0};
+	game_state *st = new_game(k, &cfg, 2, 3, &evs);
+	REQUIRE(st);
+	cJSON *v0 = k->view(st, 0);
+	char err[160];
+	game_choice ch[GAME_MAX_SEATS];
+	for (int s = 0; s < GAME_MAX_SEATS; s++)
+		ch[s] = GAME_NO_CHOICE;
+	ch[0] = df_choice_pack((df_choice){1, 0, 1, DF_PERSIST});
+	size_t before = evs.len;
+	CHECK_EQ(k->apply(st, ch, &evs, err, sizeof err), GAME_ERR_MISSING);
+	ch[1] = df_choice_pack((df_choice){7, 0, 1, DF_PERSIST});
+	CHECK_EQ(k->apply(st, ch, &evs, err, sizeof err), GAME_ERR_ILLEGAL);
+	CHECK_EQ(evs.len, before);
+	cJSON *v1 = k->view(st, 0);
+	CHECK(cJSON_Compare(v0, v1, true));
+	cJSON_Delete(v1);
+	ch[1] = k->ai_choose(st, 1);
+	CHECK_EQ(k->apply(st, ch, &evs, err, sizeof err), GAME_OK);
+	CHECK(evs.len > before);
+	cJSON_Delete(v0);
+	game_events_free(&evs);
+	k->destroy(st);
+	k->config_free(cfg);
+}
+
+TEST(deepfall_kind_view_shows_bag_counts_never_order)
+{
+	const game_kind *k = &deepfall_kind;
+	void *cfg;
+	game_state *st = new_game(k, &cfg, 2, 11, NULL);
+	REQUIRE(st);
+	cJSON *v = k->view(st, 1);
+	char *text = cJSON_PrintUnformatted(v);
+	CHECK(strstr(text, "\"floors\"") != NULL);
+	CHECK(strstr(text, "\"frontier\":6") != NULL);
+	cJSON *players = cJSON_GetObjectItem(v, "players");
+	REQUIRE(cJSON_GetArraySize(players) == 2);
+	cJSON *bag = cJSON_GetObjectItem(
+		cJSON_GetObjectItem(cJSON_GetArrayItem(players, 0), "party"), "bag");
+	REQUIRE(cJSON_IsObject(bag)); /* {"recruit": 6, "warrior": 2}: counts */
+	int total = 0;
+	cJSON *it;
+	cJSON_ArrayForEach(it, bag) total += it->valueint;
+	CHECK(total >= 8);
+	free(text);
+	cJSON_Delete(v);
+	k->destroy(st);
+	k->config_free(cfg);
+}
+
+TEST(deepfall_kind_full_ai_game_to_result)
+{
+	const game_kind *k = &deepfall_kind;
+	char err[160];
+	cJSON *cj = cJSON_Parse("{\"ai\": [\"cashout\", \"presson\", \"worthyend\", \"balanced\"]}");
+	void *cfg = k->config_new(cj, err, sizeof err);
+	cJSON_Delete(cj);
+	REQUIRE(cfg);
+	game_events evs = {0};
+	game_state *st = k->create(cfg, 4, 2024, NULL, &evs, err, sizeof err);
+	REQUIRE(st);
+	int rounds = 0;
+	bool saw_collapse = false, all_json = true;
+	while (!k->is_over(st) && rounds < 200) {
+		game_choice ch[GAME_MAX_SEATS];
+		for (int s = 0; s < GAME_MAX_SEATS; s++)
+			ch[s] = s < 4 ? k->ai_choose(st, s) : GAME_NO_CHOICE;
+		game_events_clear(&evs);
+		REQUIRE(k->apply(st, ch, &evs, err, sizeof err) == GAME_OK);
+		for (size_t i = 0; i < evs.len; i++) {
+			cJSON *e = k->event_json(st, &evs.v[i], 0);
+			all_json &= e != NULL;
+			saw_collapse |= evs.v[i].type == DF_EV_COLLAPSE;
+			cJSON_Delete(e);
+		}
+		rounds++;
+	}
+	CHECK(k->is_over(st));
+	CHECK(all_json);
+	CHECK(saw_collapse);
+	CHECK_EQ(k->pending(st), 0u);
+	int64_t scores[GAME_MAX_SEATS];
+	uint32_t winners = 0;
+	k->result(st, scores, &winners);
+	CHECK(winners != 0);
+	cJSON *r = k->result_json(st, 0xf);
+	CHECK_EQ(cJSON_GetObjectItem(r, "rounds")->valueint, rounds);
+	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(r, "players")) == 4);
+	cJSON_Delete(r);
+	int64_t stats[32];
+	REQUIRE(k->n_stats <= 32);
+	k->stats(st, 0, 0xf, stats);
+	CHECK_EQ(stats[0], 1);
+	CHECK_EQ(stats[2], scores[0]);
+	game_events_free(&evs);
+	k->destroy(st);
+	k->config_free(cfg);
+}
