@@ -89,6 +89,8 @@ struct conn {
 	bool closed;      /* on_close delivered */
 	bool closing;     /* no more frames in or out */
 	bool kill_queued; /* on the closer's list */
+	bool kill_sent;   /* the closer asked lws to close it: never twice, as a
+			   * second request cuts the close handshake (1006) */
 	bool lws_closed;  /* LWS_CALLBACK_CLOSED seen: lws is closing it itself */
 	bool rx_paused;
 	int close_code;
@@ -190,7 +192,7 @@ static void closer_cb(uv_timer_t *t);
 static void kill_enqueue(conn *c)
 {
 	net *n = c->n;
-	if (c->kill_queued)
+	if (c->kill_queued || c->kill_sent)
 		return;
 	c->kill_queued = true;
 	c->kill_next = n->kill_head;
@@ -230,6 +232,7 @@ static void closer_cb(uv_timer_t *t)
 		}
 		if (c->lws_closed)
 			continue;
+		c->kill_sent = true;
 		lws_close_reason(c->wsi, (enum lws_close_status)c->close_code,
 				 (unsigned char *)c->close_reason, strlen(c->close_reason));
 		/* May destroy c synchronously: do not touch it after this. */

@@ -16,9 +16,11 @@
  *     // srv.dbPath, srv.proc, srv.output() (stdout+stderr so far)
  *   await srv.get('/metrics')         // -> { status, body }
  *   await srv.waitForOutput(/regex/, ms)  // -> the match, from stdout/stderr
- *   const r = await srv.stop()        // SIGTERM (or stop({signal:'SIGKILL'}));
+ *   const r = await srv.stop()        // SIGTERM (or stop({signal:'SIGKILL'}); with
+ *                                     // signal null it only waits for the exit)
  *                                     // -> { code, signal, output }; throws if
- *                                     // it does not exit within timeoutMs
+ *                                     // it does not exit within timeoutMs; then
+ *                                     // removes its own temporary dbDir
  *   await srv.exited                  // the same, without sending a signal
  *
  *   const c = await connect(srv.url)  // opts: timeoutMs, headers
@@ -140,7 +142,7 @@ async function startLaird(opts = {}) {
 			return httpGet(srv.httpUrl + p, ms);
 		},
 		async stop({ signal = 'SIGTERM', timeoutMs: stopMs = opts.valgrind ? 60000 : 10000 } = {}) {
-			if (!isExited) proc.kill(signal);
+			if (!isExited && signal) proc.kill(signal);
 			try {
 				return await withTimeout(exited, stopMs, 'laird to exit');
 			} catch (e) {
