@@ -146,7 +146,7 @@ static void worker(void *arg)
 	store *st = arg;
 	uv_mutex_lock(&st->mu);
 	for (;;) {
-		while (!st->q_head && !st->stop)
+		while ((!st->q_head || st->paused) && !st->stop)
 			uv_cond_wait(&st->cv, &st->mu);
 		if (!st->q_head)
 			break; /* stop, and nothing left */
@@ -256,7 +256,8 @@ static void on_async(uv_async_t *h)
 
 static void loaded_and_sync_free(store *st)
 {
-	store_loaded_free(st);
+	store_live_free(st);
+	store_shared_free(st);
 	if (st->sync_inited) {
 		uv_cond_destroy(&st->cv);
 		uv_mutex_destroy(&st->mu);
@@ -370,15 +371,7 @@ const store_live_table *store_live_tables(const store *st, size_t *n)
 
 void store_live_tables_release(store *st)
 {
-	/* Shared states stay; only the (possibly large) decision logs go. */
-	char **kinds = st->shared_kind, **jsons = st->shared_json;
-	size_t n = st->n_shared;
-	st->shared_kind = st->shared_json = NULL;
-	st->n_shared = 0;
-	store_loaded_free(st);
-	st->shared_kind = kinds;
-	st->shared_json = jsons;
-	st->n_shared = n;
+	store_live_free(st);
 }
 
 /* ---- submitting calls -------------------------------------------------- */

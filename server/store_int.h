@@ -147,6 +147,8 @@ struct store {
 	store_req *d_head, *d_tail; /* done, to the loop thread */
 	bool stop;                  /* no more work will come */
 	bool worker_done;           /* the store thread has finished */
+	bool paused;                /* tests only: let the queue fill, so that
+				     * a known set of requests is one batch */
 
 	/* Loop thread only. */
 	bool shutting_down;
@@ -177,8 +179,9 @@ void store_db_close(store *st);
 /* Runs a batch of requests (a linked list) on the store thread in one
  * transaction, one savepoint each; sets each request's err and results. */
 void store_db_run_batch(store *st, store_req *batch);
-/* Frees what store_db_open loaded (live tables, shared states). */
-void store_loaded_free(store *st);
+/* Free what store_db_open loaded: the live tables, the shared states. */
+void store_live_free(store *st);
+void store_shared_free(store *st);
 
 /* store.c: arena helpers used by store_sql.c on the store thread. */
 void *store_req_own(store_req *r, void *p);

@@ -291,7 +291,7 @@ static int load_live(store *st)
 	return 0;
 }
 
-void store_loaded_free(store *st)
+void store_shared_free(store *st)
 {
 	for (size_t i = 0; i < st->n_shared; i++) {
 		free(st->shared_kind[i]);
@@ -301,6 +301,10 @@ void store_loaded_free(store *st)
 	free(st->shared_json);
 	st->shared_kind = st->shared_json = NULL;
 	st->n_shared = 0;
+}
+
+void store_live_free(store *st)
+{
 	for (size_t i = 0; i < st->n_live; i++) {
 		store_live_table *t = &st->live[i];
 		free((char *)t->kind);

@@ -132,6 +132,16 @@ static void env_close(env *e)
 	rmdir(e->dir);
 }
 
+/* Holds the store thread's queue (store_int.h's test hook) so that the
+ * requests submitted meanwhile run as one batch, one transaction. */
+static void hold(env *e, bool on)
+{
+	uv_mutex_lock(&e->st->mu);
+	e->st->paused = on;
+	uv_cond_signal(&e->st->cv);
+	uv_mutex_unlock(&e->st->mu);
+}
+
 /* ---- result capture ---------------------------------------------------- */
 
 typedef struct res {
@@ -735,6 +745,10 @@ TEST(store_live_tables_and_decisions_round_trip_then_end)
 	WAIT(&e, &r);
 	CHECK_EQ(r.err, STORE_ERR_NOT_FOUND);
 
+	memset(&r, 0, sizeof r);
+	store_shared_save(e.st, "fake", "{\"kept\":1}", cb_done, &r);
+	WAIT(&e, &r);
+
 	REQUIRE(env_reopen(&e));
 	const store_live_table *t = store_live_tables(e.st, &n);
 	REQUIRE(n == 2 && t);
@@ -755,6 +769,7 @@ TEST(store_live_tables_and_decisions_round_trip_then_end)
 	CHECK_STR(t[1].decisions[2].choices_json, "[1,1]");
 	store_live_tables_release(e.st);
 	CHECK(store_live_tables(e.st, &n) == NULL && n == 0);
+	CHECK_STR(store_shared_loaded(e.st, "fake"), "{\"kept\":1}"); /* not released */
 
 	/* Table 3 closes; table 7's game finishes and ends it atomically. */
 	memset(&r, 0, sizeof r);
@@ -816,18 +831,19 @@ TEST(store_a_failing_request_does_not_harm_its_batch)
 {
 	env e;
 	REQUIRE(env_open(&e));
-	/* Submitted together, so the store thread most likely runs them in one
-	 * transaction; each must stand alone either way. */
+	/* One batch, one transaction: each request must stand alone. */
 	res a = {0}, bad = {0}, b = {0}, dup = {0};
 	int64_t v[] = {1, 1, 1, 1};
 	store_seat seats[1] = {{.player_id = 31337, .stats = v}};
 	store_game g = {.kind = &fake_kind, .config_json = "{}", .seats_json = "[]",
 			.choices_json = "[]", .result_json = "{}", .n_seats = 1, .seats = seats,
 			.server_stats = v};
+	hold(&e, true);
 	store_player_create(e.st, "ann", "t1", STORE_ROLE_PLAYER, cb_player, &a);
 	store_game_finish(e.st, &g, cb_id, &bad);
 	store_player_create(e.st, "ben", "t2", STORE_ROLE_PLAYER, cb_player, &b);
 	store_player_create(e.st, "ANN", "t3", STORE_ROLE_PLAYER, cb_player, &dup);
+	hold(&e, false);
 	WAIT(&e, &dup);
 	CHECK(a.fired == 1 && bad.fired == 1 && b.fired == 1);
 	CHECK_EQ(a.err, STORE_OK);
@@ -923,5 +939,55 @@ TEST(store_shutdown_completes_queued_writes)
 	e.st = NULL;
 	CHECK_EQ(db_int(e.path, "SELECT count(*) FROM live_decisions WHERE table_id = 9"), N);
 	CHECK_EQ(db_int(e.path, "SELECT count(*) FROM players WHERE name = 'last'"), 1);
+	env_close(&e);
+}
+
+/* Disk full aborts SQLite's whole transaction, not just the statement: the
+ * requests of the batch that had succeeded before it were never committed
+ * and must not be acknowledged. (The database is capped at its current
+ * size with max_page_count, set while the store thread is idle.) */
+TEST(store_disk_full_acknowledges_nothing_uncommitted)
+{
+	env e;
+	REQUIRE(env_open(&e));
+	REQUIRE(live_start(&e, 1, 1) == STORE_OK);
+	int64_t pages = -1;
+	{
+		sqlite3_stmt *s;
+		REQUIRE(sqlite3_prepare_v2(e.st->db, "PRAGMA page_count", -1, &s, NULL) == 0);
+		if (sqlite3_step(s) == SQLITE_ROW)
+			pages = sqlite3_column_int64(s, 0);
+		sqlite3_finalize(s);
+		char sql[64];
+		snprintf(sql, sizeof sql, "PRAGMA max_page_count = %lld", (long long)pages);
+		REQUIRE(sqlite3_exec(e.st->db, sql, NULL, NULL, NULL) == SQLITE_OK);
+	}
+	size_t big_len = 200000;
+	char *big = malloc(big_len + 1);
+	REQUIRE(big);
+	memset(big, 'x', big_len);
+	big[big_len] = 0;
+	store_seat seats[1] = {{0}};
+	store_game g = {.kind = &fake_kind, .config_json = "{}", .seats_json = "[]",
+			.choices_json = "[]", .result_json = big, .n_seats = 1, .seats = seats};
+	res d1 = {0}, full = {0}, d2 = {0};
+	hold(&e, true);
+	store_live_decision(e.st, 1, 1, "[1]", cb_done, &d1);
+	store_game_finish(e.st, &g, cb_id, &full);
+	store_live_decision(e.st, 1, 2, "[2]", cb_done, &d2);
+	hold(&e, false);
+	free(big);
+	WAIT(&e, &d2);
+	CHECK_EQ(full.err, STORE_ERR_DB);
+	CHECK_EQ(d1.err, STORE_ERR_DB); /* rolled back with the transaction */
+	REQUIRE(env_reopen(&e));
+	size_t n;
+	const store_live_table *t = store_live_tables(e.st, &n);
+	REQUIRE(n == 1 && t);
+	/* What was acknowledged is there; what was not is not. */
+	CHECK_EQ(t[0].n_decisions, d2.err == STORE_OK ? 1 : 0);
+	if (t[0].n_decisions == 1)
+		CHECK_EQ(t[0].decisions[0].seq, 2);
+	CHECK_EQ(db_int(e.path, "SELECT count(*) FROM games"), 0);
 	env_close(&e);
 }
