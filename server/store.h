@@ -62,8 +62,9 @@ enum store_err {
 	STORE_OK = 0,
 	STORE_ERR_NAME_TAKEN = 1, /* player name exists (case-insensitive) */
 	STORE_ERR_NOT_FOUND = 2,  /* no such player / game / live table */
-	STORE_ERR_EXISTS = 3,     /* duplicate live table or decision seq; an
-				   * admin already exists (store_admin_issue) */
+	STORE_ERR_EXISTS = 3,     /* duplicate live table or decision seq; a
+				   * token already in use; an admin already
+				   * exists (store_admin_issue first_only) */
 	STORE_ERR_INVALID = 4,    /* a bad argument (NULL or empty name, ...) */
 	STORE_ERR_DB = 5,         /* SQLite failed: details are logged */
 };
@@ -196,8 +197,9 @@ typedef void (*store_id_cb)(void *ud, int err, int64_t id);
  * and server-wide statistics folded with each def's aggregation (SUM adds,
  * MIN keeps the least, MAX the greatest; GAME_STAT_NONE skips); each
  * earned achievement's count per player (first-earned time kept); the new
- * shared state; the end of the live table. Any failure (e.g. an unknown
- * player id) rolls all of it back. */
+ * shared state; the end of the live table. Any failure rolls all of it
+ * back: STORE_ERR_NOT_FOUND for a player id that does not exist,
+ * STORE_ERR_INVALID for missing fields, STORE_ERR_DB otherwise. */
 store_req *store_game_finish(store *st, const store_game *g, store_id_cb cb, void *ud);
 
 /* ---- reads: statistics, achievements, game records --------------------- */
