@@ -31,14 +31,6 @@
 #include "net.h"
 #include "store.h"
 
-/* STORE HOOK: server/store.c has not landed yet when this was written.
- * Until it does, these weak references are NULL and laird runs without a
- * database (logged at start). Delete these pragmas once store.c is in. */
-#pragma weak store_open
-#pragma weak store_queue_depth
-#pragma weak store_shutdown
-#pragma weak store_free
-
 struct laird {
 	uv_loop_t loop;
 	laird_config cfg;
@@ -73,7 +65,7 @@ static void cb_close(void *ud, conn *c)
 static void cb_metrics(void *ud, buf *out)
 {
 	struct laird *L = ud;
-	size_t depth = L->store && store_queue_depth ? store_queue_depth(L->store) : 0;
+	size_t depth = L->store ? store_queue_depth(L->store) : 0;
 	metrics_gauge(out, "lair_store_queue_depth",
 		      "Store requests queued or running, plus results not yet delivered.",
 		      (double)depth);
@@ -92,7 +84,7 @@ static void on_net_done(void *ud)
 {
 	struct laird *L = ud;
 	log_info("laird", "every connection closed");
-	if (L->store && store_shutdown)
+	if (L->store)
 		store_shutdown(L->store, on_store_closed, L);
 	/* Nothing of ours is left on the loop now: uv_run returns once lws and
 	 * the store have closed their handles. */
@@ -185,11 +177,8 @@ static int run(struct laird *L)
 		return 1;
 	}
 
-	if (!store_open) {
-		log_warn("laird", "built without the store: nothing is saved (%s unused)",
-			 L->cfg.db_path);
-	} else if (make_db_dir(L->cfg.db_path, err, sizeof err) != 0 ||
-		   !(L->store = store_open(&L->loop, L->cfg.db_path, err, sizeof err))) {
+	if (make_db_dir(L->cfg.db_path, err, sizeof err) != 0 ||
+	    !(L->store = store_open(&L->loop, L->cfg.db_path, err, sizeof err))) {
 		fprintf(stderr, "laird: %s\n", err);
 		rc = 1;
 	}
@@ -217,8 +206,7 @@ static int run(struct laird *L)
 	if (L->app)
 		app_free(L->app);
 	net_free(L->net);
-	if (L->store && store_free)
-		store_free(L->store);
+	store_free(L->store);
 	int lc = uv_loop_close(&L->loop);
 	if (lc != 0) {
 		log_error("laird", "event loop not empty at exit: %s", uv_strerror(lc));

@@ -318,3 +318,21 @@ test('valgrind: start, connect, play a frame, stop — no leak, no error', {
 	assert.equal(r.code, 0, `valgrind reported errors or leaks:\n${r.output}`);
 	assert.doesNotMatch(r.output, /definitely lost|indirectly lost|Invalid (read|write)/);
 });
+
+test('deploy/laird.example.json is a valid config file laird starts with', async () => {
+	const example = path.join(__dirname, '..', '..', 'deploy', 'laird.example.json');
+	// The file's db_path and port are overridden by the helper's flags.
+	const srv = await startLaird({ args: ['--config', example, '--drain-delay-ms', '0'] });
+	try {
+		assert.equal((await srv.get('/healthz')).status, 200);
+	} finally {
+		const r = await srv.stop();
+		assert.equal(r.code, 0, r.output);
+	}
+});
+
+test('a database path that cannot be created: exit 1 with the reason', async () => {
+	const r = await runLaird(['--port', '0', '--db-path', '/proc/nonexistent-dir/lair.db']);
+	assert.equal(r.code, 1, r.stderr);
+	assert.match(r.stderr, /laird: cannot create \/proc\/nonexistent-dir/);
+});
