@@ -10,9 +10,11 @@
 
 /* Each kind adds itself here: one extern and one entry. */
 extern const game_kind deepfall_kind;
+extern const game_kind gems_kind;
 
 static const game_kind *const kinds[] = {
 	&deepfall_kind,
+	&gems_kind,
 	NULL,
 };
 

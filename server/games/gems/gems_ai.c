@@ -1,0 +1,86 @@
+/*
+ * gems_ai.c — the computer player exactly as the seed's A.I. section says
+ * (G29–G32): the stay/leave checks in their order, then a uniform pick
+ * among the stay options, except at Three Card Monte where it follows the
+ * valuable card with probability Attention. Draws only from g->ai.
+ */
+#include "gems_int.h"
+
+static game_choice nth_bit(uint32_t mask, uint32_t n)
+{
+	while (n--)
+		mask &= mask - 1;
+	return (game_choice)__builtin_ctz(mask);
+}
+
+static int best_other_chest(const gems_game *g, int seat)
+{
+	int best = 0;
+	for (int i = 0; i < g->seats; i++)
+		if (i != seat && g->seat[i].chest > best)
+			best = g->seat[i].chest;
+	return best;
+}
+
+/* The seed's stay/leave checks, in order (G30, G31). */
+static bool wants_to_leave(gems_game *g, int seat)
+{
+	const gems_seat *s = &g->seat[seat];
+	const gems_persona *p = &s->ai;
+	bool last = g->dungeon == GEMS_DUNGEONS - 1;
+	double odds_leave = 0.5 * g->odds + p->leave_extra;
+	double good_take = p->good_take;
+	if (last) {
+		odds_leave *= 0.02;
+		good_take *= 4;
+	}
+	if (gems_ev(g, seat) <= p->ev_cutoff)
+		return true;
+	double take = gems_take(g, seat);
+	if (take >= good_take)
+		return true;
+	if (last && s->hand + s->chest + take > best_other_chest(g, seat) + g->inside - 1)
+		return true;
+	if (g->rumor_leave2 != GEMS_NO_RUMOR_LEAVE && 2 * g->depth >= g->rumor_leave2)
+		return true;
+	if (g->first_warning_depth && g->depth - g->first_warning_depth >= p->post_warning_delay &&
+	    s->hand >= 1 && rng_unit(&g->ai) < odds_leave)
+		return true;
+	return false;
+}
+
+static bool at_monte(const gems_game *g)
+{
+	gems_room r = g->rooms[g->cur];
+	return g->phase == GEMS_PH_DECIDE && r.kind == GEMS_ROOM_ADV && r.arg == GEMS_ADV_MONTE;
+}
+
+game_choice gems_ai_choose(gems_game *g, int seat)
+{
+	uint32_t mask = gems_options_mask(g, seat);
+	if (!mask)
+		return GAME_NO_CHOICE;
+	if (!(mask & (mask - 1)))
+		return (game_choice)__builtin_ctz(mask);
+	if ((mask & 1u << GEMS_C_LEAVE) && wants_to_leave(g, seat))
+		return GEMS_C_LEAVE;
+	mask &= ~(1u << GEMS_C_LEAVE);
+	if (at_monte(g) && rng_unit(&g->ai) < g->seat[seat].ai.attention) {
+		for (int p = 0; p < 3; p++)
+			if (g->monte_layout[p] == 2)
+				return GEMS_C_CARD1 + p;
+	}
+	return nth_bit(mask, rng_below(&g->ai, (uint32_t)__builtin_popcount(mask)));
+}
+
+void gems_play_ai(gems_game *g, game_events *out)
+{
+	game_choice ch[GAME_MAX_SEATS];
+	char err[8];
+	while (!gems_over(g)) {
+		for (int i = 0; i < g->seats; i++)
+			ch[i] = g->pending >> i & 1 ? gems_ai_choose(g, i) : GAME_NO_CHOICE;
+		if (gems_apply(g, ch, out, err, sizeof err) != GAME_OK)
+			return; /* cannot happen: the AI only picks legal options */
+	}
+}

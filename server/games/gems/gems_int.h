@@ -1,0 +1,79 @@
+/*
+ * gems_int.h — what the gems_*.c files share with each other and with the
+ * unit tests: the rule formulas as pure functions, dungeon building, the
+ * room flow, adventures and odds. Not part of the public API (gems.h).
+ */
+#ifndef LAIR_GEMS_INT_H
+#define LAIR_GEMS_INT_H
+
+#include "gems.h"
+
+#define GEMS_NO_RUMOR_LEAVE INT32_MAX
+
+/* gems_rules.c — formulas */
+int gems_room_gems(int bravery, int level);            /* G12 */
+int gems_bar_size(int bars_in_chests);                 /* 1 small, 2 medium, 3 large */
+int gems_bar_value(int size, int seats);               /* G6 */
+int gems_bravery_drop(int seats, int leavers);         /* G13: 1 or 0 */
+/* G19 weighted split: shares[i] = gems·w[i] / Σw (floor); returns the rest. */
+int gems_split(int gems, const int *weights, int n, int *shares);
+int gems_ferry_toll(int part);                         /* G11: 4/3/2 */
+int gems_sunmoon_amount(int part);                     /* 2/4/6 */
+int gems_monte_third(int part);                        /* 0/-2/-4 */
+int gems_scout_radius(int part);                       /* 8/5/2 */
+int gems_adv_rooms(int adv);                           /* 3, or 6 */
+int gems_popcount(uint32_t x);
+
+/* gems_build.c — set-up and dungeon building */
+/* G7: counts[t] rooms of warning type t for dungeon 0–4; returns the types. */
+int gems_warning_counts(int dungeon, int counts[5]);
+/* The unordered room set of a dungeon; returns its size. */
+int gems_dungeon_set(int dungeon, int bars, int adv, gems_room *out);
+void gems_move_up(gems_room *rooms, int n);            /* G8 */
+int gems_mark_spiders(gems_room *rooms, int n);        /* G9: lair index or -1 */
+bool gems_adv_before_lair(const gems_room *rooms, int n, int lair_at); /* G10 */
+/* G10: five distinct adventures, least used first (ties random), shuffled. */
+void gems_pick_adventures(rng *r, const int32_t uses[GEMS_N_ADV], uint8_t out[GEMS_DUNGEONS]);
+/* Builds the current dungeon's list (or takes `fixed`), emits G10's use. */
+void gems_build_dungeon(gems_game *g, const gems_room *fixed, int n_fixed, game_events *out);
+/* gems_init with dungeon 1's list given verbatim (no shuffle, no move-up;
+ * G9 still applies): for tests that need a known room order. */
+int gems_init_fixed(gems_game *g, int seats, uint64_t seed, const gems_shared *shared,
+		    const gems_opts *opts, const gems_room *rooms, int n_rooms, game_events *out);
+
+/* gems_rooms.c — the flow of a dungeon */
+void gems_begin_dungeon(gems_game *g, const gems_room *fixed, int n_fixed, game_events *out);
+/* Enters rooms until a decision is pending or the game is over. */
+void gems_advance(gems_game *g, game_events *out);
+void gems_open_decision(gems_game *g, int phase);
+bool gems_is_legal(const gems_game *g, int seat, game_choice c);
+
+/* gems_adventures.c */
+void gems_adv_enter(gems_game *g, int adv, int part, game_events *out);
+void gems_adv_resolve(gems_game *g, int adv, int part, const game_choice *choices,
+		      uint32_t stayers, game_events *out);
+void gems_sphinx_coins(gems_game *g, uint32_t stayers, game_events *out);
+void gems_people_effect(gems_game *g, game_events *out);
+uint32_t gems_adv_options(const gems_game *g, int adv, int seat);
+
+/* gems_odds.c — G25–G28 */
+void gems_odds_update(gems_game *g);
+void gems_unseen_reset(gems_game *g);               /* at a dungeon's start */
+void gems_unseen_remove(gems_game *g, gems_room r);  /* as a room is entered */
+double gems_lair_odds(const gems_game *g);
+double gems_rumor(const gems_game *g);
+double gems_ev(const gems_game *g, int seat);
+double gems_take(const gems_game *g, int seat);
+int gems_current_bar_value(const gems_game *g);
+
+/* gems_stats.c */
+void gems_finish(gems_game *g, game_events *out); /* G33 winners, game-over event */
+
+static inline void gems_emit(game_events *out, int type, int seat, int32_t a, int32_t b,
+			     int32_t c)
+{
+	if (out)
+		game_events_push(out, (uint16_t)type, seat, a, b, c);
+}
+
+#endif
