@@ -1,0 +1,191 @@
+/*
+ * test_gems_kind.c — the gems game through the game_kind contract (game.h)
+ * as the server uses it: registry, config, shared state JSON and folding,
+ * create/apply/AI to the end, options and choices as JSON with their error
+ * codes, views, events, result, statistics and achievements.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../server/games/gems/gems_int.h"
+#include "../../server/games/gems/gems_kind.h"
+#include "../test.h"
+
+static const game_kind *kind(void) { return game_kind_find("gems"); }
+
+TEST(gems_kind_registered)
+{
+	const game_kind *k = kind();
+	REQUIRE(k != NULL);
+	CHECK_STR(k->name, "gems");
+	CHECK_EQ(k->min_seats, 1);
+	CHECK_EQ(k->max_seats, 9);
+	CHECK_EQ(k->n_stats, GEMS_N_STATS);
+	CHECK_EQ(k->n_achievements, GEMS_N_ACH);
+}
+
+TEST(gems_kind_config_parse_and_errors)
+{
+	const game_kind *k = kind();
+	char err[128];
+	void *c = k->config_new(NULL, err, sizeof err);
+	REQUIRE(c != NULL);
+	cJSON *j = k->config_json(c);
+	CHECK(cJSON_IsNull(cJSON_GetObjectItem(j, "adventures")));
+	cJSON_Delete(j);
+	k->config_free(c);
+
+	cJSON *in = cJSON_Parse("{\"adventures\":[\"monte\",\"devil\",\"sphinx\",\"banker\","
+				"\"little_people\"]}");
+	c = k->config_new(in, err, sizeof err);
+	REQUIRE(c != NULL);
+	j = k->config_json(c);
+	char *s = cJSON_PrintUnformatted(j);
+	CHECK(strstr(s, "\"monte\",\"devil\",\"sphinx\",\"banker\",\"little_people\"") != NULL);
+	free(s);
+	cJSON_Delete(j);
+	k->config_free(c);
+	cJSON_Delete(in);
+
+	const char *bad[] = {
+		"[1]", "{\"speed\":3}", "{\"adventures\":[\"monte\"]}",
+		"{\"adventures\":[\"monte\",\"monte\",\"sphinx\",\"banker\",\"devil\"]}",
+		"{\"adventures\":[\"monte\",\"x\",\"sphinx\",\"banker\",\"devil\"]}",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		in = cJSON_Parse(bad[i]);
+		err[0] = 0;
+		CHECK(k->config_new(in, err, sizeof err) == NULL);
+		CHECK(err[0] != 0);
+		cJSON_Delete(in);
+	}
+}
+
+TEST(gems_kind_shared_json_round_trip)
+{
+	const game_kind *k = kind();
+	char err[128];
+	void *sh = k->shared_new(NULL, err, sizeof err);
+	REQUIRE(sh != NULL);
+	game_event evs[2] = {{.type = GEMS_EV_ADV_USED, .seat = -1, .a = GEMS_ADV_DEVIL},
+			     {.type = GEMS_EV_GAME_OVER, .seat = -1, .a = 61, .b = 17}};
+	k->shared_fold(sh, evs, 2);
+	cJSON *j = k->shared_json(sh);
+	CHECK_EQ(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "adventure_uses"), "devil")->valueint,
+		 1);
+	CHECK_EQ(cJSON_GetObjectItem(j, "best_winning_score")->valueint, 61);
+	CHECK_EQ(cJSON_GetObjectItem(j, "deepest_depth")->valueint, 17);
+	void *back = k->shared_new(j, err, sizeof err);
+	REQUIRE(back != NULL);
+	CHECK(memcmp(back, sh, sizeof(gems_shared)) == 0);
+	k->shared_free(back);
+	cJSON_Delete(j);
+	k->shared_free(sh);
+
+	cJSON *bad = cJSON_Parse("{\"adventure_uses\":{\"devil\":\"x\"}}");
+	CHECK(k->shared_new(bad, err, sizeof err) == NULL);
+	cJSON_Delete(bad);
+}
+
+static int count_json_events(const game_kind *k, game_state *st, const game_events *evs,
+			     int viewer)
+{
+	int n = 0;
+	for (size_t i = 0; i < evs->len; i++) {
+		cJSON *e = k->event_json(st, &evs->v[i], viewer);
+		if (!e)
+			continue;
+		CHECK(cJSON_IsString(cJSON_GetObjectItem(e, "type")));
+		n++;
+		cJSON_Delete(e);
+	}
+	return n;
+}
+
+TEST(gems_kind_full_game_through_the_vtable)
+{
+	const game_kind *k = kind();
+	char err[128];
+	void *sh = k->shared_new(NULL, err, sizeof err);
+	game_events evs = {0};
+	game_state *st = k->create(NULL, 5, 99, sh, &evs, err, sizeof err);
+	REQUIRE(st != NULL);
+	int steps = 0;
+	while (!k->is_over(st) && steps < 10000) {
+		uint32_t p = k->pending(st);
+		REQUIRE(p != 0);
+		game_choice ch[GAME_MAX_SEATS];
+		for (int i = 0; i < 5; i++) {
+			ch[i] = GAME_NO_CHOICE;
+			if (!(p >> i & 1))
+				continue;
+			game_choice opts[GEMS_N_CHOICES];
+			int n = k->options(st, i, opts, GEMS_N_CHOICES);
+			CHECK(n >= 1);
+			ch[i] = k->ai_choose(st, i);
+			cJSON *cj = k->choice_json(st, i, ch[i]);
+			game_choice back;
+			CHECK_EQ(k->choice_parse(st, i, cj, &back, err, sizeof err), GAME_OK);
+			CHECK_EQ(back, ch[i]);
+			cJSON_Delete(cj);
+		}
+		cJSON *v = k->view(st, 0);
+		cJSON_Delete(v);
+		k->shared_fold(sh, evs.v, evs.len);
+		count_json_events(k, st, &evs, -1);
+		game_events_clear(&evs);
+		REQUIRE(k->apply(st, ch, &evs, err, sizeof err) == GAME_OK);
+		steps++;
+	}
+	k->shared_fold(sh, evs.v, evs.len);
+	REQUIRE(k->is_over(st));
+	CHECK_EQ(k->pending(st), 0u);
+	int64_t scores[GAME_MAX_SEATS];
+	uint32_t winners = 0;
+	k->result(st, scores, &winners);
+	CHECK(winners != 0);
+	cJSON *r = k->result_json(st, 0x1f);
+	CHECK_EQ(cJSON_GetArraySize(cJSON_GetObjectItem(r, "seats")), 5);
+	CHECK_EQ(cJSON_GetArraySize(cJSON_GetObjectItem(r, "dungeons")), 5);
+	cJSON_Delete(r);
+	/* the fold saw the game over: records hold the winning score */
+	const gems_shared *gs = sh;
+	int64_t best = 0;
+	for (int i = 0; i < 5; i++)
+		best = scores[i] > best ? scores[i] : best;
+	CHECK_EQ(gs->best_score, best);
+	int64_t vals[GEMS_N_STATS];
+	k->stats(st, -1, 0x1f, vals);
+	CHECK_EQ(vals[GEMS_ST_GAMES_PLAYED], 1);
+	CHECK_EQ(vals[GEMS_ST_PLAYERS], 5);
+	CHECK_EQ(vals[GEMS_ST_GAMES_WON_BY_AIS], 1);
+	k->destroy(st);
+	k->shared_free(sh);
+	game_events_free(&evs);
+}
+
+TEST(gems_kind_choice_parse_errors)
+{
+	const game_kind *k = kind();
+	char err[128];
+	game_state *st = k->create(NULL, 3, 5, NULL, NULL, err, sizeof err);
+	REQUIRE(st != NULL);
+	game_choice c;
+	cJSON *j = cJSON_CreateNumber(3);
+	CHECK_EQ(k->choice_parse(st, 0, j, &c, err, sizeof err), GAME_ERR_MALFORMED);
+	cJSON_Delete(j);
+	j = cJSON_CreateString("fly");
+	CHECK_EQ(k->choice_parse(st, 0, j, &c, err, sizeof err), GAME_ERR_MALFORMED);
+	CHECK(strstr(err, "fly") != NULL);
+	cJSON_Delete(j);
+	j = cJSON_CreateString("stay");
+	CHECK_EQ(k->choice_parse(st, 7, j, &c, err, sizeof err), GAME_ERR_NOT_PENDING);
+	cJSON_Delete(j);
+	j = cJSON_Parse("{\"id\":\"leave\"}");
+	CHECK_EQ(k->choice_parse(st, 1, j, &c, err, sizeof err), GAME_OK);
+	CHECK_EQ(c, GEMS_C_LEAVE);
+	cJSON_Delete(j);
+	k->destroy(st);
+	CHECK(k->create(NULL, 0, 1, NULL, NULL, err, sizeof err) == NULL);
+	CHECK(k->create(NULL, 10, 1, NULL, NULL, err, sizeof err) == NULL);
+}
