@@ -1,31 +1,433 @@
 /*
- * app.c — placeholder application layer: answers every frame with an
- * error until the real one lands (sessions, lobbies, tables).
+ * app.c — laird's application layer: the entry points net calls (open,
+ * message, close), decoding and dispatch of protocol v1 requests to the
+ * handler modules (session.c, lobby.c, handle_table.c, handle_stats.c, admin.c,
+ * one file per group of requests as tmux does), replies and errors, the
+ * per-kind shared state, and the app's metrics.
+ *
+ * Ordering: every request is answered exactly once, in the order received.
+ * A handler that must wait for the store marks the session busy; frames
+ * that arrive meanwhile wait in the session's queue (bounded) and are
+ * handled when the store answers.
  */
-#include "app.h"
+#include "app_int.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
-struct app {
-	uv_loop_t *loop;
+#include "../common/log.h"
+#include "admin.h"
+#include "lobby.h"
+#include "metrics.h"
+#include "session.h"
+
+typedef void (*handler_fn)(session *s, proto_msg *m);
+
+static const struct {
+	handler_fn fn;
+	bool before_hello; /* allowed before hello */
+	bool new_work;     /* refused with draining during shutdown */
+} handlers[PROTO_TYPE_COUNT] = {
+	[PROTO_HELLO] = {handle_hello, true, true},
+	[PROTO_PING] = {handle_ping, true, false},
+	[PROTO_LOBBY_LIST] = {handle_lobby_list, false, false},
+	[PROTO_LOBBY_JOIN] = {handle_lobby_join, false, true},
+	[PROTO_LOBBY_LEAVE] = {handle_lobby_leave, false, false},
+	[PROTO_CHAT] = {handle_chat, false, false},
+	[PROTO_TABLE_LIST] = {handle_table_list, false, false},
+	[PROTO_TABLE_CREATE] = {handle_table_create, false, true},
+	[PROTO_TABLE_JOIN] = {handle_table_join, false, true},
+	[PROTO_TABLE_SPECTATE] = {handle_table_spectate, false, true},
+	[PROTO_TABLE_LEAVE] = {handle_table_leave, false, false},
+	[PROTO_TABLE_ADD_AI] = {handle_table_add_ai, false, true},
+	[PROTO_TABLE_REMOVE_AI] = {handle_table_remove_ai, false, true},
+	[PROTO_TABLE_START] = {handle_table_start, false, true},
+	[PROTO_CHOOSE] = {handle_choose, false, false},
+	[PROTO_SELECTING] = {handle_selecting, false, false},
+	[PROTO_TAKE_SEAT] = {handle_take_seat, false, true},
+	[PROTO_TABLE_SYNC] = {handle_table_sync, false, false},
+	[PROTO_REMATCH] = {handle_rematch, false, true},
+	[PROTO_TABLE_CLOSE] = {handle_table_close, false, false},
+	[PROTO_STATS] = {handle_stats, false, false},
+	[PROTO_ACHIEVEMENTS] = {handle_achievements, false, false},
+	[PROTO_SERVER_STATS] = {handle_server_stats, false, false},
+	[PROTO_RECORDS] = {handle_records, false, false},
+	[PROTO_ADMIN_LOBBIES] = {handle_admin_lobbies, false, false},
+	[PROTO_ADMIN_LOBBY_CREATE] = {handle_admin_lobby_create, false, true},
+	[PROTO_ADMIN_LOBBY_CLOSE] = {handle_admin_lobby_close, false, false},
+	[PROTO_ADMIN_TABLES] = {handle_admin_tables, false, false},
+	[PROTO_ADMIN_TABLE_CLOSE] = {handle_admin_table_close, false, false},
+	[PROTO_ADMIN_PLAYERS] = {handle_admin_players, false, false},
+	[PROTO_ADMIN_KICK] = {handle_admin_kick, false, false},
+	[PROTO_ADMIN_STATS] = {handle_admin_stats, false, false},
 };
 
-app *app_new(uv_loop_t *loop, const laird_config *cfg, struct store *store, struct net *net)
+int64_t app_unix_ms(void)
 {
-	(void)cfg;
-	(void)store;
-	(void)net;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int app_kind_index(const game_kind *k)
+{
+	for (int i = 0; i < game_kind_count() && i < APP_MAX_KINDS; i++)
+		if (game_kind_at(i) == k)
+			return i;
+	return -1;
+}
+
+/* ---- shared state per kind ---- */
+
+static void shared_load(app *a)
+{
+	for (int i = 0; i < game_kind_count() && i < APP_MAX_KINDS; i++) {
+		const game_kind *k = game_kind_at(i);
+		if (!k->shared_new)
+			continue;
+		const char *saved = store_shared_loaded(a->store, k->name);
+		cJSON *json = saved ? cJSON_Parse(saved) : NULL;
+		char err[160] = "";
+		a->shared[i] = k->shared_new(json, err, sizeof err);
+		if (!a->shared[i]) {
+			/* A saved state this build cannot read: start fresh rather
+			 * than refuse to serve, and say so. */
+			log_warn("app", "%s: saved shared state rejected (%s); starting fresh",
+				 k->name, err);
+			a->shared[i] = k->shared_new(NULL, err, sizeof err);
+		}
+		cJSON_Delete(json);
+	}
+}
+
+static void shared_save_all(app *a)
+{
+	for (int i = 0; i < game_kind_count() && i < APP_MAX_KINDS; i++) {
+		const game_kind *k = game_kind_at(i);
+		if (!a->shared[i] || !k->shared_json)
+			continue;
+		cJSON *j = k->shared_json(a->shared[i]);
+		char *text = proto_print(j);
+		store_shared_save(a->store, k->name, text, NULL, NULL);
+		free(text);
+		cJSON_Delete(j);
+	}
+}
+
+/* ---- life ---- */
+
+static void reaper_cb(uv_timer_t *t);
+static void sweep_cb(uv_timer_t *t);
+
+app *app_new(uv_loop_t *loop, const laird_config *cfg, struct store *st, struct net *n)
+{
 	app *a = xcalloc(1, sizeof *a);
 	a->loop = loop;
+	a->cfg = cfg;
+	a->store = st;
+	a->net = n;
+	a->next_lobby_id = 1;
+	a->next_table_id = 1;
+	a->started_ms = now_ms();
+	a->reaper = xcalloc(1, sizeof *a->reaper);
+	uv_timer_init(loop, a->reaper);
+	a->reaper->data = a;
+	a->sweep = xcalloc(1, sizeof *a->sweep);
+	uv_timer_init(loop, a->sweep);
+	a->sweep->data = a;
+	uv_timer_start(a->sweep, sweep_cb, 1000, 1000);
+	lobby_new(a, "main"); /* the default lobby, id 1 */
+	if (st) {
+		shared_load(a);
+		tables_restore(a);
+		admin_first_token(a);
+	}
 	return a;
 }
 
-void app_free(app *a) { free(a); }
-void app_on_open(app *a, struct conn *c) { (void)a, (void)c; }
+static void free_handle(uv_handle_t *h) { free(h); }
+
+/* The timers' handles outlive the app until libuv has closed them. */
+static void timers_close(app *a)
+{
+	if (a->reaper) {
+		uv_timer_stop(a->reaper);
+		uv_close((uv_handle_t *)a->reaper, free_handle);
+		a->reaper = NULL;
+	}
+	if (a->sweep) {
+		uv_timer_stop(a->sweep);
+		uv_close((uv_handle_t *)a->sweep, free_handle);
+		a->sweep = NULL;
+	}
+}
+
+/* Closes connections that have not said hello within hello_timeout_sec. */
+static void sweep_cb(uv_timer_t *t)
+{
+	app *a = t->data;
+	uint64_t limit = (uint64_t)a->cfg->hello_timeout_sec * 1000, now = now_ms();
+	if (!limit)
+		return;
+	for (session *s = a->sessions; s; s = s->next)
+		if (s->state == SESSION_NEW && !s->busy && now - s->opened_ms >= limit)
+			conn_close(s->c, NET_CLOSE_NORMAL, "no hello in time");
+}
+
+void app_free(app *a)
+{
+	if (!a)
+		return;
+	/* Sessions normally end through on_close; any left are freed here. */
+	while (a->sessions)
+		session_free(a->sessions);
+	tables_free_all(a);
+	for (size_t i = 0; i < a->n_lobbies; i++)
+		lobby_free(a->lobbies[i]);
+	free(a->lobbies);
+	for (size_t i = 0; i < a->players.cap; i++) {
+		player *p = a->players.slots[i].val;
+		if (a->players.slots[i].key && p) {
+			free(p->tables);
+			free(p);
+		}
+	}
+	idmap_free(&a->players);
+	idmap_free(&a->tables);
+	for (int i = 0; i < game_kind_count() && i < APP_MAX_KINDS; i++)
+		if (a->shared[i])
+			game_kind_at(i)->shared_free(a->shared[i]);
+	timers_close(a);
+	free(a);
+}
+
+void app_drain(app *a)
+{
+	if (a->draining)
+		return;
+	a->draining = true;
+	cJSON *bye = proto_new("bye", NULL);
+	cJSON_AddStringToObject(bye, "reason", "shutdown");
+	char *text = proto_print(bye);
+	for (session *s = a->sessions; s; s = s->next)
+		app_send_text(s, text, strlen(text));
+	free(text);
+	cJSON_Delete(bye);
+	/* Tables in play stay live in the store: the next start restores them
+	 * at the same decision. Their timers stop now. */
+	tables_free_all(a);
+	if (a->store)
+		shared_save_all(a);
+	/* Closed here so the loop can finish closing it before uv_run ends. */
+	timers_close(a);
+}
+
+/* ---- sending ---- */
+
+void app_send_text(session *s, const char *text, size_t len)
+{
+	if (!s || !s->c)
+		return;
+	s->app->msgs_out++;
+	conn_send(s->c, text, len);
+}
+
+void app_send(session *s, cJSON *msg)
+{
+	if (s && s->c) {
+		char *text = proto_print(msg);
+		app_send_text(s, text, strlen(text));
+		free(text);
+	}
+	cJSON_Delete(msg);
+}
+
+void app_send_player(app *a, int64_t id, cJSON *msg)
+{
+	player *p = player_find(a, id);
+	app_send(p ? p->sess : NULL, msg);
+}
+
+void app_ok(session *s, const cJSON *id) { app_send(s, proto_new("ok", id)); }
+
+void app_error(session *s, const cJSON *id, enum proto_err code, const char *field,
+	       const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if ((int)code > 0 && code < PROTO_ERR_COUNT)
+		s->app->errors[code]++;
+	app_send(s, proto_error_new(id, code, field, msg));
+}
+
+enum proto_err app_table_err(int e)
+{
+	const char *code = table_err_code(e);
+	int p = code ? proto_err_find(code) : -1;
+	return p > 0 ? (enum proto_err)p : PROTO_E_INTERNAL;
+}
+
+/* ---- the reaper: table closes requested inside table callbacks ---- */
+
+void app_table_close_later(app *a, app_table *at)
+{
+	at->closing = true;
+	if (!a->reaper_armed && a->reaper) {
+		a->reaper_armed = true;
+		uv_timer_start(a->reaper, reaper_cb, 0, 0);
+	}
+}
+
+static void reaper_cb(uv_timer_t *t)
+{
+	app *a = t->data;
+	a->reaper_armed = false;
+	/* Collect first: destroying changes the map. */
+	size_t n = 0, cap = 0;
+	app_table **v = NULL;
+	for (size_t i = 0; i < a->tables.cap; i++) {
+		app_table *at = a->tables.slots[i].val;
+		if (a->tables.slots[i].key && at && at->closing) {
+			if (n == cap) {
+				cap = cap ? cap * 2 : 8;
+				v = xrealloc(v, cap * sizeof *v);
+			}
+			v[n++] = at;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		app_table_destroy(a, v[i], true);
+	free(v);
+}
+
+/* ---- net's entry points ---- */
+
+void app_on_open(app *a, struct conn *c)
+{
+	session *s = session_new(a, c);
+	conn_set_user(c, s);
+}
+
+void app_dispatch(session *s, proto_msg *m)
+{
+	app *a = s->app;
+	if (s->state != SESSION_READY && !handlers[m->type].before_hello) {
+		app_error(s, m->id, PROTO_E_NOT_HELLO, NULL,
+			  "the first request must be hello {protocol: 1, name | token}");
+		return;
+	}
+	if (a->draining && handlers[m->type].new_work) {
+		app_error(s, m->id, PROTO_E_DRAINING, NULL, "the server is shutting down");
+		return;
+	}
+	if (proto_type_is_admin(m->type) && !s->pl->admin) {
+		app_error(s, m->id, PROTO_E_FORBIDDEN, NULL, "%s needs the admin role",
+			  proto_type_name(m->type));
+		return;
+	}
+	handlers[m->type].fn(s, m);
+}
+
+static void handle_frame(session *s, const char *text, size_t len)
+{
+	proto_msg m;
+	proto_error err;
+	if (proto_decode(text, len, &m, &err) != PROTO_OK) {
+		s->app->errors[err.code]++;
+		/* version_unsupported carries the list of versions spoken. */
+		app_send(s, proto_error_from(m.id, &err));
+	} else {
+		app_dispatch(s, &m);
+	}
+	proto_msg_free(&m);
+}
+
 void app_on_message(app *a, struct conn *c, const char *text, size_t len)
 {
-	(void)a, (void)c, (void)text, (void)len;
+	session *s = conn_user(c);
+	if (!s)
+		return;
+	a->msgs_in++;
+	if (s->busy) {
+		if (s->q_len == SESSION_QUEUE_MAX) {
+			app_error(s, NULL, PROTO_E_RATE_LIMITED, NULL,
+				  "too many requests waiting for an answer; dropped");
+			return;
+		}
+		queued_frame *q = &s->queue[(s->q_head + s->q_len++) % SESSION_QUEUE_MAX];
+		q->text = xmalloc(len + 1);
+		memcpy(q->text, text, len);
+		q->text[len] = 0;
+		q->len = len;
+		return;
+	}
+	handle_frame(s, text, len);
 }
-void app_on_close(app *a, struct conn *c) { (void)a, (void)c; }
-void app_drain(app *a) { (void)a; }
-void app_metrics(app *a, buf *out) { (void)a, (void)out; }
+
+void app_session_unbusy(session *s)
+{
+	s->busy = false;
+	s->req = NULL;
+	cJSON_Delete(s->req_id);
+	s->req_id = NULL;
+	while (!s->busy && s->q_len > 0 && s->c) {
+		queued_frame q = s->queue[s->q_head];
+		s->q_head = (s->q_head + 1) % SESSION_QUEUE_MAX;
+		s->q_len--;
+		handle_frame(s, q.text, q.len);
+		free(q.text);
+	}
+}
+
+void app_on_close(app *a, struct conn *c)
+{
+	(void)a;
+	session *s = conn_user(c);
+	if (!s)
+		return;
+	conn_set_user(c, NULL);
+	session_free(s);
+}
+
+/* ---- metrics ---- */
+
+void app_metrics(app *a, buf *out)
+{
+	size_t online = 0;
+	for (session *s = a->sessions; s; s = s->next)
+		online += s->pl != NULL;
+	metrics_gauge(out, "lair_players_online", "Players with a live connection.",
+		      (double)online);
+	metrics_gauge(out, "lair_lobbies", "Lobbies.", (double)a->n_lobbies);
+	size_t by_state[3] = {0};
+	for (size_t i = 0; i < a->tables.cap; i++) {
+		app_table *at = a->tables.slots[i].val;
+		if (a->tables.slots[i].key && at)
+			by_state[table_get_state(at->t)]++;
+	}
+	metrics_family(out, "lair_tables", "gauge", "Tables by state.");
+	for (int st = 0; st < 3; st++)
+		metrics_sample_l(out, "lair_tables", "state", table_state_name(st),
+				 (double)by_state[st]);
+	metrics_counter(out, "lair_decisions_resolved_total", "Decisions resolved at tables.",
+			(double)a->decisions);
+	metrics_counter(out, "lair_games_finished_total", "Games played to the end.",
+			(double)a->games_finished);
+	metrics_counter(out, "lair_app_messages_in_total", "Frames handed to the app.",
+			(double)a->msgs_in);
+	metrics_counter(out, "lair_app_messages_out_total", "Messages the app sent.",
+			(double)a->msgs_out);
+	metrics_family(out, "lair_errors_total", "counter", "Error replies by code.");
+	for (int i = 1; i < PROTO_ERR_COUNT; i++)
+		metrics_sample_l(out, "lair_errors_total", "code", proto_err_code(i),
+				 (double)a->errors[i]);
+	if (a->store)
+		metrics_gauge(out, "lair_store_queue_depth", "Store requests not yet answered.",
+			      (double)store_queue_depth(a->store));
+}

@@ -1,0 +1,260 @@
+/*
+ * admin.c — see admin.h. Admin requests reach these handlers only after
+ * app_dispatch checked the admin role (forbidden otherwise).
+ */
+#include "admin.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "../common/log.h"
+#include "lobby.h"
+#include "session.h"
+
+void handle_admin_lobbies(session *s, proto_msg *m)
+{
+	app *a = s->app;
+	cJSON *r = proto_new("lobbies", m->id);
+	cJSON *arr = cJSON_AddArrayToObject(r, "lobbies");
+	for (size_t i = 0; i < a->n_lobbies; i++)
+		cJSON_AddItemToArray(arr, lobby_summary_json(a->lobbies[i]));
+	app_send(s, r);
+}
+
+void handle_admin_lobby_create(session *s, proto_msg *m)
+{
+	app *a = s->app;
+	if (a->cfg->max_lobbies > 0 && a->n_lobbies >= (size_t)a->cfg->max_lobbies) {
+		app_error(s, m->id, PROTO_E_LIMIT_REACHED, NULL, "at most %d lobbies",
+			  a->cfg->max_lobbies);
+		return;
+	}
+	lobby *l = lobby_new(a, m->u.lobby_create.name);
+	log_info("app", "admin %s created lobby %llu \"%s\"", s->pl->name,
+		 (unsigned long long)l->id, l->name);
+	app_send(s, lobby_reply_json(a, l, m->id));
+}
+
+void handle_admin_lobby_close(session *s, proto_msg *m)
+{
+	app *a = s->app;
+	lobby *l = lobby_find(a, (uint64_t)m->u.lobby.lobby);
+	if (!l) {
+		app_error(s, m->id, PROTO_E_NOT_FOUND, "lobby", "no lobby %lld",
+			  (long long)m->u.lobby.lobby);
+		return;
+	}
+	if (l->id == 1) {
+		app_error(s, m->id, PROTO_E_FORBIDDEN, "lobby", "the default lobby stays open");
+		return;
+	}
+	app_ok(s, m->id);
+	lobby_close(a, l);
+}
+
+void handle_admin_tables(session *s, proto_msg *m)
+{
+	app *a = s->app;
+	cJSON *r = proto_new("tables", m->id);
+	if (m->u.lobby.lobby != PROTO_ABSENT) {
+		lobby *l = lobby_find(a, (uint64_t)m->u.lobby.lobby);
+		if (!l) {
+			cJSON_Delete(r);
+			app_error(s, m->id, PROTO_E_NOT_FOUND, "lobby", "no lobby %lld",
+				  (long long)m->u.lobby.lobby);
+			return;
+		}
+		cJSON_AddNumberToObject(r, "lobby", (double)l->id);
+		cJSON_AddItemToObject(r, "tables", lobby_tables_json(a, l, true));
+	} else {
+		cJSON_AddNullToObject(r, "lobby");
+		cJSON *arr = cJSON_AddArrayToObject(r, "tables");
+		for (size_t i = 0; i < a->n_lobbies; i++) {
+			cJSON *part = lobby_tables_json(a, a->lobbies[i], true);
+			cJSON *e;
+			while ((e = cJSON_DetachItemFromArray(part, 0)))
+				cJSON_AddItemToArray(arr, e);
+			cJSON_Delete(part);
+		}
+	}
+	app_send(s, r);
+}
+
+void handle_admin_table_close(session *s, proto_msg *m)
+{
+	app_table *at = app_table_find(s->app, (uint64_t)m->u.table.table);
+	if (!at || at->closing) {
+		app_error(s, m->id, PROTO_E_NOT_FOUND, "table", "no table %lld",
+			  (long long)m->u.table.table);
+		return;
+	}
+	app_ok(s, m->id);
+	app_table_destroy(s->app, at, true);
+}
+
+void handle_admin_players(session *s, proto_msg *m)
+{
+	app *a = s->app;
+	cJSON *r = proto_new("players", m->id);
+	cJSON *arr = cJSON_AddArrayToObject(r, "players");
+	uint64_t now = now_ms();
+	for (session *o = a->sessions; o; o = o->next) {
+		player *p = o->pl;
+		if (!p)
+			continue;
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddNumberToObject(e, "id", (double)p->id);
+		cJSON_AddStringToObject(e, "name", p->name);
+		cJSON_AddBoolToObject(e, "admin", p->admin);
+		if (p->lobby)
+			cJSON_AddNumberToObject(e, "lobby", (double)p->lobby->id);
+		else
+			cJSON_AddNullToObject(e, "lobby");
+		cJSON *t = cJSON_AddArrayToObject(e, "tables");
+		for (int i = 0; i < p->n_tables; i++)
+			cJSON_AddItemToArray(t, cJSON_CreateNumber((double)p->tables[i]));
+		cJSON_AddNumberToObject(e, "connected_ms", (double)(now - p->connected_ms));
+		cJSON_AddItemToArray(arr, e);
+	}
+	app_send(s, r);
+}
+
+void handle_admin_kick(session *s, proto_msg *m)
+{
+	app *a = s->app;
+	session *victim = NULL;
+	for (session *o = a->sessions; o; o = o->next)
+		if (o->pl && strcasecmp(o->pl->name, m->u.kick.player) == 0)
+			victim = o;
+	if (!victim) {
+		app_error(s, m->id, PROTO_E_NOT_FOUND, "player", "%s is not online",
+			  m->u.kick.player);
+		return;
+	}
+	app_ok(s, m->id);
+	player *p = victim->pl;
+	log_info("app", "admin %s kicked %s", s->pl->name, p->name);
+	cJSON *bye = proto_new("bye", NULL);
+	cJSON_AddStringToObject(bye, "reason", "kicked");
+	if (m->u.kick.reason)
+		cJSON_AddStringToObject(bye, "message", m->u.kick.reason);
+	app_send(victim, bye);
+	/* Its seats go to the AI now, not after a deadline. */
+	while (p->n_tables > 0) {
+		uint64_t id = p->tables[p->n_tables - 1];
+		app_table *at = app_table_find(a, id);
+		if (at)
+			table_leave(at->t, (uint64_t)p->id);
+		p->n_tables--;
+	}
+	conn_close(victim->c, NET_CLOSE_NORMAL, "kicked");
+}
+
+void handle_admin_stats(session *s, proto_msg *m)
+{
+	app *a = s->app;
+	cJSON *r = proto_new("admin_stats", m->id);
+	cJSON_AddNumberToObject(r, "uptime_ms", (double)(now_ms() - a->started_ms));
+	cJSON_AddNumberToObject(r, "connections",
+				(double)(a->net ? net_connections(a->net) : a->n_sessions));
+	size_t online = 0;
+	for (session *o = a->sessions; o; o = o->next)
+		online += o->pl != NULL;
+	cJSON_AddNumberToObject(r, "players_online", (double)online);
+	cJSON_AddNumberToObject(r, "lobbies", (double)a->n_lobbies);
+	size_t by_state[3] = {0};
+	for (size_t i = 0; i < a->tables.cap; i++) {
+		app_table *at = a->tables.slots[i].val;
+		if (a->tables.slots[i].key && at)
+			by_state[table_get_state(at->t)]++;
+	}
+	cJSON *t = cJSON_AddObjectToObject(r, "tables");
+	for (int i = 0; i < 3; i++)
+		cJSON_AddNumberToObject(t, table_state_name(i), (double)by_state[i]);
+	cJSON_AddNumberToObject(r, "decisions", (double)a->decisions);
+	cJSON_AddNumberToObject(r, "games_finished", (double)a->games_finished);
+	cJSON_AddNumberToObject(r, "messages_in", (double)a->msgs_in);
+	cJSON_AddNumberToObject(r, "messages_out", (double)a->msgs_out);
+	cJSON *e = cJSON_AddObjectToObject(r, "errors");
+	for (int i = 1; i < PROTO_ERR_COUNT; i++)
+		if (a->errors[i])
+			cJSON_AddNumberToObject(e, proto_err_code(i), (double)a->errors[i]);
+	cJSON_AddNumberToObject(r, "store_queue",
+				a->store ? (double)store_queue_depth(a->store) : 0);
+	app_send(s, r);
+}
+
+/* ---- admin tokens ---- */
+
+typedef struct issue_ctx {
+	char token[STORE_TOKEN_LEN + 1];
+	bool first;
+	int status; /* admin-token: -1 pending, 0 ok, 1 failed */
+} issue_ctx;
+
+static void issued(void *ud, int err, const store_player *p)
+{
+	issue_ctx *c = ud;
+	if (err == STORE_OK) {
+		if (c->first)
+			fprintf(stderr,
+				"laird: first start: admin token for player \"%s\" (shown once):\n"
+				"ADMIN_TOKEN=%s\n",
+				p->name, c->token);
+		else
+			printf("%s\n", c->token);
+		c->status = 0;
+	} else if (err != STORE_ERR_EXISTS || !c->first) {
+		log_error("admin", "admin token not issued: %s", store_strerror(err));
+		c->status = 1;
+	} else {
+		c->status = 0; /* an admin exists already: nothing to print */
+	}
+	memset(c->token, 0, sizeof c->token);
+	if (c->first)
+		free(c);
+}
+
+void admin_first_token(app *a)
+{
+	issue_ctx *c = xcalloc(1, sizeof *c);
+	c->first = true;
+	if (store_token_new(c->token) != 0 ||
+	    !store_admin_issue(a->store, "admin", c->token, true, issued, c)) {
+		log_error("admin", "could not issue the first admin token");
+		free(c);
+	}
+}
+
+static void shut_done(void *ud) { (void)ud; }
+
+int admin_token_command(const laird_config *cfg, const char *name)
+{
+	uv_loop_t loop;
+	uv_loop_init(&loop);
+	char err[256];
+	store *st = store_open(&loop, cfg->db_path, err, sizeof err);
+	if (!st) {
+		fprintf(stderr, "laird admin-token: %s\n", err);
+		uv_loop_close(&loop);
+		return 1;
+	}
+	if (!name || !*name)
+		name = "admin";
+	issue_ctx c = {.status = -1};
+	if (!proto_name_valid(name)) {
+		fprintf(stderr, "laird admin-token: bad name \"%s\"\n", name);
+		c.status = 1;
+	} else if (store_token_new(c.token) != 0 ||
+		   !store_admin_issue(st, name, c.token, false, issued, &c)) {
+		fprintf(stderr, "laird admin-token: could not issue a token\n");
+		c.status = 1;
+	}
+	store_shutdown(st, shut_done, NULL);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	store_free(st);
+	uv_loop_close(&loop);
+	return c.status == 0 ? 0 : 1;
+}

@@ -1,0 +1,198 @@
+/*
+ * app_int.h — the application layer's shared internals: the app, players,
+ * sessions (one per connection), lobbies and the app's view of a table.
+ * Only the app's own modules include this (app.c, session.c, lobby.c,
+ * handle_table.c, handle_stats.c, admin.c); everyone else sees app.h.
+ *
+ * Ownership: the app owns every player, lobby and app_table; net owns the
+ * conns, and a session (owned by the app) lives from app_on_open to
+ * app_on_close. A player record lives while it is connected or holds a
+ * seat (or watches) somewhere, so tables can keep addressing it by id.
+ */
+#ifndef LAIR_APP_INT_H
+#define LAIR_APP_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <cJSON.h>
+
+#include "../proto/proto_msg.h"
+#include "app.h"
+#include "games/game.h"
+#include "idmap.h"
+#include "net.h"
+#include "store.h"
+#include "table.h"
+
+#define APP_MAX_KINDS 8
+#define APP_NAME_MAX 32
+#define LOBBY_NAME_MAX 48
+#define LOBBY_CHAT_KEEP 20
+#define SESSION_QUEUE_MAX 64
+
+typedef struct session session;
+typedef struct player player;
+typedef struct lobby lobby;
+
+struct player {
+	int64_t id;
+	char name[APP_NAME_MAX];
+	bool admin;
+	session *sess;         /* the live connection, NULL while away */
+	lobby *lobby;          /* the lobby it is in, or NULL */
+	uint64_t *tables;      /* tables where it is seated or watches */
+	int n_tables, cap_tables;
+	int hosted;            /* tables it created that still exist */
+	uint64_t connected_ms; /* now_ms() at hello */
+};
+
+enum session_state {
+	SESSION_NEW,   /* no hello yet */
+	SESSION_READY, /* hello done: s->pl is set */
+};
+
+/* A frame that arrived while the session waited for the store. */
+typedef struct queued_frame {
+	char *text;
+	size_t len;
+} queued_frame;
+
+struct session {
+	app *app;
+	conn *c;
+	player *pl;
+	enum session_state state;
+	/* A request waiting for the store: frames that arrive meanwhile are
+	 * queued and handled in order once it completes (every request is
+	 * answered in the order received). */
+	bool busy;
+	store_req *req;
+	cJSON *req_id;     /* the waiting request's id (owned), or NULL */
+	void *req_ctx;     /* the waiting request's context (malloc'd), or NULL */
+	cJSON *resume;     /* hello's resume object (owned), or NULL */
+	char hello_token[PROTO_TOKEN_HEX + 1]; /* a new player's token until welcome */
+	queued_frame queue[SESSION_QUEUE_MAX];
+	int q_head, q_len;
+	uint64_t opened_ms;    /* now_ms() at open: the hello timeout */
+	session *prev, *next;  /* the app's list of sessions */
+};
+
+typedef struct chat_line {
+	char from[APP_NAME_MAX];
+	char *text;
+	int64_t at;
+} chat_line;
+
+struct lobby {
+	uint64_t id;
+	char name[LOBBY_NAME_MAX];
+	player **members;
+	size_t n_members, cap_members;
+	uint64_t *tables;
+	size_t n_tables, cap_tables;
+	chat_line chat[LOBBY_CHAT_KEEP];
+	int chat_head, chat_len;
+};
+
+typedef struct app_table {
+	uint64_t id;
+	table *t;
+	uint64_t lobby;      /* lobby id */
+	int64_t creator;     /* counts against its table limit */
+	int kind_index;
+	int64_t started_at;  /* unix ms of the current game's start */
+	bool live;           /* recorded with store_live_start */
+	bool closing;        /* queued for the reaper */
+	uint64_t close_us;   /* monotonic µs when the last window closed */
+} app_table;
+
+struct app {
+	uv_loop_t *loop;
+	const laird_config *cfg;
+	store *store;
+	net *net;
+	idmap players; /* player id → player */
+	idmap tables;  /* table id → app_table */
+	lobby **lobbies;
+	size_t n_lobbies;
+	uint64_t next_lobby_id, next_table_id;
+	void *shared[APP_MAX_KINDS]; /* each kind's live shared state */
+	session *sessions;           /* list head */
+	size_t n_sessions;
+	bool draining;
+	uint64_t started_ms;
+	/* While a request is handled, updates a table sends to this player
+	 * are suppressed: the reply's snapshot already holds them. */
+	int64_t mute_player;
+	/* Set around table_decision_durable(): reveals sent then are stamped
+	 * with the window's close time (PROTOCOL.md §7). */
+	uint64_t stamp_us;
+	uv_timer_t *reaper;          /* closes tables outside table callbacks */
+	bool reaper_armed;
+	uv_timer_t *sweep;           /* once a second: sessions without hello */
+	/* counters for /metrics and admin_stats */
+	uint64_t msgs_in, msgs_out, decisions, games_finished;
+	uint64_t errors[PROTO_ERR_COUNT];
+};
+
+/* ---- app.c: replies and helpers ---- */
+
+/* Sends msg (deleted) to a session / to a player if connected. */
+void app_send(session *s, cJSON *msg);
+void app_send_player(app *a, int64_t player, cJSON *msg);
+void app_send_text(session *s, const char *text, size_t len);
+/* {type:"ok", id}. */
+void app_ok(session *s, const cJSON *id);
+/* An error reply; counted by code. */
+void app_error(session *s, const cJSON *id, enum proto_err code, const char *field,
+	       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* The stable protocol code for a table_err. */
+enum proto_err app_table_err(int table_err);
+/* Handles one decoded frame of a READY or NEW session. */
+void app_dispatch(session *s, proto_msg *m);
+/* The session finished waiting for the store: handle queued frames. */
+void app_session_unbusy(session *s);
+/* A table to close once the current callback has returned. */
+void app_table_close_later(app *a, app_table *at);
+int app_kind_index(const game_kind *k);
+/* Unix time in ms (wall clock: only for `at` fields, never for play). */
+int64_t app_unix_ms(void);
+
+/* ---- handle_table.c ---- */
+
+app_table *app_table_find(app *a, uint64_t id);
+/* Frees a table now (not from a table callback): members told, lobby
+ * updated, live record ended when `end_live`. */
+void app_table_destroy(app *a, app_table *at, bool end_live);
+/* The player's connection dropped or came back: its tables are told. */
+void tables_player_connected(app *a, player *p, bool connected);
+/* After welcome: missed updates or snapshots for each of its tables. */
+void tables_resume_player(app *a, player *p, const cJSON *resume);
+/* Restores the tables in play from the store (start-up). */
+void tables_restore(app *a);
+/* Every table freed without ending its live record (shutdown). */
+void tables_free_all(app *a);
+
+void handle_table_create(session *s, proto_msg *m);
+void handle_table_join(session *s, proto_msg *m);
+void handle_table_spectate(session *s, proto_msg *m);
+void handle_table_leave(session *s, proto_msg *m);
+void handle_table_add_ai(session *s, proto_msg *m);
+void handle_table_remove_ai(session *s, proto_msg *m);
+void handle_table_start(session *s, proto_msg *m);
+void handle_choose(session *s, proto_msg *m);
+void handle_selecting(session *s, proto_msg *m);
+void handle_take_seat(session *s, proto_msg *m);
+void handle_table_sync(session *s, proto_msg *m);
+void handle_rematch(session *s, proto_msg *m);
+void handle_table_close(session *s, proto_msg *m);
+
+/* ---- handle_stats.c ---- */
+
+void handle_stats(session *s, proto_msg *m);
+void handle_achievements(session *s, proto_msg *m);
+void handle_server_stats(session *s, proto_msg *m);
+void handle_records(session *s, proto_msg *m);
+
+#endif

@@ -1,0 +1,852 @@
+/*
+ * handle_table.c — the table requests of PROTOCOL.md §6 and the app's side of
+ * every table (table.h's host callbacks): sending each update to its
+ * player's connection, the kinds' shared state, persistence of a game's
+ * start, of every resolved decision before its reveal, and of the finished
+ * game (record, statistics, achievements, new shared state), and lobby
+ * list updates. Also crash recovery: tables live in the store are rebuilt
+ * at start-up.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/log.h"
+#include "app_int.h"
+#include "lobby.h"
+#include "session.h"
+
+app_table *app_table_find(app *a, uint64_t id) { return idmap_get(&a->tables, id); }
+
+static app_table *find_for(app *a, const table *t) { return app_table_find(a, table_id(t)); }
+
+static char *json_text(const cJSON *j)
+{
+	return j ? proto_print(j) : xstrdup("null");
+}
+
+/* ---- host callbacks ---- */
+
+/* Inserts "t_close_us":N after the opening brace of a reveal (PROTOCOL.md
+ * §7): the benchmark measures close-to-delivery from it. */
+static void send_stamped(session *s, const char *json, size_t len, uint64_t us)
+{
+	char field[48];
+	int n = snprintf(field, sizeof field, "\"t_close_us\":%" PRIu64 ",", us);
+	char *out = xmalloc(len + (size_t)n + 1);
+	out[0] = '{';
+	memcpy(out + 1, field, (size_t)n);
+	memcpy(out + 1 + n, json + 1, len - 1);
+	out[len + (size_t)n] = 0;
+	app_send_text(s, out, len + (size_t)n);
+	free(out);
+}
+
+static void host_send(void *ud, uint64_t player_id, const char *json, size_t len)
+{
+	app *a = ud;
+	if ((int64_t)player_id == a->mute_player)
+		return;
+	player *p = player_find(a, (int64_t)player_id);
+	if (!p || !p->sess)
+		return;
+	static const char reveal[] = "{\"type\":\"reveal\"";
+	if (a->stamp_us && len > sizeof reveal && memcmp(json, reveal, sizeof reveal - 1) == 0)
+		send_stamped(p->sess, json, len, a->stamp_us);
+	else
+		app_send_text(p->sess, json, len);
+}
+
+static const void *host_shared(void *ud, const game_kind *kind)
+{
+	app *a = ud;
+	int i = app_kind_index(kind);
+	return i >= 0 ? a->shared[i] : NULL;
+}
+
+static void host_events(void *ud, table *t, const game_event *evs, size_t n, bool replaying)
+{
+	app *a = ud;
+	const game_kind *k = table_get_settings(t)->kind;
+	int i = app_kind_index(k);
+	/* Replayed events were folded before the crash (or are lost with the
+	 * unsaved state); folding them twice would count uses twice. */
+	if (replaying || i < 0 || !a->shared[i] || !k->shared_fold)
+		return;
+	k->shared_fold(a->shared[i], evs, n);
+}
+
+static cJSON *meta_json(const app_table *at, const table_settings *s)
+{
+	cJSON *m = cJSON_CreateObject();
+	cJSON_AddStringToObject(m, "name", s->name);
+	cJSON_AddNumberToObject(m, "lobby", (double)at->lobby);
+	cJSON_AddNumberToObject(m, "host", (double)s->host);
+	cJSON_AddStringToObject(m, "host_name", s->host_name);
+	cJSON_AddNumberToObject(m, "creator", (double)at->creator);
+	cJSON_AddBoolToObject(m, "private", s->private_table);
+	cJSON_AddStringToObject(m, "password", s->password);
+	cJSON_AddNumberToObject(m, "seats", s->seats);
+	cJSON_AddNumberToObject(m, "turn_timeout_ms", s->turn_timeout_ms);
+	cJSON_AddNumberToObject(m, "pacing_ms", s->pacing_ms);
+	cJSON_AddBoolToObject(m, "fixed_seed", s->fixed_seed);
+	return m;
+}
+
+static void live_started(void *ud, int err)
+{
+	(void)ud;
+	if (err != STORE_OK)
+		log_warn("app", "live table not recorded: %s", store_strerror(err));
+}
+
+static void host_started(void *ud, table *t)
+{
+	app *a = ud;
+	app_table *at = find_for(a, t);
+	if (!at)
+		return;
+	at->started_at = app_unix_ms();
+	if (!a->store)
+		return;
+	cJSON *rec = table_record_json(t);
+	char *config = json_text(cJSON_GetObjectItem(rec, "config"));
+	char *seats = json_text(cJSON_GetObjectItem(rec, "players"));
+	char *shared = json_text(cJSON_GetObjectItem(rec, "shared"));
+	cJSON *mj = meta_json(at, table_get_settings(t));
+	char *meta = proto_print(mj);
+	store_live_table lt = {
+		.table_id = (int64_t)at->id,
+		.kind = table_get_settings(t)->kind->name,
+		.config_json = config,
+		.seed = table_seed(t),
+		.seats_json = seats,
+		.shared_json = shared,
+		.meta_json = meta,
+		.started_at = at->started_at,
+	};
+	/* A rematch starts a new game at the same table: end the old one. */
+	if (at->live)
+		store_live_end(a->store, (int64_t)at->id, NULL, NULL);
+	at->live = store_live_start(a->store, &lt, live_started, NULL) != NULL;
+	free(config);
+	free(seats);
+	free(shared);
+	free(meta);
+	cJSON_Delete(mj);
+	cJSON_Delete(rec);
+}
+
+typedef struct durable_ctx {
+	app *a;
+	uint64_t table;
+	uint64_t n;
+} durable_ctx;
+
+static void reveal_now(app *a, uint64_t table_id, uint64_t n)
+{
+	app_table *at = app_table_find(a, table_id);
+	if (!at)
+		return;
+	a->stamp_us = at->close_us;
+	table_decision_durable(at->t, n);
+	a->stamp_us = 0;
+}
+
+static void decision_durable(void *ud, int err)
+{
+	durable_ctx *d = ud;
+	if (err != STORE_OK)
+		log_warn("app", "table %" PRIu64 " decision %" PRIu64 " not logged: %s", d->table,
+			 d->n, store_strerror(err));
+	reveal_now(d->a, d->table, d->n);
+	free(d);
+}
+
+static void host_decision(void *ud, table *t, uint64_t n, const game_choice *choices, int seats)
+{
+	app *a = ud;
+	app_table *at = find_for(a, t);
+	a->decisions++;
+	if (!at)
+		return;
+	at->close_us = now_ns() / 1000;
+	if (!a->store || !at->live || a->draining) {
+		reveal_now(a, at->id, n);
+		return;
+	}
+	buf b = {0};
+	buf_puts(&b, "[");
+	for (int i = 0; i < seats; i++)
+		buf_printf(&b, "%s%d", i ? "," : "", (int)choices[i]);
+	buf_puts(&b, "]");
+	durable_ctx *d = xmalloc(sizeof *d);
+	*d = (durable_ctx){a, at->id, n};
+	if (!store_live_decision(a->store, (int64_t)at->id, (int64_t)n, b.data, decision_durable,
+				 d)) {
+		free(d);
+		reveal_now(a, at->id, n);
+	}
+	buf_free(&b);
+}
+
+static void game_recorded(void *ud, int err, int64_t id)
+{
+	(void)ud;
+	if (err != STORE_OK)
+		log_error("app", "game record not written: %s", store_strerror(err));
+	else
+		log_debug("app", "game %lld recorded", (long long)id);
+}
+
+static void host_finished(void *ud, table *t)
+{
+	app *a = ud;
+	app_table *at = find_for(a, t);
+	a->games_finished++;
+	if (!at)
+		return;
+	const game_kind *k = table_get_settings(t)->kind;
+	const game_state *st = table_game(t);
+	uint32_t ai = table_ai_mask(t);
+	int seats = table_get_settings(t)->seats;
+	if (a->store && st) {
+		cJSON *rec = table_record_json(t);
+		char *config = json_text(cJSON_GetObjectItem(rec, "config"));
+		char *players = json_text(cJSON_GetObjectItem(rec, "players"));
+		char *shared = json_text(cJSON_GetObjectItem(rec, "shared"));
+		char *log = json_text(cJSON_GetObjectItem(rec, "log"));
+		char *result = json_text(cJSON_GetObjectItem(rec, "result"));
+		int64_t *vals = xcalloc((size_t)(seats + 1) * (size_t)(k->n_stats + 1),
+					sizeof *vals);
+		store_seat ss[GAME_MAX_SEATS];
+		for (int i = 0; i < seats; i++) {
+			int64_t *v = vals + (size_t)i * (size_t)(k->n_stats + 1);
+			ss[i].player_id = (int64_t)table_seat_player(t, i);
+			if (k->stats)
+				k->stats(st, i, ai, v);
+			ss[i].stats = k->stats ? v : NULL;
+			ss[i].achievements = k->achievements ? k->achievements(st, i, ai) : 0;
+		}
+		int64_t *server = vals + (size_t)seats * (size_t)(k->n_stats + 1);
+		if (k->stats)
+			k->stats(st, -1, ai, server);
+		int ki = app_kind_index(k);
+		char *after = NULL;
+		if (ki >= 0 && a->shared[ki] && k->shared_json) {
+			cJSON *sj = k->shared_json(a->shared[ki]);
+			after = proto_print(sj);
+			cJSON_Delete(sj);
+		}
+		store_game g = {
+			.kind = k,
+			.config_json = config,
+			.seed = table_seed(t),
+			.seats_json = players,
+			.shared_json = shared,
+			.choices_json = log,
+			.result_json = result,
+			.started_at = at->started_at,
+			.ended_at = app_unix_ms(),
+			.n_seats = seats,
+			.seats = ss,
+			.server_stats = k->stats ? server : NULL,
+			.shared_after = after,
+			.live_table_id = at->live ? (int64_t)at->id : 0,
+		};
+		store_game_finish(a->store, &g, game_recorded, NULL);
+		at->live = false;
+		free(after);
+		free(vals);
+		free(config);
+		free(players);
+		free(shared);
+		free(log);
+		free(result);
+		cJSON_Delete(rec);
+	}
+	if (table_humans(t) == 0 && table_spectators(t) == 0)
+		app_table_close_later(a, at);
+}
+
+static void host_changed(void *ud, table *t)
+{
+	app *a = ud;
+	app_table *at = find_for(a, t);
+	if (at)
+		lobby_table_changed(a, at);
+}
+
+static table_host host_of(app *a)
+{
+	return (table_host){
+		.ud = a,
+		.send = host_send,
+		.shared = host_shared,
+		.events = host_events,
+		.started = host_started,
+		.decision = host_decision,
+		.finished = host_finished,
+		.changed = host_changed,
+	};
+}
+
+/* ---- table life ---- */
+
+static app_table *register_table(app *a, table *t, uint64_t lobby_id, int64_t creator)
+{
+	app_table *at = xcalloc(1, sizeof *at);
+	at->id = table_id(t);
+	at->t = t;
+	at->lobby = lobby_id;
+	at->creator = creator;
+	at->kind_index = app_kind_index(table_get_settings(t)->kind);
+	idmap_put(&a->tables, at->id, at);
+	if (at->id >= a->next_table_id)
+		a->next_table_id = at->id + 1;
+	return at;
+}
+
+void app_table_destroy(app *a, app_table *at, bool end_live)
+{
+	uint64_t members[256];
+	int n = table_members(at->t, members, (int)ARRAY_LEN(members));
+	if (n > (int)ARRAY_LEN(members))
+		n = (int)ARRAY_LEN(members);
+	cJSON *u = proto_new("table_closed", NULL);
+	cJSON_AddNumberToObject(u, "table", (double)at->id);
+	char *text = proto_print(u);
+	cJSON_Delete(u);
+	idmap_del(&a->tables, at->id);
+	for (int i = 0; i < n; i++) {
+		player *p = player_find(a, (int64_t)members[i]);
+		if (!p)
+			continue;
+		app_send_text(p->sess, text, strlen(text));
+		player_remove_table(a, p, at->id);
+	}
+	free(text);
+	lobby_remove_table(a, at);
+	if (at->live && end_live && a->store)
+		store_live_end(a->store, (int64_t)at->id, NULL, NULL);
+	player *c = player_find(a, at->creator);
+	if (c) {
+		c->hosted--;
+		player_release(a, c);
+	}
+	table_free(at->t);
+	free(at);
+}
+
+void tables_free_all(app *a)
+{
+	for (size_t i = 0; i < a->tables.cap; i++) {
+		app_table *at = a->tables.slots[i].val;
+		if (!a->tables.slots[i].key || !at)
+			continue;
+		table_free(at->t);
+		free(at);
+	}
+	idmap_free(&a->tables);
+}
+
+void tables_player_connected(app *a, player *p, bool connected)
+{
+	for (int i = 0; i < p->n_tables; i++) {
+		app_table *at = app_table_find(a, p->tables[i]);
+		if (at)
+			table_set_connected(at->t, (uint64_t)p->id, connected);
+	}
+}
+
+void tables_resume_player(app *a, player *p, const cJSON *resume)
+{
+	/* Copy: resuming sends, and nothing here may change p->tables, but be
+	 * safe against it. */
+	int n = p->n_tables;
+	uint64_t *ids = xmalloc((size_t)(n ? n : 1) * sizeof *ids);
+	memcpy(ids, p->tables, (size_t)n * sizeof *ids);
+	for (int i = 0; i < n; i++) {
+		app_table *at = app_table_find(a, ids[i]);
+		if (!at)
+			continue;
+		uint64_t since = 0;
+		char key[24];
+		snprintf(key, sizeof key, "%" PRIu64, ids[i]);
+		const cJSON *v = resume ? cJSON_GetObjectItemCaseSensitive(resume, key) : NULL;
+		if (cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble < 9e15)
+			since = (uint64_t)v->valuedouble;
+		table_resume(at->t, (uint64_t)p->id, since, NULL);
+	}
+	free(ids);
+}
+
+/* Closes a table that nobody holds any more (not while in play: an all-AI
+ * game plays on to its end, then closes). */
+static void close_if_empty(app *a, app_table *at)
+{
+	if (table_humans(at->t) == 0 && table_spectators(at->t) == 0 &&
+	    table_get_state(at->t) != TABLE_PLAYING)
+		app_table_destroy(a, at, true);
+}
+
+/* ---- requests ---- */
+
+static app_table *need_table(session *s, proto_msg *m)
+{
+	app_table *at = app_table_find(s->app, (uint64_t)m->u.table.table);
+	if (!at || at->closing)
+		app_error(s, m->id, PROTO_E_NOT_FOUND, "table", "no table %lld",
+			  (long long)m->u.table.table);
+	return at && !at->closing ? at : NULL;
+}
+
+static void table_fail(session *s, proto_msg *m, int rc, const char *field, const char *what)
+{
+	app_error(s, m->id, app_table_err(rc), field, "%s", what);
+}
+
+static const char *err_text(int rc)
+{
+	switch (rc) {
+	case TABLE_ERR_NOT_FOUND: return "no such seat";
+	case TABLE_ERR_FORBIDDEN: return "only the host may do that";
+	case TABLE_ERR_FULL: return "that seat is taken (or no seat is free)";
+	case TABLE_ERR_PASSWORD: return "wrong or missing password";
+	case TABLE_ERR_NOT_SEATED: return "you are not at this table";
+	case TABLE_ERR_NOT_YOUR_SEAT: return "that seat is not yours";
+	case TABLE_ERR_NOT_PENDING: return "that seat has nothing to decide now";
+	case TABLE_ERR_ILLEGAL: return "not one of the options offered now";
+	case TABLE_ERR_WRONG_PHASE: return "not possible in the table's current state";
+	case TABLE_ERR_BAD: return "a bad argument";
+	default: return "the table failed";
+	}
+}
+
+/* Replies with the player's snapshot of the table, echoing id. */
+static void reply_snapshot(session *s, app_table *at, const cJSON *id)
+{
+	cJSON *snap = table_snapshot_json(at->t, (uint64_t)s->pl->id);
+	if (id)
+		cJSON_AddItemToObject(snap, "id", cJSON_Duplicate(id, true));
+	app_send(s, snap);
+}
+
+void handle_table_create(session *s, proto_msg *m)
+{
+	app *a = s->app;
+	player *p = s->pl;
+	const game_kind *k = game_kind_find(m->u.create.kind);
+	if (!k) {
+		app_error(s, m->id, PROTO_E_NOT_FOUND, "kind", "no game kind \"%s\"",
+			  m->u.create.kind);
+		return;
+	}
+	int seats = m->u.create.seats;
+	if (seats < k->min_seats || seats > k->max_seats) {
+		app_error(s, m->id, PROTO_E_BAD_FIELD, "seats", "%s takes %d to %d seats", k->name,
+			  k->min_seats, k->max_seats);
+		return;
+	}
+	if (m->u.create.has_seed && (!p->admin || !a->cfg->allow_fixed_seed)) {
+		app_error(s, m->id, PROTO_E_FORBIDDEN, "seed",
+			  p->admin ? "this server does not allow fixed seeds"
+				   : "only an admin may fix a table's seed");
+		return;
+	}
+	lobby *l;
+	if (m->u.create.lobby != PROTO_ABSENT) {
+		l = lobby_find(a, (uint64_t)m->u.create.lobby);
+		if (!l) {
+			app_error(s, m->id, PROTO_E_NOT_FOUND, "lobby", "no lobby %lld",
+				  (long long)m->u.create.lobby);
+			return;
+		}
+	} else {
+		l = p->lobby ? p->lobby : lobby_find(a, 1);
+	}
+	if (a->cfg->max_tables_per_lobby > 0 &&
+	    l->n_tables >= (size_t)a->cfg->max_tables_per_lobby) {
+		app_error(s, m->id, PROTO_E_LIMIT_REACHED, NULL, "this lobby has %d tables already",
+			  a->cfg->max_tables_per_lobby);
+		return;
+	}
+	if (a->cfg->max_tables_per_player > 0 && p->hosted >= a->cfg->max_tables_per_player) {
+		app_error(s, m->id, PROTO_E_LIMIT_REACHED, NULL,
+			  "you have created %d tables already; close one", p->hosted);
+		return;
+	}
+
+	table_settings ts = {
+		.id = a->next_table_id,
+		.lobby = l->id,
+		.kind = k,
+		.config = m->u.create.config,
+		.seats = seats,
+		.private_table = m->u.create.is_private,
+		.host = (uint64_t)p->id,
+		.turn_timeout_ms = m->u.create.turn_timeout_ms != PROTO_ABSENT
+					   ? m->u.create.turn_timeout_ms
+					   : a->cfg->turn_timeout_ms,
+		.window_ms = a->cfg->window_ms,
+		.pacing_ms = m->u.create.pacing_ms != PROTO_ABSENT ? m->u.create.pacing_ms
+								   : a->cfg->ai_pacing_ms,
+		.reveal_pause_ms = a->cfg->reveal_pause_ms,
+		.fixed_seed = m->u.create.has_seed,
+		.seed = m->u.create.seed,
+	};
+	if (m->u.create.name)
+		strlcpy_safe(ts.name, m->u.create.name, sizeof ts.name);
+	else
+		snprintf(ts.name, sizeof ts.name, "%s's table", p->name);
+	if (m->u.create.password)
+		strlcpy_safe(ts.password, m->u.create.password, sizeof ts.password);
+	strlcpy_safe(ts.host_name, p->name, sizeof ts.host_name);
+
+	char err[256] = "";
+	table_host h = host_of(a);
+	table *t = table_new(a->loop, &h, &ts, err, sizeof err);
+	if (!t) {
+		app_error(s, m->id, m->u.create.config ? PROTO_E_BAD_FIELD : PROTO_E_BAD_MESSAGE,
+			  m->u.create.config ? "config" : NULL, "%s", err);
+		return;
+	}
+	a->next_table_id++;
+	app_table *at = register_table(a, t, l->id, p->id);
+	p->hosted++;
+
+	/* The creator's own updates are in the snapshot it gets as the reply. */
+	a->mute_player = p->id;
+	int ai = m->u.create.ai, rc;
+	if (ai == seats)
+		rc = table_spectate(t, (uint64_t)p->id, p->name, ts.password);
+	else
+		rc = table_join(t, (uint64_t)p->id, p->name, 0, ts.password, NULL);
+	for (int i = 0; rc == TABLE_OK && i < ai; i++)
+		rc = table_add_ai(t, (uint64_t)p->id, ai == seats ? i : i + 1, NULL);
+	a->mute_player = 0;
+	if (rc != TABLE_OK) {
+		log_error("app", "a new table refused its creator: %s", table_err_code(rc));
+		app_error(s, m->id, PROTO_E_INTERNAL, NULL, "the new table failed (%s)",
+			  table_err_code(rc));
+		app_table_destroy(a, at, false);
+		return;
+	}
+	player_add_table(p, at->id);
+	lobby_add_table(a, l, at);
+	reply_snapshot(s, at, m->id);
+	if (m->u.create.start) {
+		rc = table_start(t, (uint64_t)p->id);
+		if (rc != TABLE_OK)
+			log_warn("app", "table %" PRIu64 " did not start: %s", at->id,
+				 table_err_code(rc));
+	}
+}
+
+void handle_table_join(session *s, proto_msg *m)
+{
+	app *a = s->app;
+	app_table *at = need_table(s, m);
+	if (!at)
+		return;
+	a->mute_player = s->pl->id;
+	int seat = -1;
+	int rc = table_join(at->t, (uint64_t)s->pl->id, s->pl->name, m->u.table.seat,
+			    m->u.table.password, &seat);
+	a->mute_player = 0;
+	if (rc != TABLE_OK) {
+		table_fail(s, m, rc, rc == TABLE_ERR_PASSWORD ? "password"
+				     : m->u.table.seat != PROTO_ABSENT ? "seat" : NULL,
+			   err_text(rc));
+		return;
+	}
+	player_add_table(s->pl, at->id);
+	reply_snapshot(s, at, m->id);
+}
+
+void handle_take_seat(session *s, proto_msg *m) { handle_table_join(s, m); }
+
+void handle_table_spectate(session *s, proto_msg *m)
+{
+	app *a = s->app;
+	app_table *at = need_table(s, m);
+	if (!at)
+		return;
+	a->mute_player = s->pl->id;
+	int rc = table_spectate(at->t, (uint64_t)s->pl->id, s->pl->name, m->u.table.password);
+	a->mute_player = 0;
+	if (rc != TABLE_OK) {
+		table_fail(s, m, rc, rc == TABLE_ERR_PASSWORD ? "password" : NULL, err_text(rc));
+		return;
+	}
+	player_add_table(s->pl, at->id);
+	reply_snapshot(s, at, m->id);
+}
+
+void handle_table_leave(session *s, proto_msg *m)
+{
+	app *a = s->app;
+	app_table *at = need_table(s, m);
+	if (!at)
+		return;
+	int rc = table_leave(at->t, (uint64_t)s->pl->id);
+	if (rc != TABLE_OK) {
+		table_fail(s, m, rc, NULL, err_text(rc));
+		return;
+	}
+	player_remove_table(a, s->pl, at->id);
+	app_ok(s, m->id);
+	close_if_empty(a, at);
+}
+
+void handle_table_add_ai(session *s, proto_msg *m)
+{
+	app_table *at = need_table(s, m);
+	if (!at)
+		return;
+	int rc = table_add_ai(at->t, (uint64_t)s->pl->id, m->u.table.seat, NULL);
+	if (rc != TABLE_OK)
+		table_fail(s, m, rc, m->u.table.seat != PROTO_ABSENT ? "seat" : NULL, err_text(rc));
+	else
+		app_ok(s, m->id);
+}
+
+void handle_table_remove_ai(session *s, proto_msg *m)
+{
+	app_table *at = need_table(s, m);
+	if (!at)
+		return;
+	int rc = table_remove_ai(at->t, (uint64_t)s->pl->id, m->u.table.seat);
+	if (rc != TABLE_OK)
+		table_fail(s, m, rc, "seat", err_text(rc));
+	else
+		app_ok(s, m->id);
+}
+
+void handle_table_start(session *s, proto_msg *m)
+{
+	app_table *at = need_table(s, m);
+	if (!at)
+		return;
+	/* ok first: the start and first options follow it. */
+	if (table_get_state(at->t) == TABLE_WAITING &&
+	    table_host_player(at->t) == (uint64_t)s->pl->id) {
+		app_ok(s, m->id);
+		int rc = table_start(at->t, (uint64_t)s->pl->id);
+		if (rc != TABLE_OK)
+			log_warn("app", "table %" PRIu64 " did not start: %s", at->id,
+				 table_err_code(rc));
+		return;
+	}
+	int rc = table_get_state(at->t) != TABLE_WAITING ? TABLE_ERR_WRONG_PHASE
+							   : TABLE_ERR_FORBIDDEN;
+	table_fail(s, m, rc, NULL,
+		   rc == TABLE_ERR_WRONG_PHASE ? "the table has already started" : err_text(rc));
+}
+
+void handle_choose(session *s, proto_msg *m)
+{
+	app_table *at = need_table(s, m);
+	if (!at)
+		return;
+	char err[256] = "";
+	uint64_t decision = m->u.table.decision == PROTO_ABSENT ? 0
+								 : (uint64_t)m->u.table.decision;
+	if (m->u.table.decision == 0) {
+		app_error(s, m->id, PROTO_E_WRONG_PHASE, "decision", "decisions count from 1");
+		return;
+	}
+	int rc = table_choose(at->t, (uint64_t)s->pl->id, m->u.table.seat, decision,
+			      m->u.table.choice, err, sizeof err);
+	if (rc != TABLE_OK) {
+		const char *field = rc == TABLE_ERR_ILLEGAL || rc == TABLE_ERR_BAD ? "choice"
+				    : rc == TABLE_ERR_NOT_YOUR_SEAT	       ? "seat"
+				    : rc == TABLE_ERR_WRONG_PHASE && decision  ? "decision"
+									       : NULL;
+		table_fail(s, m, rc, field, err[0] ? err : err_text(rc));
+		return;
+	}
+	/* A takeover of an AI seat makes the player a member if it was not. */
+	player_add_table(s->pl, at->id);
+	app_ok(s, m->id);
+}
+
+void handle_selecting(session *s, proto_msg *m)
+{
+	app_table *at = need_table(s, m);
+	if (!at)
+		return;
+	int rc = table_selecting(at->t, (uint64_t)s->pl->id);
+	if (rc != TABLE_OK)
+		table_fail(s, m, rc, NULL, err_text(rc));
+	else
+		app_ok(s, m->id);
+}
+
+void handle_table_sync(session *s, proto_msg *m)
+{
+	app_table *at = need_table(s, m);
+	if (!at)
+		return;
+	uint64_t since = m->u.table.since == PROTO_ABSENT ? 0 : (uint64_t)m->u.table.since;
+	int rc = table_resume(at->t, (uint64_t)s->pl->id, since, NULL);
+	if (rc != TABLE_OK)
+		table_fail(s, m, rc, NULL, err_text(rc));
+	else
+		app_ok(s, m->id);
+}
+
+void handle_rematch(session *s, proto_msg *m)
+{
+	app_table *at = need_table(s, m);
+	if (!at)
+		return;
+	int rc = table_rematch(at->t, (uint64_t)s->pl->id);
+	if (rc != TABLE_OK)
+		table_fail(s, m, rc, NULL,
+			   rc == TABLE_ERR_WRONG_PHASE ? "the game is not finished" : err_text(rc));
+	else
+		app_ok(s, m->id);
+}
+
+void handle_table_close(session *s, proto_msg *m)
+{
+	app_table *at = need_table(s, m);
+	if (!at)
+		return;
+	if (table_host_player(at->t) != (uint64_t)s->pl->id && !s->pl->admin) {
+		app_error(s, m->id, PROTO_E_FORBIDDEN, NULL, "only the host may close the table");
+		return;
+	}
+	app_ok(s, m->id);
+	app_table_destroy(s->app, at, true);
+}
+
+/* ---- crash recovery ---- */
+
+static const char *jstr(const cJSON *o, const char *k, const char *def)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsString(v) ? v->valuestring : def;
+}
+
+static double jnum(const cJSON *o, const char *k, double def)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsNumber(v) ? v->valuedouble : def;
+}
+
+static void restore_one(app *a, const store_live_table *lt)
+{
+	char err[256] = "";
+	const game_kind *k = game_kind_find(lt->kind);
+	cJSON *meta = cJSON_Parse(lt->meta_json ? lt->meta_json : "{}");
+	cJSON *config = cJSON_Parse(lt->config_json ? lt->config_json : "null");
+	cJSON *seats = cJSON_Parse(lt->seats_json ? lt->seats_json : "[]");
+	cJSON *shared = lt->shared_json ? cJSON_Parse(lt->shared_json) : NULL;
+	game_choice *log = NULL;
+	table *t = NULL;
+	if (!k || !meta) {
+		snprintf(err, sizeof err, "unknown kind or bad meta");
+		goto out;
+	}
+	table_settings ts = {
+		.id = (uint64_t)lt->table_id,
+		.lobby = (uint64_t)jnum(meta, "lobby", 1),
+		.kind = k,
+		.config = cJSON_IsObject(config) ? config : NULL,
+		.seats = (int)jnum(meta, "seats", 0),
+		.private_table = cJSON_IsTrue(cJSON_GetObjectItem(meta, "private")),
+		.host = (uint64_t)jnum(meta, "host", 0),
+		.turn_timeout_ms = (int)jnum(meta, "turn_timeout_ms", a->cfg->turn_timeout_ms),
+		.window_ms = a->cfg->window_ms,
+		.pacing_ms = (int)jnum(meta, "pacing_ms", a->cfg->ai_pacing_ms),
+		.reveal_pause_ms = a->cfg->reveal_pause_ms,
+		.fixed_seed = true, /* the game's seed is the record's */
+		.seed = lt->seed,
+	};
+	strlcpy_safe(ts.name, jstr(meta, "name", "table"), sizeof ts.name);
+	strlcpy_safe(ts.password, jstr(meta, "password", ""), sizeof ts.password);
+	strlcpy_safe(ts.host_name, jstr(meta, "host_name", ""), sizeof ts.host_name);
+	if (ts.seats < 1 || ts.seats > GAME_MAX_SEATS) {
+		snprintf(err, sizeof err, "bad seat count");
+		goto out;
+	}
+	table_restore_info info = {
+		.seed = lt->seed,
+		.shared = shared,
+		.n = lt->n_decisions,
+		.seq = ((uint64_t)lt->n_decisions + 1) * 1000,
+	};
+	log = xcalloc(lt->n_decisions * (size_t)ts.seats + 1, sizeof *log);
+	for (size_t d = 0; d < lt->n_decisions; d++) {
+		cJSON *set = cJSON_Parse(lt->decisions[d].choices_json);
+		for (int i = 0; i < ts.seats; i++) {
+			const cJSON *c = cJSON_GetArrayItem(set, i);
+			log[d * (size_t)ts.seats + (size_t)i] =
+				cJSON_IsNumber(c) ? (game_choice)c->valuedouble : GAME_NO_CHOICE;
+		}
+		cJSON_Delete(set);
+	}
+	info.log = log;
+	const cJSON *pj;
+	for (int i = 0; i < ts.seats; i++)
+		info.seat_kind[i] = SEAT_AI;
+	cJSON_ArrayForEach(pj, seats)
+	{
+		int seat = (int)jnum(pj, "seat", -1);
+		if (seat < 0 || seat >= ts.seats)
+			continue;
+		const cJSON *pid = cJSON_GetObjectItem(pj, "player");
+		if (cJSON_IsNumber(pid) && pid->valuedouble > 0 &&
+		    !cJSON_IsTrue(cJSON_GetObjectItem(pj, "ai"))) {
+			info.seat_kind[seat] = SEAT_HUMAN;
+			info.seat_player[seat] = (uint64_t)pid->valuedouble;
+			info.seat_name[seat] = jstr(pj, "name", "");
+		}
+	}
+	table_host h = host_of(a);
+	t = table_restore(a->loop, &h, &ts, &info, err, sizeof err);
+	if (!t)
+		goto out;
+	app_table *at = register_table(a, t, ts.lobby, (int64_t)jnum(meta, "creator", 0));
+	at->live = true;
+	at->started_at = lt->started_at;
+	lobby *l = lobby_find(a, ts.lobby);
+	if (!l) {
+		l = lobby_find(a, 1);
+		at->lobby = 1;
+	}
+	lobby_add_table(a, l, at);
+	for (int i = 0; i < ts.seats; i++) {
+		if (info.seat_kind[i] != SEAT_HUMAN)
+			continue;
+		player *p = player_offline(a, (int64_t)info.seat_player[i], info.seat_name[i]);
+		player_add_table(p, at->id);
+	}
+	player *c = at->creator ? player_offline(a, at->creator, "") : NULL;
+	if (c)
+		c->hosted++;
+	log_info("app", "table %" PRIu64 " restored at decision %zu", at->id, lt->n_decisions);
+out:
+	if (!t) {
+		log_error("app", "live table %lld not restored: %s", (long long)lt->table_id, err);
+		if (a->store)
+			store_live_end(a->store, lt->table_id, NULL, NULL);
+	}
+	free(log);
+	cJSON_Delete(meta);
+	cJSON_Delete(config);
+	cJSON_Delete(seats);
+	cJSON_Delete(shared);
+}
+
+void tables_restore(app *a)
+{
+	size_t n = 0;
+	const store_live_table *v = store_live_tables(a->store, &n);
+	for (size_t i = 0; i < n; i++)
+		restore_one(a, &v[i]);
+	store_live_tables_release(a->store);
+}

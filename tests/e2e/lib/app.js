@@ -1,0 +1,64 @@
+'use strict';
+/*
+ * lib/app.js — protocol-level helpers for the app's end-to-end tests, on top
+ * of lib/laird.js: a client that says hello and sends requests with ids,
+ * waiting (bounded) for the reply that echoes each id.
+ *
+ *   const p = await player(srv, 'alice')     // connect + hello {name}
+ *   p.token, p.id, p.welcome
+ *   const r = await p.req('lobby_join', { lobby: 1 })   // reply (or error)
+ *   await p.ok('chat', { text: 'hi' })      // throws unless type "ok"
+ *   const u = await p.c.waitFor(m => m.type === 'chat')
+ */
+const { connect } = require('./laird');
+
+let nextId = 1;
+
+function wrap(c) {
+	const p = { c };
+	p.req = async (type, fields = {}, ms = 5000) => {
+		const id = nextId++;
+		c.send({ type, id, ...fields });
+		return c.waitFor((m) => m.id === id, ms, `the reply to ${type} #${id}`);
+	};
+	p.ok = async (type, fields = {}, ms = 5000) => {
+		const r = await p.req(type, fields, ms);
+		if (r.type === 'error') throw new Error(`${type}: ${r.code}: ${r.message}`);
+		return r;
+	};
+	p.hello = async (fields) => {
+		const w = await p.req('hello', { protocol: 1, ...fields });
+		if (w.type !== 'welcome') throw new Error(`hello: ${w.code}: ${w.message}`);
+		p.welcome = w;
+		p.id = w.player.id;
+		p.name = w.player.name;
+		if (w.token) p.token = w.token;
+		return w;
+	};
+	return p;
+}
+
+async function raw(srv) {
+	return wrap(await connect(srv.url));
+}
+
+async function player(srv, name) {
+	const p = await raw(srv);
+	await p.hello({ name });
+	return p;
+}
+
+async function resume(srv, token, extra = {}) {
+	const p = await raw(srv);
+	p.token = token;
+	await p.hello({ token, ...extra });
+	return p;
+}
+
+/* The admin token laird prints on its first start. */
+async function adminToken(srv) {
+	const m = await srv.waitForOutput(/ADMIN_TOKEN=([0-9a-f]{64})/, 5000);
+	return m[1];
+}
+
+module.exports = { raw, player, resume, adminToken, wrap };
