@@ -310,6 +310,9 @@ static void on_established(net *n, struct lws *wsi, struct pss *p)
 		strlcpy_safe(c->peer, p->fwd_ip, sizeof c->peer);
 	else if (!lws_get_peer_simple(wsi, c->peer, sizeof c->peer))
 		strlcpy_safe(c->peer, "?", sizeof c->peer);
+	/* lws listens dual-stack: an IPv4 peer shows as ::ffff:a.b.c.d. */
+	if (!strncmp(c->peer, "::ffff:", 7) && strchr(c->peer, '.'))
+		memmove(c->peer, c->peer + 7, strlen(c->peer + 7) + 1);
 	c->last_rx_ms = c->tokens_ms = now_ms();
 	c->tokens = n->cfg->rate_burst;
 	c->next = n->conns;
