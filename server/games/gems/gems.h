@@ -186,7 +186,7 @@ typedef struct gems_game {
 	uint8_t adv[GEMS_DUNGEONS]; /* the adventure of each dungeon */
 	uint8_t adv_known;          /* the current dungeon's adventure was met or revealed */
 	uint8_t rest_revealed;      /* G24: the list was revealed after a full exit */
-	uint8_t in_gem_monte;       /* unused padding kept for alignment */
+	uint8_t adv_used;           /* bit d: dungeon d emitted GEMS_EV_ADV_USED (G10) */
 	uint8_t pad0;
 
 	/* the current dungeon */
@@ -274,6 +274,9 @@ const char *gems_event_key(int type);
 /* Shared state (G10, G34): pure folding of emitted events. */
 void gems_shared_init(gems_shared *sh);
 void gems_shared_fold(gems_shared *sh, const game_event *evs, size_t n);
+/* Folds what a finished game's events would fold, without the events (the
+ * simulator's fast path): the same result as gems_shared_fold over them. */
+void gems_shared_fold_game(gems_shared *sh, const gems_game *g);
 
 /* Statistics (G36) and achievements (G34, G35). */
 enum gems_stat {

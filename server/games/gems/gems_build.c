@@ -139,8 +139,10 @@ void gems_build_dungeon(gems_game *g, const gems_room *fixed, int n_fixed, game_
 		gems_move_up(g->rooms, g->n_rooms);
 	}
 	g->lair_at = gems_mark_spiders(g->rooms, g->n_rooms);
-	if (gems_adv_before_lair(g->rooms, g->n_rooms, g->lair_at))
+	if (gems_adv_before_lair(g->rooms, g->n_rooms, g->lair_at)) {
+		g->adv_used |= (uint8_t)(1u << g->dungeon);
 		gems_emit(out, GEMS_EV_ADV_USED, -1, adv, g->dungeon + 1, 0);
+	}
 }
 
 static void draw_persona(gems_game *g, gems_persona *p)

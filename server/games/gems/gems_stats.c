@@ -45,6 +45,19 @@ void gems_shared_fold(gems_shared *sh, const game_event *evs, size_t n)
 	}
 }
 
+void gems_shared_fold_game(gems_shared *sh, const gems_game *g)
+{
+	for (int d = 0; d < GEMS_DUNGEONS; d++)
+		if (g->adv_used >> d & 1)
+			fold_use(sh, g->adv[d]);
+	if (g->phase != GEMS_PH_OVER)
+		return;
+	if (g->win_score > sh->best_score)
+		sh->best_score = g->win_score;
+	if (g->deepest > sh->deepest)
+		sh->deepest = g->deepest;
+}
+
 /* ---- winners ----------------------------------------------------------- */
 
 int64_t gems_score(const gems_game *g, int seat) { return g->seat[seat].chest; }
