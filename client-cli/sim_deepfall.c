@@ -358,7 +358,7 @@ cJSON *dfs_json(const dfs_stats *st, const int *mix, int nmix)
 	cJSON_AddBoolToObject(t, "calling_le_1_6x_mean", cworst <= 1.6);
 	cJSON_AddBoolToObject(t, "length_mostly_8_14", dfs_len_in_band(st, 8, 14) >= 0.5);
 	cJSON_AddBoolToObject(t, "exit_share_le_45", emax <= 0.45);
-	cJSON_AddBoolToObject(t, "feel_bad_rare", ratio((double)st->feel_bads, g) <= 0.25);
+	cJSON_AddBoolToObject(t, "feel_bad_rare", ratio((double)st->feel_bads, g) <= 0.10);
 
 	cJSON_AddNumberToObject(o, "elapsed_s", st->elapsed_s);
 	cJSON_AddNumberToObject(o, "games_per_s", ratio(g, st->elapsed_s));

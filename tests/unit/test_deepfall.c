@@ -196,7 +196,7 @@ TEST(deepfall_moves_by_lineage)
 	setup(&g, 3, (int[]){DF_DVERGAR, DF_SYLPHID, DF_GNOLL},
 	      (int[]){DF_REAVER, DF_REAVER, DF_REAVER});
 	CHECK_EQ(df_moves(&g, 0), g.cfg.base_moves - 1);
-	CHECK_EQ(df_moves(&g, 1), g.cfg.base_moves + 1);
+	CHECK_EQ(df_moves(&g, 1), g.cfg.base_moves + 2); /* fleet: +2 (CONFIG.md) */
 	CHECK_EQ(df_moves(&g, 2), g.cfg.base_moves);
 }
 
@@ -377,19 +377,58 @@ TEST(deepfall_cash_out_banks_loot_and_dividend_and_leaves_fallen_markers)
 	df_game g;
 	setup(&g, 1, (int[]){DF_GNOLL}, (int[]){DF_WARDEN});
 	df_party *pa = &g.pl[0].party;
-	pa->deepest = 4;
+	g.cfg.cash_dividend = 2;
+	g.cfg.fallen_strength = 1000; /* keep the whole strength */
+	pa->entry = 2;
+	pa->deepest = 5;
 	pa->unbanked = 7;
 	df_room *rm = plain_room(&g, 3, 1, DF_HALL);
 	rm->act[0] = 3;
 	CHECK_EQ(df_room_strength(&g, rm, 0), 6); /* Warden, active */
 	df_cash_out(&g, 0, NULL);
-	CHECK_EQ(g.pl[0].glory, 7 + g.cfg.cash_dividend * 4);
+	CHECK_EQ(g.pl[0].glory, 7 + 2 * (5 - 2)); /* dividend for floors delved */
 	CHECK_EQ(rm->act[0], 0);
 	CHECK_EQ(rm->fallen[0], 3); /* Fallen: counted, never doubled */
 	CHECK_EQ(df_room_strength(&g, rm, 0), 3);
 	CHECK(!pa->active);
 	CHECK_EQ(g.pl[0].cash_outs, 1);
-	CHECK_EQ(g.pl[0].cash_depth[0], 4);
+	CHECK_EQ(g.pl[0].cash_depth[0], 5);
+}
+
+TEST(deepfall_fallen_markers_default_to_strength_one_b1)
+{
+	df_game g;
+	setup(&g, 1, (int[]){DF_GNOLL}, (int[]){DF_REAVER});
+	g.cfg.fallen_strength = 0; /* B1: Fallen strength = 1 */
+	df_room *rm = plain_room(&g, 2, 0, DF_HALL);
+	rm->act[0] = 4;
+	df_cash_out(&g, 0, NULL);
+	CHECK_EQ(rm->fallen[0], 1);
+	g.cfg.dividend_delved = 0; /* the seed's formula: deepest x factor */
+	df_draft(&g, 0, NULL);
+	g.pl[0].party.deepest = 4;
+	g.pl[0].party.entry = 3;
+	CHECK_EQ(df_dividend(&g, 0), g.cfg.cash_dividend * 4);
+	g.cfg.dividend_delved = 1;
+	CHECK_EQ(df_dividend(&g, 0), g.cfg.cash_dividend * 1);
+}
+
+TEST(deepfall_press_stacks_dread)
+{
+	/* Pressing adds press_dread Dread per extra hand ("stacks more Dread
+	 * risk"): with no Faith at all a Setback follows from pressing alone. */
+	df_game g;
+	setup(&g, 1, (int[]){DF_GNOLL}, (int[]){DF_REAVER});
+	df_party *pa = &g.pl[0].party;
+	g.cfg.press_dread = 3;
+	g.cfg.dread_threshold = 3;
+	for (int i = 0; i < pa->n_draw; i++)
+		pa->draw[i] = DF_DIE_CHAMPION; /* no Dread face; one Faith */
+	g.cfg.hand_size = 1;
+	int before = g.pl[0].setbacks;
+	df_turn(&g, 0, (df_choice){1, 3, 0, DF_PERSIST}, NULL);
+	/* 9 Dread from pressing, at most 4 Faith rolled: at least one Setback. */
+	CHECK(g.pl[0].setbacks >= before + 1);
 }
 
 TEST(deepfall_value_of_unclaimed_rooms_rises_to_the_floor_above)

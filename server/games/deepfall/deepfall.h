@@ -97,6 +97,7 @@ enum {
 	DF_C_CALM_DENIZENS = 1 << 8,  /* Hierophant: denizens never angered */
 	DF_C_DOUBLE_MARKERS = 1 << 9, /* Warden: active markers count double */
 	DF_C_CHEAP_RECRUIT = 1 << 10, /* Prospector: recruits cost 1 less */
+	DF_C_FAITH_METTLE = 1 << 11,  /* Hierophant: spare Faith pays for recruits */
 };
 
 typedef struct df_die_def {
@@ -153,9 +154,9 @@ int df_strategy_parse(const char *name);
 typedef struct df_config {
 	int floors, rooms, max_rounds;
 	int hand_size, base_moves, move_cost, max_press;
-	int dread_threshold, revenant_convert, min_bag, bag_max, setback_loot;
+	int dread_threshold, press_dread, revenant_convert, min_bag, bag_max, setback_loot;
 	int loot_per_greed, production, reaver_loot, gnoll_loot;
-	int recruit_cost, last_stand_cost, cash_dividend, worthy_factor;
+	int recruit_cost, last_stand_cost, cash_dividend, dividend_delved, worthy_factor;
 	int worthy_held_bonus;  /* milli: share of held room value added */
 	int maw_base, maw_accel; /* milli-floors per round */
 	int dread_push, press_push; /* milli-floors per Dread / per press */
@@ -215,7 +216,7 @@ typedef struct df_room {
 } df_room;
 
 typedef struct df_party {
-	uint8_t active, lineage, calling, floor, deepest, last_stand;
+	uint8_t active, lineage, calling, floor, deepest, last_stand, entry;
 	uint8_t n_draw, n_disc, n_wound, golem_setbacks;
 	uint8_t draw[DF_MAX_BAG], disc[DF_MAX_BAG], wound[DF_MAX_BAG];
 	uint8_t anger[DF_NDENIZEN];
@@ -324,6 +325,7 @@ void df_resolve_dread(df_game *g, int seat, int *tot, uint8_t *hand, int *n_hand
 void df_setback(df_game *g, int seat, uint8_t *hand, int *n_hand, game_events *evs);
 void df_claim(df_game *g, int seat, int *tot, bool trinity, game_events *evs);
 void df_cash_out(df_game *g, int seat, game_events *evs);
+int df_dividend(const df_game *g, int seat);
 /* Threat of a room for a seat (denizen anger and Dvergar included). */
 int df_threat_for(const df_game *g, int seat, const df_room *rm);
 bool df_holds_stand_room(const df_game *g, int seat);

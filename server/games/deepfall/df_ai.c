@@ -14,6 +14,7 @@
 
 typedef struct ai_ctx {
 	df_game *g;
+	double depth_bias; /* weight of the dividend a deeper floor adds */
 	int seat, F, moves, hs, bag;
 	double e[DF_NFACES]; /* expected symbols per die drawn */
 	bool danger;         /* the frontier probably collapses this round */
@@ -33,6 +34,7 @@ static void ctx_init(ai_ctx *x, df_game *g, int seat)
 {
 	const df_party *pa = &g->pl[seat].party;
 	x->g = g;
+	x->depth_bias = 0;
 	x->seat = seat;
 	x->F = g->frontier;
 	x->moves = df_moves(g, seat);
@@ -51,7 +53,7 @@ static void ctx_init(ai_ctx *x, df_game *g, int seat)
 	x->danger = g->accum + df_ai_speed_estimate(g) >= 900 && g->frontier >= 1;
 	x->free_stand = (df_callings[pa->calling].flags & DF_C_FREE_STAND) ||
 			df_holds_stand_room(g, seat);
-	x->bank = pa->unbanked + g->cfg.cash_dividend * pa->deepest;
+	x->bank = pa->unbanked + df_dividend(g, seat);
 }
 
 static int dice_for(const ai_ctx *x, int press)
@@ -94,7 +96,9 @@ static double floor_score(const ai_ctx *x, int f, int press)
 			v *= 0.5;
 		best = v > best ? v : best;
 	}
-	return best + x->e[DF_GREED] * dice * df_depth_scale(&g->cfg, f, g->cfg.loot_per_greed);
+	double delve = f > pa->deepest ? (f - pa->deepest) * g->cfg.cash_dividend : 0;
+	return best + x->e[DF_GREED] * dice * df_depth_scale(&g->cfg, f, g->cfg.loot_per_greed) +
+	       x->depth_bias * delve;
 }
 
 /* The best floor in [lo, hi] counting the steps we would have to buy. */
@@ -133,8 +137,30 @@ static int can_reach_up(const ai_ctx *x)
 static int press_for(const ai_ctx *x, int want)
 {
 	int p = want < x->g->cfg.max_press ? want : x->g->cfg.max_press;
-	while (p > 0 && x->hs * (1 + p) > x->bag)
+	while (p > 0 && x->hs * p >= x->bag) /* a press must still draw a die */
 		p--;
+	return p;
+}
+
+/* The most hands (up to `want` presses) whose expected standing Dread stays
+ * `margin` below a Setback: the cautious bots' "presses rarely". */
+static int press_safe(const ai_ctx *x, int want, double margin)
+{
+	const df_game *g = x->g;
+	const df_party *pa = &g->pl[x->seat].party;
+	double cancel = 0;
+	if (df_lineages[pa->lineage].flags & DF_L_DREAD_TO_METTLE)
+		cancel += g->cfg.revenant_convert;
+	if (df_callings[pa->calling].flags & DF_C_DREAD_CANCEL)
+		cancel += 1;
+	int p = press_for(x, want);
+	while (p > 0) {
+		double standing = dice_for(x, p) * (x->e[DF_DREAD] - x->e[DF_FAITH]) +
+				  p * g->cfg.press_dread - cancel;
+		if (standing <= g->cfg.dread_threshold - margin)
+			break;
+		p--;
+	}
 	return p;
 }
 
@@ -143,15 +169,29 @@ static double jitter(df_game *g) { return 0.75 + 0.5 * rng_unit(&g->ai); }
 static df_choice cashout(ai_ctx *x)
 {
 	df_game *g = x->g;
-	const df_party *pa = &g->pl[x->seat].party;
-	int top = x->F - g->cfg.safe_margin - (x->danger ? 1 : 0);
 	df_choice c = {0};
-	c.press = press_for(x, x->bag >= 10 ? 1 : 0);
-	c.target = best_floor(x, 1, top < 1 ? 1 : top, c.press);
+	x->depth_bias = 1; /* the dividend pays for the floors delved */
+	c.press = press_safe(x, 1, 1.5);
+	c.target = best_floor(x, 1, x->F - (x->danger ? 1 : 0), c.press);
 	c.recruit = 1;
 	bool doomed = x->danger && (x->F == 1 || can_reach_up(x) >= x->F);
-	if (pa->unbanked >= g->cfg.cash_bar * jitter(g) || doomed ||
-	    (x->F - c.target < g->cfg.safe_margin && pa->unbanked > 0))
+	bool near = x->F - c.target <= g->cfg.safe_margin;
+	const df_party *pa = &g->pl[x->seat].party;
+	if (pa->last_stand) {
+		c.target = x->F;
+		return c;
+	}
+	/* "Rarely sets Last Stand": only doomed anyway, holding a Vault or
+	 * Throne, and when the burst beats the bank. */
+	if (x->danger && df_holds_stand_room(g, x->seat) &&
+	    g->cfg.worthy_factor * (pa->deepest > x->F ? pa->deepest : x->F) > x->bank) {
+		c.target = x->F;
+		c.exit = DF_LAST_STAND;
+		return c;
+	}
+	/* Bank as soon as it is worth it, or when the Maw is within the safe
+	 * margin of where we will stand and about to move. */
+	if (x->bank >= g->cfg.cash_bar * jitter(g) || doomed || (near && x->danger && x->bank > 0))
 		c.exit = DF_CASH_OUT;
 	return c;
 }
@@ -185,8 +225,8 @@ static df_choice worthyend(ai_ctx *x)
 	} else if (x->danger) {
 		/* Not standing yet and the Maw is here: get out with the loot. */
 		c.target = best_floor(x, 1, x->F - 1, c.press);
-		c.exit = pa->unbanked > 0 || x->F == 1 || can_reach_up(x) >= x->F ? DF_CASH_OUT
-										 : DF_PERSIST;
+		bool stuck = x->F == 1 || can_reach_up(x) >= x->F;
+		c.exit = stuck || x->bank >= 2 * g->cfg.cash_bar ? DF_CASH_OUT : DF_PERSIST;
 	} else if (mettle >= g->cfg.last_stand_cost + 1.0 && pa->deepest >= x->F - 1) {
 		c.exit = DF_LAST_STAND;
 	}
@@ -211,7 +251,8 @@ static df_choice balanced(ai_ctx *x)
 	if (df_callings[pa->calling].flags & DF_C_WORTHY_BONUS)
 		we = we * 3 / 2;
 	df_choice c = {0};
-	c.press = press_for(x, behind ? 2 : 1);
+	x->depth_bias = 0.5;
+	c.press = press_safe(x, behind ? 2 : 1, behind ? 0.5 : 1.0);
 	c.recruit = 1;
 	if (pa->last_stand) {
 		c.target = x->F;
@@ -232,8 +273,7 @@ static df_choice balanced(ai_ctx *x)
 		return c;
 	}
 	c.target = best_floor(x, 1, x->F, c.press);
-	if ((x->F - c.target <= g->cfg.safe_margin && pa->unbanked >= bar) ||
-	    pa->unbanked >= 2 * bar)
+	if ((x->F - c.target <= g->cfg.safe_margin && x->bank >= bar) || x->bank >= 2 * bar)
 		c.exit = DF_CASH_OUT;
 	else if (x->free_stand && behind && pa->deepest >= x->F - 1)
 		c.exit = DF_LAST_STAND;

@@ -180,7 +180,7 @@ void df_draft(df_game *g, int seat, game_events *evs)
 	rng_shuffle(&g->rules, pa->draw, pa->n_draw, 1);
 	/* v2 §2: fresh parties drop in near the frontier; the first at 1. */
 	int f = first ? 1 : g->frontier - g->cfg.reentry_gap;
-	pa->floor = pa->deepest = (uint8_t)(f < 1 ? 1 : f);
+	pa->floor = pa->deepest = pa->entry = (uint8_t)(f < 1 ? 1 : f);
 	for (int i = 0; i < g->cfg.floors * g->cfg.rooms; i++)
 		g->rooms[i].prog_s[seat] = g->rooms[i].prog_c[seat] = 0;
 	pl->parties++;
@@ -359,11 +359,22 @@ void df_claim(df_game *g, int seat, int *tot, bool trinity, game_events *evs)
 
 /* ---- exits ------------------------------------------------------------ */
 
+/* B3/§6: the depth dividend. With v2's re-entry near the frontier a fresh
+ * party already stands deep, so by default (dividend_delved) only the floors
+ * it delved below its entry floor pay: otherwise an instant Cash-Out every
+ * round would bank a free dividend. dividend_delved 0 is the seed's formula. */
+int df_dividend(const df_game *g, int seat)
+{
+	const df_party *pa = &g->pl[seat].party;
+	int floors = g->cfg.dividend_delved ? pa->deepest - pa->entry : pa->deepest;
+	return g->cfg.cash_dividend * (floors > 0 ? floors : 0);
+}
+
 void df_cash_out(df_game *g, int seat, game_events *evs)
 {
 	df_player *pl = &g->pl[seat];
 	df_party *pa = &pl->party;
-	int bank = pa->unbanked + g->cfg.cash_dividend * pa->deepest;
+	int bank = pa->unbanked + df_dividend(g, seat);
 	bank = df_comeback(g, seat, bank);
 	pl->glory += bank;
 	pl->src[DF_SRC_CASH] += bank;
@@ -372,10 +383,8 @@ void df_cash_out(df_game *g, int seat, game_events *evs)
 		df_room *rm = &g->rooms[i];
 		if (!rm->act[seat])
 			continue;
-		if (g->cfg.fallen_strength > 0) {
-			int fs = rm->act[seat] * g->cfg.fallen_strength / 1000;
-			rm->fallen[seat] = (uint16_t)(rm->fallen[seat] + (fs > 0 ? fs : 1));
-		}
+		int fs = rm->act[seat] * g->cfg.fallen_strength / 1000;
+		rm->fallen[seat] = (uint16_t)(rm->fallen[seat] + (fs > 0 ? fs : 1));
 		rm->act[seat] = 0;
 	}
 	if (pl->n_cash_rec < DF_MAX_CASH_REC) {
@@ -465,6 +474,7 @@ void df_turn(df_game *g, int seat, df_choice c, game_events *evs)
 		}
 	g->round_press += c.press;
 	g->round_dread += tot[DF_DREAD];
+	tot[DF_DREAD] += c.press * g->cfg.press_dread; /* greed stacks the peril */
 	bool trinity = tot[DF_STEEL] && tot[DF_CUNNING] && tot[DF_FAITH];
 	int mods[3] = {lin->steel, lin->cunning, lin->faith};
 	for (int f = 0; f < 3; f++) {
@@ -496,22 +506,26 @@ void df_turn(df_game *g, int seat, df_choice c, game_events *evs)
 		pa->unbanked += loot;
 		emit(evs, DF_EV_LOOT, seat, loot, pa->unbanked, 0);
 	}
+	if ((cal->flags & DF_C_HEAL) && tot[DF_FAITH] > 0 && pa->n_wound > 0) {
+		tot[DF_FAITH]--;
+		uint8_t d = pa->wound[--pa->n_wound];
+		pa->disc[pa->n_disc++] = d;
+		emit(evs, DF_EV_HEAL, seat, d, 0, 0);
+	}
 	if (c.recruit && df_bag_size(pa) + nh < g->cfg.bag_max) {
 		int cost = g->cfg.recruit_cost - ((cal->flags & DF_C_CHEAP_RECRUIT) ? 1 : 0);
 		if (cost < 1)
 			cost = 1;
+		if (cal->flags & DF_C_FAITH_METTLE) { /* offerings: Faith pays */
+			tot[DF_METTLE] += tot[DF_FAITH];
+			tot[DF_FAITH] = 0;
+		}
 		if (tot[DF_METTLE] >= cost) {
 			tot[DF_METTLE] -= cost;
 			pa->disc[pa->n_disc++] = cal->recruit;
 			pl->recruits++;
 			emit(evs, DF_EV_RECRUIT, seat, cal->recruit, 0, 0);
 		}
-	}
-	if ((cal->flags & DF_C_HEAL) && tot[DF_FAITH] > 0 && pa->n_wound > 0) {
-		tot[DF_FAITH]--;
-		uint8_t d = pa->wound[--pa->n_wound];
-		pa->disc[pa->n_disc++] = d;
-		emit(evs, DF_EV_HEAL, seat, d, 0, 0);
 	}
 	memcpy(pa->disc + pa->n_disc, hand, (size_t)nh);
 	pa->n_disc = (uint8_t)(pa->n_disc + nh);
