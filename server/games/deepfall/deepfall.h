@@ -309,7 +309,6 @@ int df_round(df_game *g, const game_choice *choices, game_events *evs, char *err
 /* Rule steps, exposed for the unit tests and the bots. */
 int df_hand_size(const df_game *g, int seat);
 int df_moves(const df_game *g, int seat);
-int df_room_strength(const df_game *g, const df_room *rm, int seat);
 int df_room_value(const df_config *cfg, int theme, int floor);
 int df_depth_scale(const df_config *cfg, int floor, int amount);
 int df_bag_size(const df_party *pa);
@@ -326,8 +325,6 @@ void df_setback(df_game *g, int seat, uint8_t *hand, int *n_hand, game_events *e
 void df_claim(df_game *g, int seat, int *tot, bool trinity, game_events *evs);
 void df_cash_out(df_game *g, int seat, game_events *evs);
 int df_dividend(const df_game *g, int seat);
-/* Threat of a room for a seat (denizen anger and Dvergar included). */
-int df_threat_for(const df_game *g, int seat, const df_room *rm);
 bool df_holds_stand_room(const df_game *g, int seat);
 
 /* The Maw (df_maw.c). */
@@ -335,6 +332,32 @@ void df_maw_advance(df_game *g, game_events *evs);
 void df_collapse(df_game *g, int floor, game_events *evs);
 int df_comeback(const df_game *g, int seat, int payout);
 void df_finish(df_game *g, game_events *evs);
+
+/* A seat's summed marker strength on a room (Warden doubles an active
+ * party's markers), and the threat a room poses to a seat (denizen anger and
+ * Dvergar included). Inline: the bots and the scoring call them a lot. */
+static inline int df_room_strength(const df_game *g, const df_room *rm, int seat)
+{
+	int act = rm->act[seat];
+	const df_party *pa = &g->pl[seat].party;
+	if (act && pa->active && (df_callings[pa->calling].flags & DF_C_DOUBLE_MARKERS))
+		act *= 2;
+	return act + rm->fallen[seat];
+}
+
+static inline int df_threat_for(const df_game *g, int seat, const df_room *rm)
+{
+	const df_party *pa = &g->pl[seat].party;
+	if (df_lineages[pa->lineage].flags & DF_L_IGNORE_THREAT)
+		return 0;
+	const df_theme_def *t = &df_themes[rm->theme];
+	int threat = t->threat;
+	if (t->denizen >= 0 && !(df_callings[pa->calling].flags & DF_C_CALM_DENIZENS)) {
+		int extra = pa->anger[t->denizen] / g->cfg.denizen_step;
+		threat += extra < g->cfg.denizen_cap ? extra : g->cfg.denizen_cap;
+	}
+	return threat;
+}
 
 /* ---- bots (df_ai.c) ------------------------------------------------ */
 

@@ -94,29 +94,6 @@ int df_moves(const df_game *g, int seat)
 	return m < 0 ? 0 : m;
 }
 
-int df_room_strength(const df_game *g, const df_room *rm, int seat)
-{
-	int act = rm->act[seat];
-	const df_party *pa = &g->pl[seat].party;
-	if (act && pa->active && (df_callings[pa->calling].flags & DF_C_DOUBLE_MARKERS))
-		act *= 2;
-	return act + rm->fallen[seat];
-}
-
-int df_threat_for(const df_game *g, int seat, const df_room *rm)
-{
-	const df_party *pa = &g->pl[seat].party;
-	if (df_lineages[pa->lineage].flags & DF_L_IGNORE_THREAT)
-		return 0;
-	const df_theme_def *t = &df_themes[rm->theme];
-	int threat = t->threat;
-	if (t->denizen >= 0 && !(df_callings[pa->calling].flags & DF_C_CALM_DENIZENS)) {
-		int extra = pa->anger[t->denizen] / g->cfg.denizen_step;
-		threat += extra < g->cfg.denizen_cap ? extra : g->cfg.denizen_cap;
-	}
-	return threat;
-}
-
 bool df_holds_stand_room(const df_game *g, int seat)
 {
 	for (int i = 0; i < g->frontier * g->cfg.rooms; i++) {
