@@ -115,7 +115,7 @@ int df_theme_weight(int theme, int floor, int floors)
 	if (theme == DF_THRONE && floor < floors - 1)
 		return 0;
 	int depth = floors > 1 ? (floor - 1) * 100 / (floors - 1) : 0;
-	int w = 12 - abs(depth - (int)df_themes[theme].home) / 10;
+	int w = 10 - abs(depth - (int)df_themes[theme].home) / 8;
 	return w > 0 ? w : 0;
 }
 
