@@ -148,13 +148,17 @@ TEST(gems_G28_take_example_four_inside_bar_10_and_2_gems)
 
 TEST(gems_G27_expected_value_formula)
 {
-	gems_game g;
-	REQUIRE(gems_init(&g, 4, 2, NULL, NULL, NULL) == GAME_OK);
-	g.odds = 0.25;
-	g.rumor = 8.0;
-	g.inside = 2;
-	g.seat[1].hand = 4;
-	CHECK(fabs(gems_ev(&g, 1) - (0.75 * 8.0 / 2 - 0.25 * 4)) < 1e-9);
+	CHECK(fabs(gems_ev_formula(0.25, 8.0, 2, 4) - (0.75 * 8.0 / 2 - 0.25 * 4)) < 1e-12);
+	CHECK(fabs(gems_ev_formula(0.0, 6.0, 3, 100) - 2.0) < 1e-12);
+	CHECK(fabs(gems_ev_formula(1.0, 6.0, 3, 10) + 10.0) < 1e-12);
+	/* a game's number is the formula on its current odds */
+	for (uint64_t s = 0; s < 50; s++) {
+		gems_game g;
+		REQUIRE(gems_init(&g, 5, s, NULL, NULL, NULL) == GAME_OK);
+		for (int i = 0; i < 5; i++)
+			CHECK(fabs(gems_ev(&g, i) - gems_ev_formula(g.odds, g.rumor, g.inside,
+								  g.seat[i].hand)) < 1e-9);
+	}
 }
 
 TEST(gems_G7_warning_table)
@@ -223,6 +227,39 @@ TEST(gems_G8_banker_does_not_move_up)
 	gems_room want[4] = {GEM(0), GEM(1), GEM(2), ADV(GEMS_ADV_BANKER)};
 	gems_move_up(r, 4);
 	CHECK(same_rooms(r, want, 4));
+}
+
+/* G8 literally: three passes, room by room from the second. */
+static void naive_move_up(gems_room *r, int n)
+{
+	for (int pass = 0; pass < 3; pass++)
+		for (int i = 1; i < n; i++)
+			if (r[i].kind == GEMS_ROOM_ADV && r[i].arg != GEMS_ADV_BANKER) {
+				gems_room t = r[i - 1];
+				r[i - 1] = r[i];
+				r[i] = t;
+			}
+}
+
+TEST(gems_G8_move_up_equals_the_literal_passes_on_random_lists)
+{
+	rng r;
+	rng_seed(&r, 8, 8);
+	for (int k = 0; k < 3000; k++) {
+		gems_room a[GEMS_MAX_ROOMS], b[GEMS_MAX_ROOMS];
+		int adv = (int)rng_below(&r, GEMS_N_ADV);
+		int n = gems_dungeon_set(k % 5, 4 + k % 5, adv, a);
+		rng_shuffle(&r, a, (uint32_t)n, sizeof *a);
+		if (k % 3 == 0) { /* short lists crowded with adventures */
+			n = 2 + (int)rng_below(&r, 9);
+			for (int i = 0; i < n; i++)
+				a[i] = rng_below(&r, 2) ? ADV(adv) : GEM(i);
+		}
+		memcpy(b, a, sizeof a);
+		gems_move_up(a, n);
+		naive_move_up(b, n);
+		REQUIRE(same_rooms(a, b, n));
+	}
 }
 
 TEST(gems_G9_second_warning_of_a_type_is_the_lair)

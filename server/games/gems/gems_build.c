@@ -43,33 +43,36 @@ int gems_dungeon_set(int dungeon, int bars, int adv, gems_room *out)
 	return n;
 }
 
-static bool moves_up(gems_room r)
-{
-	return r.kind == GEMS_ROOM_ADV && r.arg != GEMS_ADV_BANKER;
-}
-
 /* G8: three passes from the second room on; an adventure (not the Banker)
- * swaps with the room before it. */
+ * swaps with the room before it. Only adventure rooms ever move, so each
+ * pass walks their positions in ascending order: one at p moves to p−1
+ * unless p is 0 or p−1 holds an adventure (then the swap changes nothing),
+ * exactly as the room-by-room pass would. */
 void gems_move_up(gems_room *rooms, int n)
 {
+	int pos[GEMS_MAX_ROOMS], k = 0;
+	for (int i = 0; i < n; i++)
+		if (rooms[i].kind == GEMS_ROOM_ADV && rooms[i].arg != GEMS_ADV_BANKER)
+			pos[k++] = i;
 	for (int pass = 0; pass < 3; pass++)
-		for (int i = 1; i < n; i++)
-			if (moves_up(rooms[i])) {
-				gems_room t = rooms[i - 1];
-				rooms[i - 1] = rooms[i];
-				rooms[i] = t;
-			}
+		for (int j = 0; j < k; j++) {
+			int p = pos[j];
+			if (p == 0 || (j > 0 && pos[j - 1] == p - 1))
+				continue;
+			gems_room t = rooms[p - 1];
+			rooms[p - 1] = rooms[p];
+			rooms[p] = t;
+			pos[j] = p - 1;
+		}
 }
 
 /* G9: a warning of an already seen type kills a spider if a poison before
- * it is unused, else it is the lair and the scan stops. */
+ * it is unused, else it is the lair and the scan stops. The rooms come with
+ * spider = GEMS_SPIDER_NONE. */
 int gems_mark_spiders(gems_room *rooms, int n)
 {
 	int poisons = 0;
 	uint32_t seen = 0;
-	for (int i = 0; i < n; i++)
-		if (rooms[i].kind == GEMS_ROOM_WARNING)
-			rooms[i].spider = GEMS_SPIDER_NONE;
 	for (int i = 0; i < n; i++) {
 		gems_room *r = &rooms[i];
 		if (r->kind == GEMS_ROOM_ADV && r->arg == GEMS_ADV_POISON)
@@ -133,6 +136,8 @@ void gems_build_dungeon(gems_game *g, const gems_room *fixed, int n_fixed, game_
 	if (fixed) {
 		g->n_rooms = n_fixed < GEMS_MAX_ROOMS ? n_fixed : GEMS_MAX_ROOMS;
 		memcpy(g->rooms, fixed, (size_t)g->n_rooms * sizeof *fixed);
+		for (int i = 0; i < g->n_rooms; i++)
+			g->rooms[i].spider = GEMS_SPIDER_NONE;
 	} else {
 		g->n_rooms = gems_dungeon_set(g->dungeon, g->bars_undiscovered, adv, g->rooms);
 		shuffle_rooms(&g->rules, g->rooms, g->n_rooms);

@@ -63,6 +63,7 @@ void gems_unseen_remove(gems_game *g, gems_room r);  /* as a room is entered */
 double gems_lair_odds(const gems_game *g);
 double gems_rumor(const gems_game *g);
 double gems_ev(const gems_game *g, int seat);
+double gems_ev_formula(double lair, double rumor, int inside, int hand); /* G27 */
 double gems_take(const gems_game *g, int seat);
 int gems_current_bar_value(const gems_game *g);
 

@@ -46,6 +46,7 @@ void gems_unseen_reset(gems_game *g)
 	memset(g->unseen_warn, 0, sizeof g->unseen_warn);
 	for (int i = 0; i < g->n_rooms; i++)
 		count_room(g, g->rooms[i], +1);
+	g->gem_sum_levels = UINT32_MAX;
 }
 
 void gems_unseen_remove(gems_game *g, gems_room r) { count_room(g, r, -1); }
@@ -63,15 +64,33 @@ double gems_lair_odds(const gems_game *g)
 	return (double)lairish / unseen;
 }
 
+static int gem_sum_of(const gems_game *g)
+{
+	int sum = 0;
+	for (uint32_t m = g->unseen_levels; m; m &= m - 1)
+		sum += gems_room_gems(g->bravery, __builtin_ctz(m));
+	return sum;
+}
+
+/* Σ of the unseen gem rooms at the current bravery, cached: it changes only
+ * when a gem room is entered or bravery drops. */
+static int unseen_gems(gems_game *g)
+{
+	if (g->gem_sum_levels != g->unseen_levels || g->gem_sum_bravery != g->bravery) {
+		g->gem_sum = gem_sum_of(g);
+		g->gem_sum_levels = g->unseen_levels;
+		g->gem_sum_bravery = g->bravery;
+	}
+	return g->gem_sum;
+}
+
 /* G26: an unseen Ferryman or Monte room counts at the part it will have. */
-double gems_rumor(const gems_game *g)
+static double rumor_with(const gems_game *g, int gem_sum)
 {
 	int unseen = g->n_rooms - g->cur - 1;
 	if (unseen <= 0)
 		return 0.0;
-	double sum = g->unseen_bars * gems_current_bar_value(g);
-	for (uint32_t m = g->unseen_levels; m; m &= m - 1)
-		sum += gems_room_gems(g->bravery, __builtin_ctz(m));
+	double sum = gem_sum + g->unseen_bars * gems_current_bar_value(g);
 	int adv = g->adv[g->dungeon];
 	for (int k = 1; k <= g->unseen_adv; k++) {
 		int part = g->adv_met + k;
@@ -83,21 +102,31 @@ double gems_rumor(const gems_game *g)
 	return sum / unseen;
 }
 
+double gems_rumor(const gems_game *g) { return rumor_with(g, gem_sum_of(g)); }
+
 void gems_odds_update(gems_game *g)
 {
 	g->odds = gems_lair_odds(g);
-	g->rumor = gems_rumor(g);
+	g->rumor = rumor_with(g, unseen_gems(g));
 	int value = g->floor_gems;
 	for (int i = 0; i < g->n_floor_bars; i++)
 		value += g->floor_bars[i];
 	g->floor_value = value;
-	g->inv_sqrt_inside = 1.0 / sqrt((double)(g->inside > 0 ? g->inside : 1));
+	int inside = g->inside > 0 ? g->inside : 1;
+	g->inv_sqrt_inside = 1.0 / sqrt((double)inside);
+	g->ev_base = (1.0 - g->odds) * g->rumor / inside;
 }
 
+double gems_ev_formula(double lair, double rumor, int inside, int hand)
+{
+	return (1.0 - lair) * rumor / (inside > 0 ? inside : 1) - lair * hand;
+}
+
+/* G27, from the numbers of the current decision (gems_odds_update), so that
+ * it is gems_ev_formula(odds, rumor, inside, hand) with one multiply. */
 double gems_ev(const gems_game *g, int seat)
 {
-	int inside = g->inside > 0 ? g->inside : 1;
-	return (1.0 - g->odds) * g->rumor / inside - g->odds * g->seat[seat].hand;
+	return g->ev_base - g->odds * g->seat[seat].hand;
 }
 
 double gems_take(const gems_game *g, int seat)
