@@ -9,6 +9,8 @@
 enum lair_exit { LAIR_OK = 0, LAIR_REFUSED = 1, LAIR_USAGE = 2, LAIR_CONNECT = 3 };
 
 int cmd_sim(int argc, char **argv);
+int cmd_play(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_achievements(int argc, char **argv);
 int cmd_records(int argc, char **argv);

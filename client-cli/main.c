@@ -14,6 +14,8 @@ static const struct {
 	int (*run)(int argc, char **argv);
 	const char *summary;
 } commands[] = {
+	{"play", cmd_play, "play: lobbies, tables, games (interactive)"},
+	{"watch", cmd_watch, "spectate a table (interactive)"},
 	{"stats", cmd_stats, "a player's statistics (default: yours)"},
 	{"achievements", cmd_achievements, "a player's achievements (default: yours)"},
 	{"records", cmd_records, "the server-wide records"},

@@ -1,0 +1,294 @@
+/*
+ * tview.c — the table model (see tview.h). Tolerant by design: the protocol
+ * may add fields and update types within version 1, so unknown ones are
+ * ignored and every field is read only when it has the expected JSON type.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../common/util.h"
+#include "tview.h"
+
+void tv_init(struct tv *tv)
+{
+	memset(tv, 0, sizeof *tv);
+	tv->seat = -1;
+	tv->chosen = -1;
+}
+
+void tv_free(struct tv *tv)
+{
+	cJSON_Delete(tv->seats);
+	cJSON_Delete(tv->view);
+	cJSON_Delete(tv->options);
+	cJSON_Delete(tv->reveal);
+	cJSON_Delete(tv->result);
+	tv_init(tv);
+}
+
+void tv_log(struct tv *tv, const char *fmt, ...)
+{
+	if (tv->log_len == TV_LOG) {
+		memmove(tv->log[0], tv->log[1], sizeof tv->log[0] * (TV_LOG - 1));
+		tv->log_len--;
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(tv->log[tv->log_len], sizeof tv->log[0], fmt, ap);
+	va_end(ap);
+	tv->log_len++;
+}
+
+static const cJSON *get(const cJSON *o, const char *k)
+{
+	return cJSON_GetObjectItemCaseSensitive(o, k);
+}
+
+static void replace(cJSON **slot, const cJSON *v)
+{
+	cJSON_Delete(*slot);
+	*slot = v ? cJSON_Duplicate(v, 1) : NULL;
+}
+
+static void copy_str(char *dst, size_t n, const cJSON *v)
+{
+	if (cJSON_IsString(v))
+		strlcpy_safe(dst, v->valuestring, n);
+}
+
+/* Seat statuses from an array of strings, or of objects with "status". */
+static void take_statuses(struct tv *tv, const cJSON *arr)
+{
+	int i = 0;
+	const cJSON *it;
+	cJSON_ArrayForEach(it, arr)
+	{
+		if (i >= TV_MAX_SEATS)
+			break;
+		const cJSON *s = cJSON_IsString(it) ? it : get(it, "status");
+		if (cJSON_IsString(s))
+			strlcpy_safe(tv->status[i], s->valuestring, sizeof tv->status[i]);
+		i++;
+	}
+}
+
+static void take_seats(struct tv *tv, const cJSON *seats)
+{
+	if (!cJSON_IsArray(seats))
+		return;
+	replace(&tv->seats, seats);
+	tv->n_seats = MIN(cJSON_GetArraySize(seats), TV_MAX_SEATS);
+	take_statuses(tv, seats);
+}
+
+static void take_options(struct tv *tv, const cJSON *m, uint64_t now)
+{
+	const cJSON *opts = get(m, "options");
+	replace(&tv->options, cJSON_IsArray(opts) ? opts : NULL);
+	tv->chosen = -1;
+	const cJSON *d = get(m, "decision");
+	if (cJSON_IsNumber(d))
+		tv->decision = (int64_t)d->valuedouble;
+	const cJSON *dl = get(m, "deadline");
+	tv->deadline_at = cJSON_IsNumber(dl) && dl->valuedouble > 0
+				  ? now + (uint64_t)dl->valuedouble
+				  : 0;
+	tv->window_at = 0;
+}
+
+/* Monte: swaps as [[a,b],...] or the packed form of gems.h (2 bits each). */
+static int take_monte(struct tv *tv, const cJSON *ev)
+{
+	const cJSON *sw = get(ev, "swaps");
+	tv->monte_n = 0;
+	if (cJSON_IsArray(sw)) {
+		const cJSON *it;
+		cJSON_ArrayForEach(it, sw)
+		{
+			if (tv->monte_n >= 16)
+				break;
+			const cJSON *a = cJSON_GetArrayItem(it, 0), *b = cJSON_GetArrayItem(it, 1);
+			if (cJSON_IsNumber(a) && cJSON_IsNumber(b) && a->valueint >= 0 &&
+			    a->valueint < 3 && b->valueint >= 0 && b->valueint < 3) {
+				tv->monte_swaps[tv->monte_n][0] = a->valueint;
+				tv->monte_swaps[tv->monte_n][1] = b->valueint;
+				tv->monte_n++;
+			}
+		}
+	}
+	const cJSON *cards = get(ev, "cards");
+	for (int i = 0; i < 3; i++) {
+		const cJSON *c = cJSON_GetArrayItem(cards, i);
+		const cJSON *v = cJSON_IsObject(c) ? get(c, "value") : c;
+		tv->monte_cards[i] = cJSON_IsNumber(v) ? v->valueint : (i == 0 ? 2 : i == 1 ? 1 : 0);
+	}
+	return tv->monte_n > 0;
+}
+
+static int take_events(struct tv *tv, const cJSON *evs, tv_event_fn ev_fn)
+{
+	int flags = 0;
+	const cJSON *ev;
+	cJSON_ArrayForEach(ev, evs)
+	{
+		const cJSON *ty = get(ev, "type");
+		if (!cJSON_IsString(ty))
+			ty = get(ev, "event");
+		if (cJSON_IsString(ty) && strstr(ty->valuestring, "monte") &&
+		    cJSON_IsArray(get(ev, "swaps")) && take_monte(tv, ev))
+			flags |= TV_MONTE;
+		char line[TV_LOG_W + 1];
+		if (ev_fn && ev_fn(ev, tv, line, sizeof line))
+			tv_log(tv, "%s", line);
+	}
+	return flags;
+}
+
+int tv_apply(struct tv *tv, const cJSON *m, uint64_t now, tv_event_fn ev_fn)
+{
+	const cJSON *ty = get(m, "type"), *tab = get(m, "table"), *seq = get(m, "seq");
+	if (!cJSON_IsString(ty))
+		return 0;
+	const char *type = ty->valuestring;
+	int is_snapshot = strcmp(type, "table") == 0;
+	if (cJSON_IsNumber(tab) && tv->table && (int64_t)tab->valuedouble != tv->table)
+		return 0;
+	if (is_snapshot && cJSON_IsNumber(tab))
+		tv->table = (int64_t)tab->valuedouble;
+	int flags = TV_CHANGED;
+	if (cJSON_IsNumber(seq)) {
+		int64_t s = (int64_t)seq->valuedouble;
+		if (!is_snapshot && tv->seq > 0) {
+			if (s <= tv->seq)
+				return 0; /* already seen (a resume may resend) */
+			if (s > tv->seq + 1)
+				flags |= TV_GAP; /* folded anyway; the sync repairs it */
+		}
+		tv->seq = s;
+	}
+
+	if (is_snapshot) {
+		const cJSON *seat = get(m, "seat");
+		tv->seat = cJSON_IsNumber(seat) ? seat->valueint : -1;
+		copy_str(tv->kind, sizeof tv->kind, get(m, "kind"));
+		copy_str(tv->name, sizeof tv->name, get(m, "name"));
+		replace(&tv->options, NULL);
+		tv->deadline_at = tv->window_at = 0;
+		tv->chosen = -1;
+		if (!get(m, "result")) {
+			cJSON_Delete(tv->result);
+			tv->result = NULL;
+		}
+	}
+	copy_str(tv->state, sizeof tv->state, get(m, "state"));
+	take_seats(tv, get(m, "seats"));
+	const cJSON *st = get(m, "statuses");
+	if (!st)
+		st = get(m, "status");
+	if (cJSON_IsArray(st))
+		take_statuses(tv, st);
+	if (get(m, "view"))
+		replace(&tv->view, get(m, "view"));
+	const cJSON *evs = get(m, "events");
+	if (cJSON_IsArray(evs))
+		flags |= take_events(tv, evs, ev_fn);
+
+	if (strcmp(type, "options") == 0 || (is_snapshot && cJSON_IsArray(get(m, "options")))) {
+		take_options(tv, m, now);
+		if (tv->options)
+			flags |= TV_OPTIONS;
+	} else if (strcmp(type, "window") == 0) {
+		const cJSON *c = get(m, "closes_in_ms");
+		tv->window_at = now + (cJSON_IsNumber(c) ? (uint64_t)c->valuedouble : 1000);
+	} else if (strcmp(type, "reveal") == 0) {
+		replace(&tv->reveal, m);
+		replace(&tv->options, NULL);
+		tv->deadline_at = tv->window_at = 0;
+		tv->chosen = -1;
+		flags |= TV_REVEAL;
+	} else if (strcmp(type, "result") == 0 || (is_snapshot && get(m, "result"))) {
+		replace(&tv->result, strcmp(type, "result") == 0 ? m : get(m, "result"));
+		replace(&tv->options, NULL);
+		tv->deadline_at = tv->window_at = 0;
+		strlcpy_safe(tv->state, "finished", sizeof tv->state);
+		flags |= TV_RESULT;
+	} else if (strcmp(type, "table_closed") == 0) {
+		tv->closed = 1;
+		flags |= TV_CLOSED;
+	} else if (strcmp(type, "event") == 0) {
+		cJSON *one = cJSON_CreateArray();
+		const cJSON *ev = get(m, "event");
+		cJSON_AddItemToArray(one, cJSON_Duplicate(ev ? ev : m, 1));
+		flags |= take_events(tv, one, ev_fn);
+		cJSON_Delete(one);
+	}
+	return flags;
+}
+
+int tv_n_options(const struct tv *tv)
+{
+	return tv->options ? cJSON_GetArraySize(tv->options) : 0;
+}
+
+static const cJSON *option_at(const struct tv *tv, int i)
+{
+	return tv->options ? cJSON_GetArrayItem(tv->options, i) : NULL;
+}
+
+const char *tv_option_key(const struct tv *tv, int i)
+{
+	const cJSON *o = option_at(tv, i);
+	if (cJSON_IsString(o))
+		return o->valuestring;
+	const char *names[] = {"choice", "key", "id"};
+	for (size_t k = 0; k < ARRAY_LEN(names); k++) {
+		const cJSON *v = get(o, names[k]);
+		if (cJSON_IsString(v))
+			return v->valuestring;
+	}
+	return NULL;
+}
+
+const char *tv_option_label(const struct tv *tv, int i)
+{
+	const cJSON *v = get(option_at(tv, i), "label");
+	if (cJSON_IsString(v))
+		return v->valuestring;
+	const char *k = tv_option_key(tv, i);
+	return k ? k : "?";
+}
+
+const cJSON *tv_option_choice(const struct tv *tv, int i)
+{
+	const cJSON *o = option_at(tv, i);
+	if (cJSON_IsObject(o)) {
+		const cJSON *c = get(o, "choice");
+		if (c)
+			return c;
+		c = get(o, "key");
+		if (c)
+			return c;
+	}
+	return o;
+}
+
+const char *tv_seat_name(const struct tv *tv, int i, char *tmp, size_t tmp_len)
+{
+	const cJSON *s = tv->seats ? cJSON_GetArrayItem(tv->seats, i) : NULL;
+	const cJSON *n = get(s, "name");
+	if (cJSON_IsString(n) && *n->valuestring)
+		return n->valuestring;
+	if (tv_seat_is_ai(tv, i)) {
+		snprintf(tmp, tmp_len, "AI %d", i + 1);
+		return tmp;
+	}
+	return "(free)";
+}
+
+int tv_seat_is_ai(const struct tv *tv, int i)
+{
+	const cJSON *s = tv->seats ? cJSON_GetArrayItem(tv->seats, i) : NULL;
+	const cJSON *k = get(s, "kind");
+	return cJSON_IsString(k) && strcmp(k->valuestring, "ai") == 0;
+}
