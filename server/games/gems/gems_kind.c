@@ -252,10 +252,8 @@ static void illegal_reason(const gems_game *g, int seat, int c, char *err, size_
 	if (c == GEMS_C_LEAVE && s->owed)
 		snprintf(err, errlen, "you cannot leave: you owe the Devil %d more room%s", s->owed,
 			 s->owed == 1 ? "" : "s");
-	else if (c >= GEMS_C_BANK4 && c <= GEMS_C_BANK12 &&
-		 (gems_adv_options(g, GEMS_ADV_BANKER, seat) & 1u << GEMS_C_STAY) &&
-		 g->phase == GEMS_PH_DECIDE && g->rooms[g->cur].kind == GEMS_ROOM_ADV &&
-		 g->rooms[g->cur].arg == GEMS_ADV_BANKER)
+	else if (c >= GEMS_C_BANK4 && c <= GEMS_C_BANK12 && g->phase == GEMS_PH_DECIDE &&
+		 g->rooms[g->cur].kind == GEMS_ROOM_ADV && g->rooms[g->cur].arg == GEMS_ADV_BANKER)
 		snprintf(err, errlen, "'%s' needs %d gems in hand; you have %d",
 			 gems_choice_key(c), 4 * (c - GEMS_C_BANK4 + 1), s->hand);
 	else
