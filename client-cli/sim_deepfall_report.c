@@ -161,7 +161,7 @@ static void one_batch(buf *b, const dfs_stats *st)
 {
 	double v[DFS_MAXLEN];
 	const char *lab[DFS_MAXLEN];
-	char labbuf[DFS_MAXLEN][8];
+	char labbuf[DFS_MAXLEN][16];
 	int n = 0;
 	for (int s = 0; s < DF_NSTRAT; s++)
 		if (st->strat_seats[s]) {
