@@ -42,6 +42,14 @@ TEST(gems_view_options_only_for_a_pending_seat)
 		  "leave");
 	CHECK(cJSON_GetObjectItem(vs, "options") == NULL);
 	CHECK(cJSON_IsNull(cJSON_GetObjectItem(v0, "adventure"))); /* not met yet */
+	CHECK_EQ(cJSON_GetObjectItem(v0, "seat_count")->valueint, 2);
+	cJSON *odds = cJSON_GetObjectItem(v0, "odds");
+	CHECK(cJSON_IsNumber(cJSON_GetObjectItem(odds, "ev"))); /* the hand icon */
+	CHECK(cJSON_GetObjectItem(cJSON_GetObjectItem(vs, "odds"), "ev") == NULL);
+	cJSON *p1 = cJSON_GetArrayItem(cJSON_GetObjectItem(v0, "players"), 1);
+	CHECK_EQ(cJSON_GetObjectItem(p1, "size")->valueint, 4);
+	CHECK_EQ(cJSON_GetObjectItem(p1, "owed")->valueint, 0);
+	CHECK_EQ(cJSON_GetObjectItem(p1, "bars")->valueint, 0);
 	cJSON_Delete(v0);
 	cJSON_Delete(vs);
 	REQUIRE(apply(&g, GEMS_C_LEAVE, GEMS_C_STAY) == GAME_OK);
@@ -88,6 +96,11 @@ TEST(gems_view_over_has_the_result_and_history)
 	CHECK_EQ(cJSON_GetArraySize(cJSON_GetObjectItem(v, "history")), 5);
 	cJSON *res = cJSON_GetObjectItem(v, "result");
 	CHECK_EQ(cJSON_GetObjectItem(res, "winning_score")->valueint, g.win_score);
+	cJSON *scores = cJSON_GetObjectItem(res, "scores");
+	REQUIRE(cJSON_GetArraySize(scores) == 3);
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ(cJSON_GetArrayItem(scores, i)->valueint, g.seat[i].chest);
+	CHECK_EQ(cJSON_GetArraySize(cJSON_GetObjectItem(res, "achievements")), 3);
 	cJSON_Delete(v);
 }
 

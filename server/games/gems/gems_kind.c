@@ -352,7 +352,7 @@ cJSON *gems_result_json(const gems_game *g, uint32_t ai_mask)
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddNumberToObject(o, "seat", i);
 		cJSON_AddNumberToObject(o, "score", g->seat[i].chest);
-		cJSON_AddNumberToObject(o, "gold_bars", g->seat[i].bars);
+		cJSON_AddNumberToObject(o, "bars", g->seat[i].bars);
 		cJSON_AddBoolToObject(o, "winner", g->winners >> i & 1);
 		cJSON *ach = cJSON_AddArrayToObject(o, "achievements");
 		uint32_t a = gems_achievements(g, i, ai_mask);
@@ -362,6 +362,21 @@ cJSON *gems_result_json(const gems_game *g, uint32_t ai_mask)
 						     cJSON_CreateString(gems_achievement_defs[k].key));
 		cJSON_AddItemToObject(o, "stats", stats_json(g, i, ai_mask));
 		cJSON_AddItemToArray(seats, o);
+	}
+	/* compact summaries of the per-seat entries above */
+	cJSON *scores = cJSON_AddArrayToObject(r, "scores");
+	cJSON *achs = cJSON_AddArrayToObject(r, "achievements");
+	for (int i = 0; i < g->seats; i++) {
+		cJSON_AddItemToArray(scores, cJSON_CreateNumber(g->seat[i].chest));
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "seat", i);
+		cJSON *list = cJSON_AddArrayToObject(o, "achievements");
+		uint32_t a = gems_achievements(g, i, ai_mask);
+		for (int k = 0; k < GEMS_N_ACH; k++)
+			if (a >> k & 1)
+				cJSON_AddItemToArray(list,
+						     cJSON_CreateString(gems_achievement_defs[k].label));
+		cJSON_AddItemToArray(achs, o);
 	}
 	cJSON_AddNumberToObject(r, "winning_score", g->win_score);
 	cJSON *w = cJSON_AddArrayToObject(r, "winners");

@@ -15,7 +15,7 @@
 #include "gems_kind.h"
 
 static const char *const kind_names[] = {
-	[GEMS_ROOM_GEM] = "gem", [GEMS_ROOM_BAR] = "gold_bar", [GEMS_ROOM_WARNING] = "warning",
+	[GEMS_ROOM_GEM] = "gem", [GEMS_ROOM_BAR] = "bar", [GEMS_ROOM_WARNING] = "warning",
 	[GEMS_ROOM_ADV] = "adventure", [GEMS_ROOM_DEAD] = "dead_spider", [GEMS_ROOM_LAIR] = "lair",
 };
 
@@ -48,8 +48,10 @@ static cJSON *met_room_json(const gems_game *g, int i)
 		cJSON_AddNumberToObject(o, "gems", g->met_value[i]);
 	else if (kind == GEMS_ROOM_BAR)
 		cJSON_AddNumberToObject(o, "value", g->met_value[i]);
-	else if (kind == GEMS_ROOM_WARNING)
+	else if (kind == GEMS_ROOM_WARNING) {
+		cJSON_AddNumberToObject(o, "warning", g->met_value[i]);
 		cJSON_AddStringToObject(o, "message", gems_warning_text(g->met_value[i]));
+	}
 	else if (kind == GEMS_ROOM_ADV)
 		cJSON_AddStringToObject(o, "adventure", gems_adv_key(r.arg));
 	return o;
@@ -114,9 +116,9 @@ static cJSON *player_json(const gems_game *g, int i)
 	cJSON_AddBoolToObject(o, "pending", g->pending >> i & 1);
 	cJSON_AddNumberToObject(o, "hand", s->hand);
 	cJSON_AddNumberToObject(o, "chest", s->chest);
-	cJSON_AddNumberToObject(o, "gold_bars", s->bars);
-	cJSON_AddNumberToObject(o, "share_weight", 1 << s->size);
-	cJSON_AddNumberToObject(o, "devil_owed", s->owed);
+	cJSON_AddNumberToObject(o, "bars", s->bars);
+	cJSON_AddNumberToObject(o, "size", 1 << s->size);
+	cJSON_AddNumberToObject(o, "owed", s->owed);
 	cJSON_AddNumberToObject(o, "queens", s->queens);
 	cJSON_AddNumberToObject(o, "changelings", s->changelings);
 	if (g->phase == GEMS_PH_COIN && s->inside)
@@ -147,7 +149,7 @@ static cJSON *floor_json(const gems_game *g)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddNumberToObject(o, "gems", g->floor_gems);
-	cJSON_AddItemToObject(o, "gold_bars", cJSON_CreateIntArray(g->floor_bars, g->n_floor_bars));
+	cJSON_AddItemToObject(o, "bars", cJSON_CreateIntArray(g->floor_bars, g->n_floor_bars));
 	return o;
 }
 
@@ -157,7 +159,7 @@ cJSON *gems_view_json(const gems_game *g, int viewer)
 	static const char *const phases[] = {"decide", "coin_room", "over"};
 	cJSON_AddStringToObject(v, "kind", "gems");
 	cJSON_AddNumberToObject(v, "viewer", viewer);
-	cJSON_AddNumberToObject(v, "seats", g->seats);
+	cJSON_AddNumberToObject(v, "seat_count", g->seats);
 	cJSON_AddStringToObject(v, "phase", phases[g->phase]);
 	cJSON_AddNumberToObject(v, "dungeon", g->dungeon + 1);
 	cJSON_AddNumberToObject(v, "dungeons", GEMS_DUNGEONS);
@@ -188,6 +190,10 @@ cJSON *gems_view_json(const gems_game *g, int viewer)
 	cJSON *odds = cJSON_AddObjectToObject(v, "odds");
 	cJSON_AddNumberToObject(odds, "lair", g->odds);
 	cJSON_AddNumberToObject(odds, "rumor", g->rumor);
+	if (viewer >= 0 && viewer < g->seats && g->seat[viewer].inside) { /* the hand icon */
+		cJSON_AddNumberToObject(odds, "ev", gems_ev(g, viewer));
+		cJSON_AddNumberToObject(odds, "take", gems_take(g, viewer));
+	}
 	if (viewer >= 0 && viewer < g->seats && (g->pending >> viewer & 1))
 		cJSON_AddItemToObject(v, "options", gems_options_json(g, viewer));
 	return v;
@@ -254,7 +260,7 @@ static void event_fields(const game_event *e, cJSON *o)
 		add(o, "coins", e->a); cJSON_AddStringToObject(o, "path", path_key(e->b));
 		add(o, "left_in_room", e->c); break;
 	case GEMS_EV_MUSHROOM: cJSON_AddStringToObject(o, "eaters", e->a ? "grow" : "shrink"); break;
-	case GEMS_EV_SIZE: add(o, "share_weight", e->a); break;
+	case GEMS_EV_SIZE: add(o, "size", e->a); break;
 	case GEMS_EV_DEVIL: add(o, "rooms", e->a); add(o, "cash", e->b); add(o, "owed", e->c); break;
 	case GEMS_EV_CARRY:
 		cJSON_AddStringToObject(o, "people", e->a ? "queens" : "changelings");
