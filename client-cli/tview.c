@@ -145,6 +145,52 @@ static int take_events(struct tv *tv, const cJSON *evs, tv_event_fn ev_fn)
 	return flags;
 }
 
+/* Our current choice (the "choice" member: "stay" or {id}) as an option index. */
+static void take_own_choice(struct tv *tv, const cJSON *m)
+{
+	const cJSON *c = get(m, "choice");
+	if (cJSON_IsObject(c))
+		c = get(c, "id");
+	if (!cJSON_IsString(c))
+		return;
+	for (int i = 0; i < tv_n_options(tv); i++) {
+		const char *k = tv_option_key(tv, i);
+		if (k && strcmp(k, c->valuestring) == 0)
+			tv->chosen = i;
+	}
+}
+
+static void take_result(struct tv *tv, const cJSON *r)
+{
+	if (!cJSON_IsObject(r))
+		return;
+	replace(&tv->result, r);
+	replace(&tv->options, NULL);
+	tv->deadline_at = tv->window_at = 0;
+	strlcpy_safe(tv->state, "finished", sizeof tv->state);
+}
+
+/* The "game" object of a snapshot: decision, deadline, window, status,
+ * options (ours), choice (ours) and the view. */
+static int take_game(struct tv *tv, const cJSON *g, uint64_t now)
+{
+	int flags = 0;
+	if (!cJSON_IsObject(g))
+		return 0;
+	take_options(tv, g, now);
+	if (tv->options)
+		flags |= TV_OPTIONS;
+	take_own_choice(tv, g);
+	const cJSON *w = get(g, "closes_in_ms");
+	if (cJSON_IsNumber(w))
+		tv->window_at = now + (uint64_t)w->valuedouble;
+	if (cJSON_IsArray(get(g, "status")))
+		take_statuses(tv, get(g, "status"));
+	if (get(g, "view"))
+		replace(&tv->view, get(g, "view"));
+	return flags;
+}
+
 int tv_apply(struct tv *tv, const cJSON *m, uint64_t now, tv_event_fn ev_fn)
 {
 	const cJSON *ty = get(m, "type"), *tab = get(m, "table"), *seq = get(m, "seq");
@@ -167,25 +213,9 @@ int tv_apply(struct tv *tv, const cJSON *m, uint64_t now, tv_event_fn ev_fn)
 		}
 		tv->seq = s;
 	}
-
-	if (is_snapshot) {
-		const cJSON *seat = get(m, "seat");
-		tv->seat = cJSON_IsNumber(seat) ? seat->valueint : -1;
-		copy_str(tv->kind, sizeof tv->kind, get(m, "kind"));
-		copy_str(tv->name, sizeof tv->name, get(m, "name"));
-		replace(&tv->options, NULL);
-		tv->deadline_at = tv->window_at = 0;
-		tv->chosen = -1;
-		if (!get(m, "result")) {
-			cJSON_Delete(tv->result);
-			tv->result = NULL;
-		}
-	}
 	copy_str(tv->state, sizeof tv->state, get(m, "state"));
 	take_seats(tv, get(m, "seats"));
-	const cJSON *st = get(m, "statuses");
-	if (!st)
-		st = get(m, "status");
+	const cJSON *st = get(m, "status");
 	if (cJSON_IsArray(st))
 		take_statuses(tv, st);
 	if (get(m, "view"))
@@ -194,34 +224,52 @@ int tv_apply(struct tv *tv, const cJSON *m, uint64_t now, tv_event_fn ev_fn)
 	if (cJSON_IsArray(evs))
 		flags |= take_events(tv, evs, ev_fn);
 
-	if (strcmp(type, "options") == 0 || (is_snapshot && cJSON_IsArray(get(m, "options")))) {
+	if (is_snapshot) {
+		const cJSON *you = get(m, "you");
+		if (!you)
+			you = get(m, "seat");
+		tv->seat = cJSON_IsNumber(you) ? you->valueint : -1;
+		copy_str(tv->kind, sizeof tv->kind, get(m, "kind"));
+		copy_str(tv->name, sizeof tv->name, get(m, "name"));
+		replace(&tv->options, NULL);
+		tv->deadline_at = tv->window_at = 0;
+		tv->chosen = -1;
+		cJSON_Delete(tv->result);
+		tv->result = NULL;
+		flags |= take_game(tv, get(m, "game"), now);
+		if (get(m, "result")) {
+			take_result(tv, get(m, "result"));
+			flags |= TV_RESULT;
+		}
+	} else if (strcmp(type, "options") == 0) {
 		take_options(tv, m, now);
+		take_own_choice(tv, m);
 		if (tv->options)
 			flags |= TV_OPTIONS;
+	} else if (strcmp(type, "status") == 0) {
+		take_own_choice(tv, m);
 	} else if (strcmp(type, "window") == 0) {
 		const cJSON *c = get(m, "closes_in_ms");
 		tv->window_at = now + (cJSON_IsNumber(c) ? (uint64_t)c->valuedouble : 1000);
+		take_own_choice(tv, m);
 	} else if (strcmp(type, "reveal") == 0) {
 		replace(&tv->reveal, m);
 		replace(&tv->options, NULL);
 		tv->deadline_at = tv->window_at = 0;
 		tv->chosen = -1;
 		flags |= TV_REVEAL;
-	} else if (strcmp(type, "result") == 0 || (is_snapshot && get(m, "result"))) {
-		replace(&tv->result, strcmp(type, "result") == 0 ? m : get(m, "result"));
-		replace(&tv->options, NULL);
-		tv->deadline_at = tv->window_at = 0;
-		strlcpy_safe(tv->state, "finished", sizeof tv->state);
+	} else if (strcmp(type, "start") == 0) {
+		strlcpy_safe(tv->state, "playing", sizeof tv->state);
+		cJSON_Delete(tv->result);
+		tv->result = NULL;
+		cJSON_Delete(tv->reveal);
+		tv->reveal = NULL;
+	} else if (strcmp(type, "result") == 0) {
+		take_result(tv, get(m, "result"));
 		flags |= TV_RESULT;
 	} else if (strcmp(type, "table_closed") == 0) {
 		tv->closed = 1;
 		flags |= TV_CLOSED;
-	} else if (strcmp(type, "event") == 0) {
-		cJSON *one = cJSON_CreateArray();
-		const cJSON *ev = get(m, "event");
-		cJSON_AddItemToArray(one, cJSON_Duplicate(ev ? ev : m, 1));
-		flags |= take_events(tv, one, ev_fn);
-		cJSON_Delete(one);
 	}
 	return flags;
 }
@@ -241,7 +289,7 @@ const char *tv_option_key(const struct tv *tv, int i)
 	const cJSON *o = option_at(tv, i);
 	if (cJSON_IsString(o))
 		return o->valuestring;
-	const char *names[] = {"choice", "key", "id"};
+	const char *names[] = {"id", "choice", "key"};
 	for (size_t k = 0; k < ARRAY_LEN(names); k++) {
 		const cJSON *v = get(o, names[k]);
 		if (cJSON_IsString(v))
@@ -263,10 +311,11 @@ const cJSON *tv_option_choice(const struct tv *tv, int i)
 {
 	const cJSON *o = option_at(tv, i);
 	if (cJSON_IsObject(o)) {
-		const cJSON *c = get(o, "choice");
+		/* gems.md: answer with the option's id as a string. */
+		const cJSON *c = get(o, "id");
 		if (c)
 			return c;
-		c = get(o, "key");
+		c = get(o, "choice");
 		if (c)
 			return c;
 	}

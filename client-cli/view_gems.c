@@ -128,37 +128,59 @@ void vg_monte_layout(const struct tv *tv, int step, int pos[3])
 	}
 }
 
-/* A short token for one room of the dungeon so far. */
+/* The warnings' messages (seed 000) in a word each, for the dungeon row. */
+static const char *warning_word(const char *msg)
+{
+	static const struct {
+		const char *needle, *word;
+	} w[] = {{"Beware", "Beware!"},	   {"giant", "Giant!"}, {"venomous", "Venom!"},
+		 {"eats humans", "Eats!"}, {"Abandon", "Abandon!"}};
+	for (size_t i = 0; msg && i < ARRAY_LEN(w); i++)
+		if (strstr(msg, w[i].needle))
+			return w[i].word;
+	return "Warn!";
+}
+
+/* A short adventure name (gems.md ids). */
+static const char *adv_short(const char *id)
+{
+	static const struct {
+		const char *id, *label;
+	} a[] = {{"banker", "Banker"},	   {"sun_moon", "Sun&Moon"}, {"ferryman", "Ferryman"},
+		 {"monte", "Monte"},	   {"sphinx", "Sphinx"},     {"scout", "Scout"},
+		 {"mushroom", "Mushroom"}, {"poison", "Poison"},     {"devil", "Devil"},
+		 {"little_people", "Little People"}};
+	for (size_t i = 0; id && i < ARRAY_LEN(a); i++)
+		if (!strcmp(a[i].id, id))
+			return a[i].label;
+	return id ? id : "?";
+}
+
+/* A short token for one room of the dungeon so far (view.path[]). */
 static void room_token(const cJSON *r, char *out, size_t n)
 {
-	if (cJSON_IsString(r)) {
-		snprintf(out, n, "%.10s", r->valuestring);
-		return;
-	}
-	const char *kind = str(r, "kind", "type");
-	double v;
+	const char *kind = str(r, "kind", NULL);
+	double v = 0;
 	if (!kind)
 		kind = "?";
-	if (!strcmp(kind, "gem") || !strcmp(kind, "gems")) {
-		if (num(r, &v, "gems", "value"))
-			snprintf(out, n, "G%d", (int)v);
-		else
-			snprintf(out, n, "G");
-	} else if (!strcmp(kind, "bar") || !strcmp(kind, "loot") || !strcmp(kind, "gold")) {
-		if (num(r, &v, "value", "bar"))
-			snprintf(out, n, "$%d", (int)v);
-		else
-			snprintf(out, n, "$");
-	} else if (!strcmp(kind, "warning")) {
-		snprintf(out, n, "W%d", num(r, &v, "warning", "message") ? (int)v + 1 : 0);
-	} else if (!strcmp(kind, "lair") || !strcmp(kind, "spider")) {
-		snprintf(out, n, "LAIR!");
-	} else if (!strcmp(kind, "dead_spider")) {
-		snprintf(out, n, "dead");
-	} else {
-		const char *a = str(r, "adventure", "label");
-		snprintf(out, n, "%.7s", a ? a : kind);
+	/* num() before snprintf: argument evaluation order is unspecified. */
+	if (!strcmp(kind, "gem")) {
+		int have = num(r, &v, "gems", NULL);
+		snprintf(out, n, have ? "G%d" : "G", (int)v);
+	} else if (!strcmp(kind, "gold_bar")) {
+		int have = num(r, &v, "value", NULL);
+		snprintf(out, n, have ? "$%d" : "$", (int)v);
 	}
+	else if (!strcmp(kind, "warning"))
+		snprintf(out, n, "%s", warning_word(str(r, "message", NULL)));
+	else if (!strcmp(kind, "lair"))
+		snprintf(out, n, "LAIR!");
+	else if (!strcmp(kind, "dead_spider"))
+		snprintf(out, n, "DeadSpider");
+	else if (!strcmp(kind, "adventure"))
+		snprintf(out, n, "%.12s", adv_short(str(r, "adventure", NULL)));
+	else
+		snprintf(out, n, "%.10s", kind);
 }
 
 static void draw_title(struct scr *s, const struct tv *tv, const cJSON *v)
@@ -167,173 +189,210 @@ static void draw_title(struct scr *s, const struct tv *tv, const cJSON *v)
 	char line[160];
 	int n = snprintf(line, sizeof line, " lair  table %lld", (long long)tv->table);
 	if (tv->name[0])
-		n += snprintf(line + n, sizeof line - (size_t)n, " \"%.20s\"", tv->name);
+		n += snprintf(line + n, sizeof line - (size_t)n, " \"%.16s\"", tv->name);
 	if (num(v, &d, "dungeon", NULL))
 		n += snprintf(line + n, sizeof line - (size_t)n, "  dungeon %d/5", (int)d);
-	if (num(v, &depth, "depth", "room"))
+	if (num(v, &depth, "depth", NULL))
 		n += snprintf(line + n, sizeof line - (size_t)n, "  room %d", (int)depth);
 	if (num(v, &brav, "bravery", NULL))
 		n += snprintf(line + n, sizeof line - (size_t)n, "  bravery %d", (int)brav);
 	const char *adv = str(v, "adventure", NULL);
 	if (adv)
-		snprintf(line + n, sizeof line - (size_t)n, "  %s", adv);
+		snprintf(line + n, sizeof line - (size_t)n, "  %s", adv_short(adv));
 	scr_fill(s, 0, 0, SA_REVERSE);
 	scr_put(s, 0, 0, SA_REVERSE | SA_BOLD, line);
 	if (tv->seat < 0)
 		scr_put(s, 0, SCR_W - 10, SA_REVERSE, "[watching]");
 }
 
+/* Rows 1-2: the rooms met in this dungeon, newest last. */
 static void draw_dungeon(struct scr *s, const cJSON *v)
 {
-	const cJSON *rooms = get(v, "rooms");
-	if (!rooms)
-		rooms = get(v, "path");
-	int row = 1, col = scr_put(s, 1, 0, SA_BOLD, "Dungeon: ");
-	const cJSON *r;
+	const cJSON *rooms = get(v, "path");
 	int count = cJSON_GetArraySize(rooms);
-	int skip = 0;
-	/* Two rows of tokens at most: show the newest rooms when too many. */
-	if (count > 26)
-		skip = count - 26;
-	if (skip)
-		col = scr_put(s, row, col, SA_DIM, "... ");
-	int i = 0;
+	char toks[64][16];
+	int n = 0;
+	const cJSON *r;
 	cJSON_ArrayForEach(r, rooms)
 	{
-		if (i++ < skip)
-			continue;
-		char tok[16];
-		room_token(r, tok, sizeof tok);
-		uint8_t a = tok[0] == 'L'	 ? SC_RED | SA_BOLD
-			    : tok[0] == 'W' ? SC_YELLOW
-			    : tok[0] == '$' ? SC_YELLOW | SA_BOLD
-			    : tok[0] == 'G' ? SC_GREEN
-					    : SC_CYAN;
-		if (col + (int)strlen(tok) + 1 > SCR_W) {
+		if (n == 64)
+			break;
+		room_token(r, toks[n++], sizeof toks[0]);
+	}
+	/* Fit two rows: drop the oldest rooms when there are too many. */
+	int first = 0, width = 0;
+	for (int i = n - 1; i >= 0; i--) {
+		width += (int)strlen(toks[i]) + 1;
+		if (width > 2 * (SCR_W - 13)) {
+			first = i + 1;
+			break;
+		}
+	}
+	int row = 1, col = scr_put(s, 1, 0, SA_BOLD, "Dungeon: ");
+	if (first)
+		col = scr_put(s, row, col, SA_DIM, "... ");
+	for (int i = first; i < n; i++) {
+		const char *rk = str(cJSON_GetArrayItem(rooms, i), "kind", NULL);
+		rk = rk ? rk : "";
+		uint8_t a = !strcmp(rk, "lair")	      ? SC_RED | SA_BOLD | SA_REVERSE
+			    : !strcmp(rk, "warning")  ? SC_RED
+			    : !strcmp(rk, "gold_bar") ? SC_YELLOW | SA_BOLD
+			    : !strcmp(rk, "gem")      ? SC_GREEN
+						      : SC_CYAN;
+		if (col + (int)strlen(toks[i]) + 1 > SCR_W) {
 			if (row == 2)
 				break;
 			row = 2;
 			col = 9;
 		}
-		col = scr_put(s, row, col, a, tok);
+		col = scr_put(s, row, col, a, toks[i]);
 		col = scr_put(s, row, col, 0, " ");
 	}
 	if (!count)
 		scr_put(s, 1, col, SA_DIM, "(not entered yet)");
 }
 
+/* Row 3 left: the floor (gems and bars left behind). */
 static void draw_floor(struct scr *s, const cJSON *v)
 {
+	const cJSON *floor = get(v, "floor");
 	double g = 0;
 	char line[160];
-	int n = snprintf(line, sizeof line, "Floor: %d gems",
-			 num(v, &g, "floor_gems", NULL) ? (int)g : 0);
-	const cJSON *floor = get(v, "floor");
-	if (cJSON_IsObject(floor) && num(floor, &g, "gems", NULL))
-		n = snprintf(line, sizeof line, "Floor: %d gems", (int)g);
-	const cJSON *bars = get(v, "floor_bars");
-	if (!bars && cJSON_IsObject(floor))
-		bars = get(floor, "bars");
+	num(floor, &g, "gems", NULL);
+	int n = snprintf(line, sizeof line, "Floor: %d gem%s", (int)g, (int)g == 1 ? "" : "s");
 	const cJSON *b;
 	int nb = 0;
-	cJSON_ArrayForEach(b, bars)
+	cJSON_ArrayForEach(b, get(floor, "gold_bars"))
 	{
+		double bv = 0;
 		if (cJSON_IsNumber(b))
-			n += snprintf(line + n, sizeof line - (size_t)n, "%s$%d",
-				      nb++ ? " " : ", bars ", b->valueint);
+			bv = b->valuedouble;
+		else
+			num(b, &bv, "value", NULL);
+		n += snprintf(line + n, sizeof line - (size_t)n, "%s$%d", nb++ ? " " : ", bars ",
+			      (int)bv);
+		if (n >= 38)
+			break;
 	}
-	scr_put(s, 3, 0, SC_YELLOW, line);
-	const cJSON *w = get(v, "warnings");
-	int col = 36;
-	if (cJSON_GetArraySize(w) > 0)
-		col = scr_put(s, 3, col, SC_RED | SA_BOLD, "Warnings: ");
-	const cJSON *it;
-	int k = 0;
-	cJSON_ArrayForEach(it, w)
-	{
-		char tok[16];
-		const char *text = cJSON_IsString(it) ? it->valuestring : NULL;
-		/* Warnings as W1..W5 on the floor row; their texts go to the log. */
-		snprintf(tok, sizeof tok, "W%d ", ++k);
-		col = scr_put(s, 3, col, SC_RED, text && strlen(text) < 12 ? text : tok);
-	}
+	scr_printf(s, 3, 0, SC_YELLOW, "%.39s", line);
 }
 
+/* Row 4: the current room in words (view.room). */
+static void draw_room(struct scr *s, const cJSON *v)
+{
+	const cJSON *r = get(v, "room");
+	const char *kind = str(r, "kind", NULL);
+	const char *phase = str(v, "phase", NULL);
+	char line[160] = "";
+	double a = 0, b = 0;
+	if (!kind)
+		return;
+	if (phase && !strcmp(phase, "coin_room")) {
+		snprintf(line, sizeof line, "Sphinx coin room: stay or leave with your coins.");
+	} else if (!strcmp(kind, "gem") && num(r, &a, "gems", NULL)) {
+		snprintf(line, sizeof line, "A gem room: %d gems.", (int)a);
+	} else if (!strcmp(kind, "gold_bar") && num(r, &a, "value", NULL)) {
+		snprintf(line, sizeof line, "A gold bar worth $%d.", (int)a);
+	} else if (!strcmp(kind, "warning")) {
+		const char *m = str(r, "message", NULL);
+		snprintf(line, sizeof line, "%s", m ? m : "A warning.");
+	} else if (!strcmp(kind, "lair")) {
+		snprintf(line, sizeof line, "THE SPIDER'S LAIR!");
+	} else if (!strcmp(kind, "dead_spider")) {
+		snprintf(line, sizeof line, "A dead spider: someone poisoned it.");
+	} else if (!strcmp(kind, "adventure")) {
+		const char *adv = str(r, "adventure", NULL);
+		int n = snprintf(line, sizeof line, "%s", adv_short(adv));
+		if (num(r, &a, "part", NULL))
+			n += snprintf(line + n, sizeof line - (size_t)n, " (part %d)", (int)a);
+		if (num(r, &a, "spider_at", NULL) && num(r, &b, "within", NULL))
+			snprintf(line + n, sizeof line - (size_t)n,
+				 ": the spider is at room %d, give or take %d.", (int)a, (int)b);
+		else if (num(r, &a, "amount", NULL))
+			snprintf(line + n, sizeof line - (size_t)n, ": one pays %d gems, one takes %d.",
+				 (int)a, (int)a);
+		else if (num(r, &a, "toll", NULL))
+			snprintf(line + n, sizeof line - (size_t)n, ": the toll is %d gems.", (int)a);
+		else if (num(r, &a, "coins_low", NULL) && num(r, &b, "coins_high", NULL))
+			snprintf(line + n, sizeof line - (size_t)n,
+				 ": one path holds %d coins, the other %d.", (int)a, (int)b);
+	}
+	scr_put(s, 4, 0, SC_CYAN, line);
+}
+
+/* The kind's per-seat object (view.players[i]). */
+static const cJSON *vseat(const cJSON *v, int i)
+{
+	return cJSON_GetArrayItem(get(v, "players"), i);
+}
+
+/* Row 3 right: the seed's "hand icon": lair odds, rumored gems, our EV. */
 static void draw_hand(struct scr *s, const struct tv *tv, const cJSON *v, int show)
 {
 	if (!show) {
-		scr_put(s, 4, 0, SA_DIM, "[H] hand icon: lair odds, rumored gems, expected value");
+		scr_put(s, 3, 40, SA_DIM, "[H] hand icon: odds, rumor, EV");
 		return;
 	}
-	const cJSON *h = get(v, "hand_icon");
-	if (!h)
-		h = get(v, "odds");
-	if (!cJSON_IsObject(h))
-		h = v;
-	double odds = NAN, rumor = NAN, ev = NAN;
-	num(h, &odds, "lair_odds", "odds");
-	num(h, &rumor, "rumor", NULL);
-	num(h, &ev, "ev", "expected_value");
+	const cJSON *odds = get(v, "odds");
+	const cJSON *me = tv->seat >= 0 ? vseat(v, tv->seat) : NULL;
+	double lair = NAN, rumor = NAN, ev = NAN;
+	num(odds, &lair, "lair", NULL);
+	num(odds, &rumor, "rumor", NULL);
+	num(me, &ev, "ev", NULL);
 	char line[160];
 	int n = snprintf(line, sizeof line, "Hand: ");
-	n += isnan(odds) ? snprintf(line + n, sizeof line - (size_t)n, "lair odds -   ")
-			 : snprintf(line + n, sizeof line - (size_t)n, "lair odds %.0f%%   ",
-				    odds <= 1.0 ? odds * 100 : odds);
-	n += isnan(rumor) ? snprintf(line + n, sizeof line - (size_t)n, "rumor -   ")
-			  : snprintf(line + n, sizeof line - (size_t)n, "rumor %.1f gems   ", rumor);
+	n += isnan(lair) ? snprintf(line + n, sizeof line - (size_t)n, "lair -  ")
+			 : snprintf(line + n, sizeof line - (size_t)n, "lair %.0f%%  ", lair * 100);
+	n += isnan(rumor) ? snprintf(line + n, sizeof line - (size_t)n, "rumor -  ")
+			  : snprintf(line + n, sizeof line - (size_t)n, "rumor %.1f  ", rumor);
 	if (isnan(ev))
 		snprintf(line + n, sizeof line - (size_t)n, "EV -");
 	else
 		snprintf(line + n, sizeof line - (size_t)n, "EV %+.1f", ev);
-	scr_put(s, 4, 0, (!isnan(ev) && ev < 0) ? SC_RED | SA_BOLD : SC_GREEN | SA_BOLD, line);
-	(void)tv;
+	scr_put(s, 3, 40, (!isnan(ev) && ev < 0) ? SC_RED | SA_BOLD : SC_GREEN | SA_BOLD, line);
 }
 
-/* The kind's per-seat object (view.seats[i] or view.players[i]). */
-static const cJSON *vseat(const cJSON *v, int i)
-{
-	const cJSON *a = get(v, "seats");
-	if (!a)
-		a = get(v, "players");
-	return cJSON_GetArrayItem(a, i);
-}
-
+/* Rows 5-14: every seat: inside or out, hand, chest, bars, status. */
 static void draw_seats(struct scr *s, const struct tv *tv, const cJSON *v)
 {
 	scr_put(s, 5, 0, SA_BOLD,
 		"  # PLAYER            INSIDE  HAND  CHEST  BARS  STATUS     NOTE");
 	int n = tv->n_seats;
-	const cJSON *vs0 = get(v, "seats");
-	if (cJSON_GetArraySize(vs0) > n)
-		n = MIN(cJSON_GetArraySize(vs0), TV_MAX_SEATS);
+	if (cJSON_GetArraySize(get(v, "players")) > n)
+		n = MIN(cJSON_GetArraySize(get(v, "players")), TV_MAX_SEATS);
 	for (int i = 0; i < n; i++) {
 		const cJSON *vs = vseat(v, i);
-		char tmp[32], line[120];
-		double hand = -1, chest = 0, bars = 0, size = -1, owed = 0;
+		char tmp[32], line[120], handtxt[8], note[40] = "";
+		double hand = -1, chest = 0, bars = 0, size = 4, owed = 0, qn = 0, ch = 0;
 		const cJSON *inside = get(vs, "inside");
 		int in = cJSON_IsBool(inside) ? cJSON_IsTrue(inside) : -1;
 		num(vs, &hand, "hand", NULL);
-		num(vs, &chest, "chest", "score");
-		num(vs, &bars, "bars", NULL);
-		num(vs, &size, "size", NULL);
-		num(vs, &owed, "owed", NULL);
-		const char *st = tv->status[i][0] ? tv->status[i] : "";
+		num(vs, &chest, "chest", NULL);
+		num(vs, &bars, "gold_bars", NULL);
+		num(vs, &size, "share_weight", NULL);
+		num(vs, &owed, "devil_owed", NULL);
+		num(vs, &qn, "queens", NULL);
+		num(vs, &ch, "changelings", NULL);
+		const char *st = tv->status[i];
 		if (!strcmp(st, "idle"))
 			st = "";
-		char handtxt[8];
 		if (hand >= 0)
 			snprintf(handtxt, sizeof handtxt, "%5d", (int)hand);
 		else
-			snprintf(handtxt, sizeof handtxt, "%5s", "?");
-		char note[40] = "";
+			snprintf(handtxt, sizeof handtxt, "%5s", "-");
 		int nn = 0;
 		if (tv_seat_is_ai(tv, i))
 			nn += snprintf(note + nn, sizeof note - (size_t)nn, "AI ");
 		if (owed > 0)
 			nn += snprintf(note + nn, sizeof note - (size_t)nn, "owes %d ", (int)owed);
-		if (size >= 0 && (int)size != 4 && (int)size != 2)
-			snprintf(note + nn, sizeof note - (size_t)nn, "size %d", (int)size);
-		snprintf(line, sizeof line, "%s%d %-17.17s %-6s %s %6d %5d  %-10s %s",
+		if ((int)size != 4)
+			nn += snprintf(note + nn, sizeof note - (size_t)nn, "%s ",
+				       size > 4 ? "big" : "small");
+		if (qn > 0)
+			nn += snprintf(note + nn, sizeof note - (size_t)nn, "queens %d ", (int)qn);
+		if (ch > 0)
+			snprintf(note + nn, sizeof note - (size_t)nn, "changelings %d", (int)ch);
+		snprintf(line, sizeof line, "%s%d %-17.17s %-6s %s %6d %5d  %-10s %.28s",
 			 i == tv->seat ? ">" : " ", i + 1, tv_seat_name(tv, i, tmp, sizeof tmp),
 			 in < 0 ? "" : in ? "inside" : "out", handtxt, (int)chest, (int)bars, st,
 			 note);
@@ -341,14 +400,12 @@ static void draw_seats(struct scr *s, const struct tv *tv, const cJSON *v)
 		if (in == 0)
 			a |= SA_DIM;
 		scr_put(s, 6 + i, 0, a, line);
-		/* status in colour: waiting yellow, selecting cyan, chosen green */
-		int scol = 50;
 		uint8_t sa = !strcmp(st, "chosen")	? SC_GREEN | SA_BOLD
 			     : !strcmp(st, "selecting") ? SC_CYAN
 			     : !strcmp(st, "waiting")	? SC_YELLOW
 							: 0;
 		if (sa)
-			scr_put(s, 6 + i, scol, sa, st);
+			scr_put(s, 6 + i, 48, sa, st);
 	}
 }
 
@@ -396,9 +453,10 @@ static void draw_reveal(struct scr *s, const struct tv *tv)
 	cJSON_ArrayForEach(it, ch)
 	{
 		char tmp[32];
-		const char *c = cJSON_IsString(it)		     ? it->valuestring
-				: cJSON_IsObject(it) && str(it, "choice", "key") ? str(it, "choice", "key")
-									: NULL;
+		const cJSON *cj = cJSON_IsObject(it) ? get(it, "choice") : it;
+		const char *c = cJSON_IsString(cj) ? cj->valuestring
+				: cJSON_IsObject(cj)  ? str(cj, "id", NULL)
+						      : NULL;
 		int seat = i;
 		double sv;
 		if (cJSON_IsObject(it) && num(it, &sv, "seat", NULL))
@@ -412,6 +470,7 @@ static void draw_reveal(struct scr *s, const struct tv *tv)
 			break;
 	}
 	scr_put(s, 20, 0, SC_MAGENTA, line);
+	(void)num;
 }
 
 static void draw_options(struct scr *s, const struct tv *tv, const struct vg_ui *ui)
@@ -460,72 +519,56 @@ static void draw_options(struct scr *s, const struct tv *tv, const struct vg_ui 
 		scr_printf(s, 23, 40, SC_RED, "%.39s", ui->notice);
 }
 
+/* Rows 5-19 at the end: scores, winners, achievements, the dungeons. */
 static void draw_result(struct scr *s, const struct tv *tv)
 {
 	const cJSON *r = tv->result;
+	double ws = 0;
 	scr_put(s, 5, 0, SA_BOLD | SC_YELLOW, "GAME OVER");
-	const cJSON *scores = get(r, "scores");
-	const cJSON *winners = get(r, "winners");
-	const cJSON *res = get(r, "result");
-	if (!scores && cJSON_IsObject(res)) {
-		scores = get(res, "scores");
-		winners = get(res, "winners");
-		r = res;
-	}
-	int is_winner[TV_MAX_SEATS] = {0};
-	const cJSON *w;
-	cJSON_ArrayForEach(w, winners)
-	{
-		if (cJSON_IsNumber(w) && w->valueint >= 0 && w->valueint < TV_MAX_SEATS)
-			is_winner[w->valueint] = 1;
-	}
-	if (cJSON_IsNumber(winners)) /* a seat mask */
-		for (int i = 0; i < TV_MAX_SEATS; i++)
-			is_winner[i] = (winners->valueint >> i) & 1;
+	if (num(r, &ws, "winning_score", NULL))
+		scr_printf(s, 5, 12, SA_BOLD, "winning score $%d", (int)ws);
 	int row = 6;
-	for (int i = 0; i < cJSON_GetArraySize(scores) && row < 15; i++) {
-		const cJSON *sc = cJSON_GetArrayItem(scores, i);
-		char tmp[32];
-		double v = cJSON_IsNumber(sc) ? sc->valuedouble : 0;
-		if (cJSON_IsObject(sc))
-			num(sc, &v, "score", "chest");
-		scr_printf(s, row++, 2, is_winner[i] ? SC_GREEN | SA_BOLD : 0, "%s %-20s $%d%s",
-			   i == tv->seat ? ">" : " ", tv_seat_name(tv, i, tmp, sizeof tmp), (int)v,
-			   is_winner[i] ? "   WINNER" : "");
-	}
-	/* Achievements: {seat: [labels]} or [{seat, achievements:[...]}]. */
-	const cJSON *ach = get(r, "achievements");
-	int col = 0;
-	row = MAX(row, 6) + 1;
-	if (ach && row < 19) {
-		col = scr_put(s, row, 0, SA_BOLD, "Achievements: ");
-		const cJSON *it;
-		int i = 0;
-		cJSON_ArrayForEach(it, ach)
+	const cJSON *seat;
+	cJSON_ArrayForEach(seat, get(r, "seats"))
+	{
+		if (row > 14)
+			break;
+		double si = 0, sc = 0, gb = 0;
+		num(seat, &si, "seat", NULL);
+		num(seat, &sc, "score", NULL);
+		num(seat, &gb, "gold_bars", NULL);
+		int win = cJSON_IsTrue(get(seat, "winner"));
+		char tmp[32], ach[120] = "";
+		int n = 0;
+		const cJSON *a;
+		cJSON_ArrayForEach(a, get(seat, "achievements"))
 		{
-			const cJSON *list = cJSON_IsArray(it) ? it : get(it, "achievements");
-			int seat = it->string ? atoi(it->string) : i;
-			double sv;
-			if (cJSON_IsObject(it) && num(it, &sv, "seat", NULL))
-				seat = (int)sv;
-			i++;
-			const cJSON *a;
-			cJSON_ArrayForEach(a, list)
-			{
-				char tmp[32], item[80];
-				const char *lab = cJSON_IsString(a) ? a->valuestring : str(a, "label", "key");
-				snprintf(item, sizeof item, "%s: %s  ", tv_seat_name(tv, seat, tmp, sizeof tmp),
-					 lab ? lab : "?");
-				if (col + (int)strlen(item) > SCR_W) {
-					if (++row > 18)
-						break;
-					col = 2;
-				}
-				col = scr_put(s, row, col, SC_MAGENTA, item);
-			}
+			if (cJSON_IsString(a))
+				n += snprintf(ach + n, sizeof ach - (size_t)MIN((size_t)n, sizeof ach),
+					      "%s%s", n ? ", " : "", a->valuestring);
+			if (n >= (int)sizeof ach)
+				break;
 		}
+		scr_printf(s, row++, 0, win ? SC_GREEN | SA_BOLD : 0,
+			   "%s%d %-17.17s $%-4d bars %-2d %-7s %.38s", (int)si == tv->seat ? ">" : " ",
+			   (int)si + 1, tv_seat_name(tv, (int)si, tmp, sizeof tmp), (int)sc, (int)gb,
+			   win ? "WINNER" : "", ach);
 	}
-	scr_put(s, 19, 0, SA_DIM, "[Q] quit  [R] rematch (host)");
+	row++;
+	int d = 0;
+	const cJSON *dg;
+	cJSON_ArrayForEach(dg, get(r, "dungeons"))
+	{
+		double depth = 0;
+		num(dg, &depth, "depth", NULL);
+		const char *end = str(dg, "end", NULL);
+		if (row <= 19)
+			scr_printf(s, row++, 2, SA_DIM, "dungeon %d: %-13s %2d rooms, %s", ++d,
+				   adv_short(str(dg, "adventure", NULL)), (int)depth,
+				   end && !strcmp(end, "lair")	     ? "the spider's lair"
+				   : end && !strcmp(end, "all_left") ? "everyone left"
+								     : "the dungeon ran out");
+	}
 }
 
 void vg_draw(struct scr *s, const struct tv *tv, const struct vg_ui *ui)
@@ -538,10 +581,11 @@ void vg_draw(struct scr *s, const struct tv *tv, const struct vg_ui *ui)
 	if (tv->result) {
 		draw_result(s, tv);
 		draw_log(s, tv, 20, 2);
-		scr_put(s, 23, 0, 0, "[Q]uit");
+		scr_put(s, 23, 0, 0, "[R]ematch (host)  [L]obby  [Q]uit");
 		return;
 	}
 	draw_hand(s, tv, v, ui->show_hand);
+	draw_room(s, v);
 	draw_seats(s, tv, v);
 	draw_log(s, tv, 15, 5);
 	if (ui->monte_step >= 0 && tv->monte_n > 0)
@@ -551,32 +595,99 @@ void vg_draw(struct scr *s, const struct tv *tv, const struct vg_ui *ui)
 	draw_options(s, tv, ui);
 }
 
+/* A seat's name for event lines. */
+static const char *who(const cJSON *ev, const struct tv *tv, char *tmp, size_t n)
+{
+	double seat = -1;
+	if (!num(ev, &seat, "seat", NULL) || seat < 0)
+		return "?";
+	if ((int)seat == tv->seat)
+		return "You";
+	return tv_seat_name(tv, (int)seat, tmp, n);
+}
+
 int vg_event_line(const cJSON *ev, const struct tv *tv, char *out, size_t out_len)
 {
-	(void)tv;
-	const char *text = str(ev, "text", "message");
-	if (text) {
-		snprintf(out, out_len, "%s", text);
-		return 1;
-	}
-	const char *type = str(ev, "type", "event");
+	const char *type = str(ev, "type", NULL);
+	char w[32];
+	double a = 0, b = 0;
 	if (!type)
 		return 0;
-	/* No text from the kind: the type and its numbers, compactly. */
-	int n = snprintf(out, out_len, "%s", type);
-	const cJSON *it;
-	cJSON_ArrayForEach(it, ev)
-	{
-		if (!it->string || !strcmp(it->string, "type") || !strcmp(it->string, "event"))
-			continue;
-		if (cJSON_IsNumber(it))
-			n += snprintf(out + n, out_len - (size_t)MIN((size_t)n, out_len), " %s=%g",
-				      it->string, it->valuedouble);
-		else if (cJSON_IsString(it))
-			n += snprintf(out + n, out_len - (size_t)MIN((size_t)n, out_len), " %s=%s",
-				      it->string, it->valuestring);
-		if ((size_t)n >= out_len)
-			break;
+	const char *name = who(ev, tv, w, sizeof w);
+	if (!strcmp(type, "dungeon_start")) {
+		num(ev, &a, "dungeon", NULL);
+		snprintf(out, out_len, "== Dungeon %d of 5 ==", (int)a);
+	} else if (!strcmp(type, "gems")) {
+		num(ev, &a, "gems", NULL);
+		num(ev, &b, "floor", NULL);
+		snprintf(out, out_len, "%d gems found, %d left on the floor.", (int)a, (int)b);
+	} else if (!strcmp(type, "gold_bar")) {
+		num(ev, &a, "value", NULL);
+		snprintf(out, out_len, "A gold bar worth $%d.", (int)a);
+	} else if (!strcmp(type, "warning")) {
+		const char *m = str(ev, "message", NULL);
+		snprintf(out, out_len, "%s", m ? m : "A warning!");
+	} else if (!strcmp(type, "lair")) {
+		snprintf(out, out_len, "THE SPIDER'S LAIR! Everyone inside runs out.");
+	} else if (!strcmp(type, "scared")) {
+		num(ev, &a, "gems_lost", NULL);
+		snprintf(out, out_len, "%s lost %d gems to the spider.", name, (int)a);
+	} else if (!strcmp(type, "dead_spider")) {
+		snprintf(out, out_len, "A dead spider: the poison worked.");
+	} else if (!strcmp(type, "adventure")) {
+		num(ev, &a, "part", NULL);
+		snprintf(out, out_len, "Adventure: %s (part %d).", adv_short(str(ev, "adventure", NULL)),
+			 (int)a);
+	} else if (!strcmp(type, "monte_deal")) {
+		snprintf(out, out_len, "Three Card Monte: watch the left card!");
+	} else if (!strcmp(type, "monte_seat")) {
+		num(ev, &a, "card", NULL);
+		num(ev, &b, "gems", NULL);
+		snprintf(out, out_len, "%s picked card #%d: %+d gems.", name, (int)a, (int)b);
+	} else if (!strcmp(type, "scout")) {
+		num(ev, &a, "spider_at", NULL);
+		num(ev, &b, "within", NULL);
+		snprintf(out, out_len, "Scout: the spider is at room %d, give or take %d.", (int)a,
+			 (int)b);
+	} else if (!strcmp(type, "sun_moon")) {
+		num(ev, &a, "amount", NULL);
+		const char *p = str(ev, "pays", NULL);
+		snprintf(out, out_len, "The %s pays %d gems.", p && !strcmp(p, "moon") ? "Moon" : "Sun",
+			 (int)a);
+	} else if (!strcmp(type, "bank")) {
+		num(ev, &a, "gems", NULL);
+		num(ev, &b, "cash", NULL);
+		snprintf(out, out_len, "%s banked %d gems for $%d.", name, (int)a, (int)b);
+	} else if (!strcmp(type, "devil")) {
+		num(ev, &a, "rooms", NULL);
+		num(ev, &b, "cash", NULL);
+		snprintf(out, out_len, "%s made a deal: %d rooms for $%d.", name, (int)a, (int)b);
+	} else if (!strcmp(type, "carry")) {
+		const char *p = str(ev, "people", NULL);
+		snprintf(out, out_len, "The little people are %s.", p ? p : "?");
+	} else if (!strcmp(type, "leave")) {
+		num(ev, &a, "hand", NULL);
+		num(ev, &b, "floor_gems", NULL);
+		snprintf(out, out_len, "%s left with %d gems (+%d from the floor).", name, (int)a,
+			 (int)b);
+	} else if (!strcmp(type, "leave_bar")) {
+		num(ev, &a, "value", NULL);
+		snprintf(out, out_len, "%s carried out a $%d gold bar.", name, (int)a);
+	} else if (!strcmp(type, "coins")) {
+		num(ev, &a, "coins", NULL);
+		snprintf(out, out_len, "%s took %d Sphinx coins.", name, (int)a);
+	} else if (!strcmp(type, "dungeon_end")) {
+		num(ev, &a, "depth", NULL);
+		const char *e = str(ev, "end", NULL);
+		snprintf(out, out_len, "Dungeon over after %d rooms (%s).", (int)a,
+			 e && !strcmp(e, "lair") ? "the lair" : e && !strcmp(e, "all_left") ? "all left"
+											       : "exhausted");
+	} else if (!strcmp(type, "game_over")) {
+		num(ev, &a, "winning_score", NULL);
+		snprintf(out, out_len, "Game over: the winning score is $%d.", (int)a);
+	} else {
+		/* share, room, choice, bravery, size, ...: the screen shows them. */
+		return 0;
 	}
 	return 1;
 }
