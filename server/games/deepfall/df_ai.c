@@ -50,7 +50,7 @@ static void ctx_init(ai_ctx *x, df_game *g, int seat)
 	for (int f = 0; f < DF_NFACES; f++)
 		x->e[f] = x->bag ? n[f] / (6.0 * x->bag) : 0;
 	/* A 10% safety margin on the estimate: feel-bads cost more than a turn. */
-	x->danger = g->accum + df_ai_speed_estimate(g) >= 900 && g->frontier >= 1;
+	x->danger = g->accum + df_ai_speed_estimate(g) >= 850 && g->frontier >= 1;
 	x->free_stand = (df_callings[pa->calling].flags & DF_C_FREE_STAND) ||
 			df_holds_stand_room(g, seat);
 	x->bank = pa->unbanked + df_dividend(g, seat);
