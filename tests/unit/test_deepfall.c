@@ -659,3 +659,98 @@ TEST(deepfall_default_json_matches_the_built_in_defaults)
 	CHECK(memcmp(&a, &b, sizeof a) == 0);
 	cJSON_Delete(j);
 }
+
+TEST(deepfall_replay_of_the_choices_alone_reproduces_the_game)
+{
+	/* DESIGN §1: (config, seed, choice sets) is the record. The AI draws
+	 * from its own stream, so replaying the choices without calling it
+	 * must give the same game. */
+	static df_game a, b;
+	static game_choice log[64][DF_MAX_SEATS];
+	df_config c = cfg_default();
+	char err[128];
+	df_game_init(&a, &c, 4, 31337, NULL);
+	int n = 0;
+	while (!a.over && n < 64) {
+		for (int s = 0; s < 4; s++)
+			log[n][s] = df_ai_choose(&a, s, (s + 1) % DF_NSTRAT);
+		REQUIRE(df_round(&a, log[n], NULL, err, sizeof err) == 0);
+		n++;
+	}
+	REQUIRE(a.over);
+	df_game_init(&b, &c, 4, 31337, NULL);
+	for (int i = 0; i < n; i++)
+		REQUIRE(df_round(&b, log[i], NULL, err, sizeof err) == 0);
+	CHECK(b.over);
+	CHECK(memcmp(a.rooms, b.rooms, sizeof a.rooms) == 0);
+	CHECK(memcmp(a.pl, b.pl, sizeof a.pl) == 0);
+	CHECK_EQ(a.winners, b.winners);
+}
+
+TEST(deepfall_random_legal_choices_keep_the_invariants)
+{
+	static df_game g;
+	df_config c = cfg_default();
+	char err[128];
+	rng r;
+	rng_seed(&r, 77, 9);
+	for (uint64_t seed = 1; seed <= 40; seed++) {
+		int seats = 1 + (int)(seed % DF_MAX_SEATS);
+		df_game_init(&g, &c, seats, seed, NULL);
+		int prev_frontier = g.frontier;
+		while (!g.over) {
+			game_choice ch[DF_MAX_SEATS];
+			for (int s = 0; s < seats; s++) {
+				df_choice x = {1 + (int)rng_below(&r, (uint32_t)g.frontier),
+					       (int)rng_below(&r, (uint32_t)c.max_press + 1),
+					       (int)rng_below(&r, 2), (int)rng_below(&r, DF_NEXIT)};
+				ch[s] = df_choice_pack(x);
+			}
+			REQUIRE(df_round(&g, ch, NULL, err, sizeof err) == 0);
+			/* at most one floor a round; nothing lives above... below it */
+			CHECK(g.frontier == prev_frontier || g.frontier == prev_frontier - 1);
+			prev_frontier = g.frontier;
+			for (int i = g.frontier * c.rooms; i < c.floors * c.rooms; i++)
+				CHECK(!g.rooms[i].alive);
+			for (int s = 0; s < seats; s++) {
+				const df_player *pl = &g.pl[s];
+				CHECK_EQ(pl->glory,
+					 pl->src[DF_SRC_CASH] + pl->src[DF_SRC_PRESS] + pl->src[DF_SRC_WORTHY]);
+				CHECK(pl->glory >= 0);
+				if (!g.over) {
+					CHECK(pl->party.active); /* every seat has a party */
+					CHECK(pl->party.floor >= 1 && pl->party.floor <= g.frontier);
+					CHECK(pl->party.unbanked >= 0);
+				}
+			}
+			if (test_failed())
+				return;
+		}
+		CHECK(g.rounds_played >= c.floors);
+	}
+}
+
+TEST(deepfall_turns_resolve_in_seat_order_from_a_rotating_start)
+{
+	static df_game g;
+	df_config c = cfg_default();
+	char err[128];
+	game_events evs = {0};
+	df_game_init(&g, &c, 3, 12, NULL);
+	for (int round = 1; round <= 4 && !g.over; round++) {
+		CHECK_EQ(g.start_seat, (round - 1) % 3);
+		game_choice ch[3];
+		for (int s = 0; s < 3; s++)
+			ch[s] = df_choice_pack((df_choice){1, 0, 0, DF_PERSIST});
+		game_events_clear(&evs);
+		REQUIRE(df_round(&g, ch, &evs, err, sizeof err) == 0);
+		int order[3], n = 0;
+		for (size_t i = 0; i < evs.len && n < 3; i++)
+			if (evs.v[i].type == DF_EV_ROLL)
+				order[n++] = evs.v[i].seat;
+		REQUIRE(n == 3);
+		for (int k = 0; k < 3; k++)
+			CHECK_EQ(order[k], (round - 1 + k) % 3);
+	}
+	game_events_free(&evs);
+}
