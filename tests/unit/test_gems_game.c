@@ -102,6 +102,29 @@ TEST(gems_G14_leavers_share_floor_gems_and_whole_bars_highest_first)
 	CHECK_EQ(g.seat[0].t.gems_looted, hand0 + 2);
 }
 
+TEST(gems_G14_bars_dealt_in_a_random_seat_order)
+{
+	gems_room r[3] = {GEM(0), GEM(1), GEM(2)};
+	int got_big[2] = {0};
+	for (uint64_t s = 0; s < 200; s++) {
+		gems_game g;
+		gems_opts o = {.fixed_adventures = true, .adv = {GEMS_ADV_SCOUT, 0, 1, 2, 3}};
+		REQUIRE(gems_init_fixed(&g, 2, s, NULL, &o, r, 3, NULL) == GAME_OK);
+		g.n_floor_bars = 3;
+		g.floor_bars[0] = 2;
+		g.floor_bars[1] = 8;
+		g.floor_bars[2] = 4;
+		int before0 = g.seat[0].hand, before1 = g.seat[1].hand, floor = g.floor_gems;
+		REQUIRE(all(&g, GEMS_C_LEAVE) == GAME_OK);
+		int bar0 = g.seat[0].t.bars_sold_for, bar1 = g.seat[1].t.bars_sold_for;
+		CHECK((bar0 == 8 && bar1 == 4) || (bar0 == 4 && bar1 == 8)); /* the 2 stays */
+		got_big[bar1 == 8]++;
+		CHECK_EQ(g.seat[0].t.gems_looted + g.seat[1].t.gems_looted,
+			 before0 + before1 + floor / 2 * 2);
+	}
+	CHECK(got_big[0] > 60 && got_big[1] > 60);
+}
+
 TEST(gems_G13_lone_leaver_lowers_bravery_for_the_next_room)
 {
 	gems_room r[4] = {GEM(0), GEM(14), GEM(2), GEM(3)};

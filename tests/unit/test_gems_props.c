@@ -282,6 +282,52 @@ TEST(gems_property_views_and_events_hide_what_is_hidden)
 	CHECK(checked > 1000);
 }
 
+/* The same checks over 10,000 games, at one random decision of each (a full
+ * check of every decision is above, on fewer games, to stay fast under ASan). */
+TEST(gems_property_views_hide_unseen_rooms_over_10000_games)
+{
+	int leaks = 0, keys = 0, checked = 0;
+	game_events evs = {0};
+	for (int n = 0; n < N_GAMES; n++) {
+		rng r;
+		rng_seed(&r, (uint64_t)n, 6);
+		gems_game g;
+		gems_init(&g, 1 + n % 9, 90000 + (uint64_t)n, NULL, NULL, NULL);
+		int when = (int)rng_below(&r, 40), step = 0;
+		char err[64];
+		while (!gems_over(&g)) {
+			game_choice ch[GAME_MAX_SEATS];
+			for (int i = 0; i < GAME_MAX_SEATS; i++)
+				ch[i] = i < g.seats && (g.pending >> i & 1)
+						? (n % 2 ? random_legal(&g, i, &r) : gems_ai_choose(&g, i))
+						: GAME_NO_CHOICE;
+			bool look = step++ == when;
+			game_events_clear(&evs);
+			REQUIRE(gems_apply(&g, ch, look ? &evs : NULL, err, sizeof err) == GAME_OK);
+			if (!look || gems_over(&g))
+				continue;
+			int viewer = (int)rng_below(&r, (uint32_t)g.seats + 1) - 1;
+			gems_game other = g;
+			permute_unseen(&other, &r);
+			char *a = view_string(&g, viewer), *b = view_string(&other, viewer);
+			leaks += strcmp(a, b) != 0;
+			keys += has_hidden_key(a);
+			free(a);
+			free(b);
+			for (size_t k = 0; k < evs.len; k++) {
+				cJSON *e = gems_event_to_json(&evs.v[k], viewer);
+				leaks += (evs.v[k].type == GEMS_EV_ADV_USED) != (e == NULL);
+				cJSON_Delete(e);
+			}
+			checked++;
+		}
+	}
+	game_events_free(&evs);
+	CHECK_EQ(leaks, 0);
+	CHECK_EQ(keys, 0);
+	CHECK(checked > N_GAMES / 2);
+}
+
 TEST(gems_view_monte_sends_swaps_not_the_layout)
 {
 	gems_room r[3] = {{.kind = GEMS_ROOM_ADV, .arg = GEMS_ADV_MONTE},
