@@ -400,6 +400,25 @@ static void csv_row(FILE *f, const dfs_stats *st, double point)
 		dfs_src_share(st, 1), dfs_src_share(st, 2));
 }
 
+/* ---- the human summary (stderr) ---------------------------------------- */
+
+static void summary(FILE *f, const dfs_stats *st, const char *knob)
+{
+	double g = st->games ? (double)st->games : 1;
+	if (knob)
+		fprintf(f, "%s=%g: ", knob, st->value);
+	fprintf(f, "%ld games, %.0f games/s; wins:", st->games,
+		st->elapsed_s > 0 ? g / st->elapsed_s : 0);
+	for (int s = 0; s < DF_NSTRAT; s++)
+		if (st->strat_seats[s])
+			fprintf(f, " %s %.1f%%", df_strategy_names[s], 100 * dfs_strat_rate(st, s));
+	fprintf(f, "; length %.1f (%.0f%% in 8-14); margin %.2f; comeback %.1f%%; "
+		   "feel-bad %.3f/game; winners' glory cash %.0f%% press %.0f%% worthy %.0f%%\n",
+		dfs_mean_len(st), 100 * dfs_len_in_band(st, 8, 14), st->margin_sum / g,
+		100 * st->comeback_last / g, st->feel_bads / g, 100 * dfs_src_share(st, 0),
+		100 * dfs_src_share(st, 1), 100 * dfs_src_share(st, 2));
+}
+
 /* ---- the command -------------------------------------------------------- */
 
 static int parse_long(const char *s, long lo, long hi, long *out)
@@ -604,8 +623,12 @@ int sim_deepfall_main(int argc, char **argv)
 		fprintf(stderr, "lair sim deepfall: %s\n", err);
 		status = 1;
 	}
-	if (o_out && isatty(2) && !quiet)
-		fprintf(stderr, "wrote %s\n", o_out);
+	if (!quiet) {
+		for (int p = 0; p < points; p++)
+			summary(stderr, &pts[p], o_sweep ? knob : NULL);
+		if (o_out)
+			fprintf(stderr, "wrote %s\n", o_out);
+	}
 	cJSON_Delete(root);
 	free(pts);
 	return status;
