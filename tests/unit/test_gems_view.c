@@ -161,3 +161,30 @@ TEST(gems_events_render_for_every_viewer_and_hide_adventure_use)
 	CHECK_EQ(evs.v[evs.len - 1].type, GEMS_EV_GAME_OVER);
 	game_events_free(&evs);
 }
+
+TEST(gems_G18_scout_report_minimum_or_none)
+{
+	gems_room r[6] = {GEM(0), ADV(GEMS_ADV_SCOUT), GEM(1), GEM(2), GEM(3), GEM(4)};
+	int with = 0, without = 0;
+	for (uint64_t s = 0; s < 60; s++) {
+		gems_opts o = {.fixed_adventures = true, .adv = {GEMS_ADV_SCOUT, 0, 1, 2, 3}};
+		gems_game g;
+		REQUIRE(gems_init_fixed(&g, 1, s, NULL, &o, r, 6, NULL) == GAME_OK);
+		REQUIRE(apply(&g, GEMS_C_STAY, GAME_NO_CHOICE) == GAME_OK);
+		cJSON *v = gems_view_json(&g, 0);
+		cJSON *room = cJSON_GetObjectItem(v, "room");
+		/* no lair: the spider is one past the list, position 7 */
+		int at = cJSON_GetObjectItem(room, "spider_at")->valueint;
+		CHECK(at >= 7 - 8 && at <= 7 + 8);
+		cJSON *min = cJSON_GetObjectItem(room, "minimum");
+		if (at - 8 > 3) {
+			CHECK_EQ(min->valueint, at - 8);
+			with++;
+		} else {
+			CHECK(cJSON_IsNull(min));
+			without++;
+		}
+		cJSON_Delete(v);
+	}
+	CHECK(with > 0 && without > 0);
+}

@@ -111,7 +111,7 @@ enum gems_event {
 	GEMS_EV_ADVENTURE,      /* a adventure, b part 1–6 */
 	GEMS_EV_FERRY_GRANT,    /* a toll granted to every hand inside */
 	GEMS_EV_MONTE_DEAL,     /* a third card's value, b swaps (2 bits each), c count */
-	GEMS_EV_SCOUT,          /* a R, b X: "the spider is at R ± X" */
+	GEMS_EV_SCOUT,          /* a R, b X: "the spider is at R ± X"; c the scout's depth */
 	GEMS_EV_PEOPLE,         /* seat: a paid by Queens, b stolen by Changelings */
 	GEMS_EV_CHOICE,         /* seat: a choice (the reveal) */
 	GEMS_EV_BANK,           /* seat: a gems to the banker, b cash to the chest */

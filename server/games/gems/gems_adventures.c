@@ -60,7 +60,7 @@ static void scout_report(gems_game *g, int part, game_events *out)
 		g->rumor_leave2 = leave2;
 	for (int i = 0; i < g->seats; i++)
 		g->seat[i].t.reports += g->seat[i].inside;
-	gems_emit(out, GEMS_EV_SCOUT, -1, r, x, part);
+	gems_emit(out, GEMS_EV_SCOUT, -1, r, x, g->depth);
 }
 
 void gems_adv_enter(gems_game *g, int adv, int part, game_events *out)

@@ -68,6 +68,16 @@ static cJSON *swaps_json(uint32_t swaps, int n)
 	return a;
 }
 
+/* G18: the report's lower end, or null when it is at or before the next
+ * room (then there is no minimum and the lair may be right ahead). */
+static void add_minimum(cJSON *o, int r, int x, int depth)
+{
+	if (r - x > depth + 1)
+		cJSON_AddNumberToObject(o, "minimum", r - x);
+	else
+		cJSON_AddNullToObject(o, "minimum");
+}
+
 /* What the current adventure room shows before the choices. */
 static void adventure_json(const gems_game *g, cJSON *room)
 {
@@ -101,6 +111,7 @@ static void adventure_json(const gems_game *g, cJSON *room)
 	case GEMS_ADV_SCOUT:
 		cJSON_AddNumberToObject(room, "spider_at", g->scout_r);
 		cJSON_AddNumberToObject(room, "within", g->scout_x);
+		add_minimum(room, g->scout_r, g->scout_x, g->depth);
 		break;
 	default:
 		break;
@@ -236,7 +247,9 @@ static void event_fields(const game_event *e, cJSON *o)
 		cJSON_AddItemToObject(o, "swaps", swaps_json((uint32_t)e->b, e->c));
 		break;
 	}
-	case GEMS_EV_SCOUT: add(o, "spider_at", e->a); add(o, "within", e->b); break;
+	case GEMS_EV_SCOUT:
+		add(o, "spider_at", e->a); add(o, "within", e->b); add_minimum(o, e->a, e->b, e->c);
+		break;
 	case GEMS_EV_PEOPLE: add(o, "paid", e->a); add(o, "stolen", e->b); break;
 	case GEMS_EV_CHOICE: cJSON_AddStringToObject(o, "choice", gems_choice_key(e->a)); break;
 	case GEMS_EV_BANK: add(o, "gems", e->a); add(o, "cash", e->b); break;
