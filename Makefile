@@ -82,7 +82,7 @@ $(BUILD)/bench/%: $(BUILD)/tests/bench/%.o $(SERVER_OBJ) $(CLIENT_OBJ) $(CORE_OB
 # The unit tests once more under AddressSanitizer + UndefinedBehaviorSanitizer.
 asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
-		SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined" all
+		SAN="-fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=undefined,float-cast-overflow" all
 
 unit: all
 	@tests/run --unit-only $(BUILD)
@@ -107,3 +107,26 @@ clean:
 	rm -rf build build-asan build-bench
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# ---- fuzzing (issue 5; tests/fuzz/fuzz.h) ----
+# The fuzz targets are plain functions: the regression unit test links them,
+# and `make fuzz` links each with libFuzzer (clang) and runs it for
+# FUZZ_SECONDS on its corpus; crashes land in build-fuzz/artifacts/.
+FUZZ_SRC := $(wildcard tests/fuzz/*.c)
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := proto game
+$(BUILD)/tests/test_fuzz_regress: $(call obj,$(FUZZ_SRC))
+
+.PHONY: fuzz fuzz-build
+fuzz-build:
+	$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang OPT="-O1 -g" \
+		SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" \
+		CFLAGS="-DLAIR_LIBFUZZER" $(patsubst %,build-fuzz/fuzz/fuzz_%,$(FUZZ_TARGETS))
+
+build-fuzz/fuzz/fuzz_%: build-fuzz/tests/fuzz/fuzz_%.o build-fuzz/tests/fuzz/fuzz_util.o \
+		$(SERVER_OBJ) $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) -fsanitize=fuzzer,address,undefined -o $@ $^ $(LIBS)
+
+fuzz: fuzz-build
+	@tests/fuzz/run build-fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)

@@ -1,0 +1,78 @@
+/*
+ * fuzz.h — lair's fuzz targets as plain functions (issue 5).
+ *
+ * Each target takes any bytes and runs them through pure code (no sockets,
+ * no loop, no disk), checking invariants as it goes. A broken invariant is
+ * reported on stderr and abort()s, so libFuzzer keeps the input as a crash
+ * and the regression test (tests/unit/test_fuzz_regress.c), which calls the
+ * same functions on every file of tests/fuzz/corpus/ and tests/fuzz/regress/,
+ * fails under `make test` (plain, then ASan+UBSan).
+ *
+ * The same .c files are linked into the libFuzzer binaries (`make fuzz`,
+ * built with -DLAIR_LIBFUZZER, which adds LLVMFuzzerTestOneInput) and into
+ * the unit test.
+ *
+ * Memory: the targets borrow data for the call only and free everything
+ * they allocate before returning.
+ */
+#ifndef LAIR_FUZZ_H
+#define LAIR_FUZZ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cJSON.h>
+
+/* Any bytes as one client frame: decode; on success re-encode and decode
+ * again, hand the parts pure code can take (choices, configs, seeds) to the
+ * game kinds; on failure build the error reply. Returns 0. */
+int fuzz_proto_one(const uint8_t *data, size_t size);
+
+/* Bytes as a game: kind selector, seat count, seed, config tweaks, then
+ * choice sets (legal or not) fed through the game_kind vtable; checks the
+ * kind's contract (game.h) and that a replay of the log reproduces the
+ * game. The byte layout is described at the top of fuzz_game.c. Returns 0. */
+int fuzz_game_one(const uint8_t *data, size_t size);
+
+#ifdef LAIR_LIBFUZZER
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+/* True when s[0..n) is well-formed UTF-8 (RFC 3629: no overlongs, no
+ * surrogates, nothing past U+10FFFF). A text frame must be. */
+bool fuzz_utf8_valid(const char *s, size_t n);
+
+#endif
+
+/* ---- shared helpers (fuzz_util.c) ---- */
+
+/* Reports a broken invariant and aborts. */
+void fuzz_fail(const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4), noreturn));
+#define FUZZ_CHECK(cond, ...)                                                             \
+	do {                                                                              \
+		if (!(cond))                                                              \
+			fuzz_fail(__FILE__, __LINE__, __VA_ARGS__);                       \
+	} while (0)
+
+/* Consumes input bytes front to back; past the end it yields zeros. */
+typedef struct fuzz_in {
+	const uint8_t *p;
+	size_t n;
+} fuzz_in;
+
+uint8_t fuzz_u8(fuzz_in *in);
+uint16_t fuzz_u16(fuzz_in *in);
+uint32_t fuzz_u32(fuzz_in *in);
+uint64_t fuzz_u64(fuzz_in *in);
+bool fuzz_left(const fuzz_in *in);
+
+/* Prints j compactly, checks that the text parses back to an equal tree
+ * (so every view, option list and event a client gets is valid JSON) and
+ * returns the text (caller frees). `what` names it in a failure. */
+char *fuzz_json_text(const cJSON *j, const char *what);
+
+/* True when s[0..n) is well-formed UTF-8 (RFC 3629: no overlongs, no
+ * surrogates, nothing past U+10FFFF). A text frame must be. */
+bool fuzz_utf8_valid(const char *s, size_t n);
+
+#endif
