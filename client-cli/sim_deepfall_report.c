@@ -157,8 +157,53 @@ static double mean_rate(const double *r, int n)
 	return n ? m / n : 0;
 }
 
+static void target_row(buf *b, const char *what, const char *value, bool ok)
+{
+	buf_printf(b, "<tr><td>%s</td><td>%s</td><td style='color:%s'>%s</td></tr>", what, value,
+		   ok ? "#2a7" : "#c33", ok ? "met" : "missed");
+}
+
+/* The seed's targets at a glance. */
+static void targets(buf *b, const dfs_stats *st)
+{
+	char v[128];
+	double smax = 0, smin = 1, lw = 0, cw = 0, lm = 0, cm = 0, emax = 0;
+	for (int s = 0; s < DF_NSTRAT; s++)
+		if (st->strat_seats[s]) {
+			double r = dfs_strat_rate(st, s);
+			smax = r > smax ? r : smax;
+			smin = r < smin ? r : smin;
+		}
+	for (int l = 0; l < DF_NLINEAGE; l++)
+		lm += dfs_lin_rate(st, l) / DF_NLINEAGE;
+	for (int l = 0; l < DF_NLINEAGE; l++)
+		lw = fmax(lw, lm > 0 ? dfs_lin_rate(st, l) / lm : 0);
+	for (int c = 0; c < DF_NCALLING; c++)
+		cm += dfs_cal_rate(st, c) / DF_NCALLING;
+	for (int c = 0; c < DF_NCALLING; c++)
+		cw = fmax(cw, cm > 0 ? dfs_cal_rate(st, c) / cm : 0);
+	for (int k = 0; k < DF_NSRC; k++)
+		emax = fmax(emax, dfs_src_share(st, k));
+	double fb = st->games ? (double)st->feel_bads / st->games : 0;
+	buf_puts(b, "<table><tr><th>target (seed 001)</th><th>value</th><th></th></tr>");
+	snprintf(v, sizeof v, "%.1f%% .. %.1f%%", 100 * smin, 100 * smax);
+	target_row(b, "strategy win rates within ~12%..~40%", v, smin >= 0.12 && smax <= 0.40);
+	snprintf(v, sizeof v, "%.2fx", lw);
+	target_row(b, "no Lineage above 1.6x the mean", v, lw <= 1.6);
+	snprintf(v, sizeof v, "%.2fx", cw);
+	target_row(b, "no Calling above 1.6x the mean", v, cw <= 1.6);
+	snprintf(v, sizeof v, "%.1f%%", 100 * dfs_len_in_band(st, 8, 14));
+	target_row(b, "game length mostly 8..14 rounds", v, dfs_len_in_band(st, 8, 14) >= 0.5);
+	snprintf(v, sizeof v, "%.1f%%", 100 * emax);
+	target_row(b, "no exit above ~45% of winners' glory", v, emax <= 0.45);
+	snprintf(v, sizeof v, "%.3f per game", fb);
+	target_row(b, "feel-bad rare (at most 0.1 per game)", v, fb <= 0.10);
+	buf_puts(b, "</table>\n");
+}
+
 static void one_batch(buf *b, const dfs_stats *st)
 {
+	targets(b, st);
 	double v[DFS_MAXLEN];
 	const char *lab[DFS_MAXLEN];
 	char labbuf[DFS_MAXLEN][16];
