@@ -154,7 +154,8 @@ cJSON *sim_gems_json(const sim_gems_opts *o, const sim_gems_totals *t)
 			cJSON_AddNumberToObject(st, gems_stat_defs[k].key, (double)t->stats[k]);
 	cJSON *ach = cJSON_AddObjectToObject(j, "achievements");
 	for (int k = 0; k < GEMS_N_ACH; k++)
-		cJSON_AddNumberToObject(ach, gems_achievement_defs[k].key, (double)t->achievements[k]);
+		cJSON_AddNumberToObject(ach, gems_achievement_defs[k].key,
+					(double)t->achievements[k]);
 	cJSON_AddNumberToObject(j, "seconds", t->seconds);
 	return j;
 }

@@ -148,7 +148,8 @@ TEST(gems_G30_rumor_leave_never_lower_than_before)
 		int prev = g.rumor_leave2;
 		CHECK_EQ(prev, 2 * g.scout_r - g.scout_x);
 		for (int k = 0; k < 4 && !gems_over(&g); k++) {
-			game_choice ch[GAME_MAX_SEATS] = {GEMS_C_STAY, -1, -1, -1, -1, -1, -1, -1, -1};
+			game_choice ch[GAME_MAX_SEATS] = {GEMS_C_STAY, -1, -1, -1, -1,
+							  -1, -1, -1, -1};
 			char err[64];
 			REQUIRE(gems_apply(&g, ch, NULL, err, sizeof err) == GAME_OK);
 			if (g.dungeon == 0) {

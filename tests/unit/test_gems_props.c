@@ -48,6 +48,20 @@ static game_choice random_legal(const gems_game *g, int seat, rng *r)
 	return __builtin_ctz(m);
 }
 
+static void random_choices(const gems_game *g, rng *r, game_choice *ch)
+{
+	for (int i = 0; i < GAME_MAX_SEATS; i++)
+		ch[i] = i < g->seats && (g->pending >> i & 1) ? random_legal(g, i, r)
+							       : GAME_NO_CHOICE;
+}
+
+static void ai_choices(gems_game *g, game_choice *ch)
+{
+	for (int i = 0; i < GAME_MAX_SEATS; i++)
+		ch[i] = i < g->seats && (g->pending >> i & 1) ? gems_ai_choose(g, i)
+							       : GAME_NO_CHOICE;
+}
+
 /* Plays one game; random choices when r != NULL, else the AI. Records the
  * choice sets into log (MAX_STEPS × 9) and returns the number of steps, or
  * -1 on a broken property. */
@@ -96,7 +110,8 @@ TEST(gems_property_random_games_conserve_end_and_replay)
 		char err[64];
 		gems_init(&h, seats, 1000 + (uint64_t)n, NULL, NULL, NULL);
 		for (int s = 0; s < steps; s++)
-			if (gems_apply(&h, log + s * GAME_MAX_SEATS, NULL, err, sizeof err) != GAME_OK)
+			if (gems_apply(&h, log + s * GAME_MAX_SEATS, NULL, err, sizeof err) !=
+			    GAME_OK)
 				break;
 		replays_bad += memcmp(&g, &h, sizeof g) != 0;
 	}
@@ -190,9 +205,7 @@ TEST(gems_property_illegal_choices_rejected_and_change_nothing)
 			bad += rc == -1;
 			tried += rc == 0;
 			game_choice ch[GAME_MAX_SEATS];
-			for (int i = 0; i < GAME_MAX_SEATS; i++)
-				ch[i] = i < g.seats && (g.pending >> i & 1) ? random_legal(&g, i, &r)
-									   : GAME_NO_CHOICE;
+			random_choices(&g, &r, ch);
 			if (gems_apply(&g, ch, NULL, err, sizeof err) != GAME_OK) {
 				bad++;
 				break;
@@ -267,10 +280,10 @@ TEST(gems_property_views_and_events_hide_what_is_hidden)
 				free(b);
 			}
 			game_choice ch[GAME_MAX_SEATS];
-			for (int i = 0; i < GAME_MAX_SEATS; i++)
-				ch[i] = i < g.seats && (g.pending >> i & 1)
-						? (n % 2 ? random_legal(&g, i, &r) : gems_ai_choose(&g, i))
-						: GAME_NO_CHOICE;
+			if (n % 2)
+				random_choices(&g, &r, ch);
+			else
+				ai_choices(&g, ch);
 			game_events_clear(&evs);
 			REQUIRE(gems_apply(&g, ch, &evs, err, sizeof err) == GAME_OK);
 		}
@@ -297,10 +310,10 @@ TEST(gems_property_views_hide_unseen_rooms_over_10000_games)
 		char err[64];
 		while (!gems_over(&g)) {
 			game_choice ch[GAME_MAX_SEATS];
-			for (int i = 0; i < GAME_MAX_SEATS; i++)
-				ch[i] = i < g.seats && (g.pending >> i & 1)
-						? (n % 2 ? random_legal(&g, i, &r) : gems_ai_choose(&g, i))
-						: GAME_NO_CHOICE;
+			if (n % 2)
+				random_choices(&g, &r, ch);
+			else
+				ai_choices(&g, ch);
 			bool look = step++ == when;
 			game_events_clear(&evs);
 			REQUIRE(gems_apply(&g, ch, look ? &evs : NULL, err, sizeof err) == GAME_OK);
@@ -384,8 +397,9 @@ TEST(gems_G22_little_people_type_hidden_until_carried_then_public)
 		if (evs.v[k].type == GEMS_EV_CARRY)
 			for (int viewer = -1; viewer < 2; viewer++) {
 				cJSON *e = gems_event_to_json(&evs.v[k], viewer);
-				const char *p = cJSON_GetStringValue(cJSON_GetObjectItem(e, "people"));
-				seen += p && (strcmp(p, "queens") == 0 || strcmp(p, "changelings") == 0);
+				cJSON *people = cJSON_GetObjectItem(e, "people");
+				const char *p = cJSON_GetStringValue(people);
+				seen += p && (!strcmp(p, "queens") || !strcmp(p, "changelings"));
 				cJSON_Delete(e);
 			}
 	CHECK_EQ(seen, 3);

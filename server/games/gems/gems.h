@@ -213,7 +213,8 @@ typedef struct gems_game {
 	uint8_t pad2[3];
 
 	/* odds of the current decision (G25–G28), computed once per decision */
-	double odds, rumor, floor_value, inv_sqrt_inside, ev_base; /* ev_base: (1−p)·rumor/inside */
+	double odds, rumor, floor_value, inv_sqrt_inside;
+	double ev_base; /* (1 − odds)·rumor / inside */
 	int32_t inside;
 	int32_t gem_sum_bravery;  /* cache: Σ gems of the unseen gem rooms at this bravery */
 	uint32_t gem_sum_levels;  /* ... and these levels (0xffffffff: none cached) */

@@ -45,8 +45,8 @@ int gems_opts_from_json(gems_opts *o, const cJSON *json, char *err, size_t errle
 			const cJSON *a = cJSON_GetArrayItem(it, d);
 			int adv = cJSON_IsString(a) ? gems_adv_parse(a->valuestring) : -1;
 			if (adv < 0 || (seen >> adv & 1)) {
-				snprintf(err, errlen,
-					 "gems config: adventures[%d] is not a new adventure name", d);
+				snprintf(err, errlen, "gems config: adventures[%d] is not a new "
+						      "adventure name", d);
 				return -1;
 			}
 			seen |= 1u << adv;
@@ -356,10 +356,11 @@ cJSON *gems_result_json(const gems_game *g, uint32_t ai_mask)
 		cJSON_AddBoolToObject(o, "winner", g->winners >> i & 1);
 		cJSON *ach = cJSON_AddArrayToObject(o, "achievements");
 		uint32_t a = gems_achievements(g, i, ai_mask);
-		for (int k = 0; k < GEMS_N_ACH; k++)
+		for (int k = 0; k < GEMS_N_ACH; k++) {
+			const char *key = gems_achievement_defs[k].key;
 			if (a >> k & 1)
-				cJSON_AddItemToArray(ach,
-						     cJSON_CreateString(gems_achievement_defs[k].key));
+				cJSON_AddItemToArray(ach, cJSON_CreateString(key));
+		}
 		cJSON_AddItemToObject(o, "stats", stats_json(g, i, ai_mask));
 		cJSON_AddItemToArray(seats, o);
 	}
@@ -372,10 +373,11 @@ cJSON *gems_result_json(const gems_game *g, uint32_t ai_mask)
 		cJSON_AddNumberToObject(o, "seat", i);
 		cJSON *list = cJSON_AddArrayToObject(o, "achievements");
 		uint32_t a = gems_achievements(g, i, ai_mask);
-		for (int k = 0; k < GEMS_N_ACH; k++)
+		for (int k = 0; k < GEMS_N_ACH; k++) {
+			const char *label = gems_achievement_defs[k].label;
 			if (a >> k & 1)
-				cJSON_AddItemToArray(list,
-						     cJSON_CreateString(gems_achievement_defs[k].label));
+				cJSON_AddItemToArray(list, cJSON_CreateString(label));
+		}
 		cJSON_AddItemToArray(achs, o);
 	}
 	cJSON_AddNumberToObject(r, "winning_score", g->win_score);

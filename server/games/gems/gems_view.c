@@ -272,9 +272,11 @@ static void event_fields(const game_event *e, cJSON *o)
 	case GEMS_EV_COINS:
 		add(o, "coins", e->a); cJSON_AddStringToObject(o, "path", path_key(e->b));
 		add(o, "left_in_room", e->c); break;
-	case GEMS_EV_MUSHROOM: cJSON_AddStringToObject(o, "eaters", e->a ? "grow" : "shrink"); break;
+	case GEMS_EV_MUSHROOM:
+		cJSON_AddStringToObject(o, "eaters", e->a ? "grow" : "shrink"); break;
 	case GEMS_EV_SIZE: add(o, "size", e->a); break;
-	case GEMS_EV_DEVIL: add(o, "rooms", e->a); add(o, "cash", e->b); add(o, "owed", e->c); break;
+	case GEMS_EV_DEVIL:
+		add(o, "rooms", e->a); add(o, "cash", e->b); add(o, "owed", e->c); break;
 	case GEMS_EV_CARRY:
 		cJSON_AddStringToObject(o, "people", e->a ? "queens" : "changelings");
 		add(o, "carriers", e->b); break;
