@@ -427,7 +427,4 @@ void app_metrics(app *a, buf *out)
 	for (int i = 1; i < PROTO_ERR_COUNT; i++)
 		metrics_sample_l(out, "lair_errors_total", "code", proto_err_code(i),
 				 (double)a->errors[i]);
-	if (a->store)
-		metrics_gauge(out, "lair_store_queue_depth", "Store requests not yet answered.",
-			      (double)store_queue_depth(a->store));
 }

@@ -174,9 +174,10 @@ static void welcome(session *s, const store_player *sp, const char *token)
 	cJSON_AddNumberToObject(lim, "max_chat_bytes", a->cfg->max_chat_bytes);
 	app_send(s, w);
 
-	/* The seats are live again; then what was missed. */
-	tables_player_connected(a, p, true);
+	/* What was missed first, then the seats are live again (that update
+	 * follows the missed ones in seq order). */
 	tables_resume_player(a, p, s->resume);
+	tables_player_connected(a, p, true);
 	log_info("app", "player %s (%lld) %s", p->name, (long long)p->id,
 		 token ? "created" : "resumed");
 }

@@ -62,3 +62,58 @@ async function adminToken(srv) {
 }
 
 module.exports = { raw, player, resume, adminToken, wrap };
+
+/*
+ * Plays p's seat at `table` until the result: answers every options message
+ * addressed to p with pick(options, msg) (default: the last option, "stay"
+ * for gems). Resolves with the result message; `onMsg` sees every message of
+ * the table first. Returns { done, stop() }.
+ */
+function autoplay(p, table, { pick, onMsg } = {}) {
+	pick = pick || ((opts) => opts[opts.length - 1].id);
+	let on;
+	const done = new Promise((resolve) => {
+		const handle = (m) => {
+			if (m.table !== table) return false;
+			if (onMsg) onMsg(m);
+			if (m.type === 'options' && Array.isArray(m.options) && m.seat !== undefined) {
+				const choice = pick(m.options, m);
+				if (choice !== undefined)
+					p.c.send({ type: 'choose', table, decision: m.decision, choice });
+			}
+			if (m.type === 'result') {
+				p.c.ws.off('message', on);
+				resolve(m);
+				return true;
+			}
+			return false;
+		};
+		on = (data) => {
+			try {
+				handle(JSON.parse(data.toString()));
+			} catch {
+				/* not JSON: not ours */
+			}
+		};
+		// Messages that arrived before we were called (same TCP read as the
+		// reply): only the latest options can still be open.
+		const old = p.c.received.filter((m) => m.table === table);
+		const lastOpt = old.filter((m) => m.type === 'options').pop();
+		for (const m of old)
+			if ((m.type !== 'options' || m === lastOpt) && handle(m)) return;
+		p.c.ws.on('message', on);
+	});
+	return { done, stop: () => p.c.ws.off('message', on) };
+}
+
+/* Bounds a promise in time. */
+function within(promise, ms, what) {
+	let t;
+	return Promise.race([
+		promise,
+		new Promise((_, rej) => (t = setTimeout(() => rej(new Error(`timeout: ${what}`)), ms))),
+	]).finally(() => clearTimeout(t));
+}
+
+module.exports.autoplay = autoplay;
+module.exports.within = within;
