@@ -576,8 +576,10 @@ void vg_draw(struct scr *s, const struct tv *tv, const struct vg_ui *ui)
 	const cJSON *v = tv->view;
 	scr_clear(s);
 	draw_title(s, tv, v);
-	draw_dungeon(s, v);
-	draw_floor(s, v);
+	if (!tv->result) {
+		draw_dungeon(s, v);
+		draw_floor(s, v);
+	}
 	if (tv->result) {
 		draw_result(s, tv);
 		draw_log(s, tv, 20, 2);

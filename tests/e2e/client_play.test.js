@@ -1,0 +1,191 @@
+'use strict';
+/*
+ * client_play.test.js — `lair play` and `lair watch` against a real laird,
+ * driven through an 80×24 terminal (tmux): keys in, screen text out.
+ *   - a whole game from the lobby to the result screen, checked against
+ *     what the server recorded;
+ *   - a dropped connection mid-game resumes the seat by itself;
+ *   - watching an all-AI table to its end.
+ */
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { startLaird, connect } = require('./lib/laird');
+const { startLair, tcpProxy } = require('./lib/tmux');
+
+const FAST = ['--window-ms', '100', '--reveal-pause-ms', '0', '--ai-pacing-ms', '0'];
+
+function tmpCfg() {
+	return fs.mkdtempSync(path.join(os.tmpdir(), 'lair-cfg-'));
+}
+
+async function hello(url, name) {
+	const c = await connect(url);
+	c.send({ type: 'hello', id: 1, protocol: 1, name });
+	const w = await c.waitFor((m) => m.id === 1, 5000, 'welcome');
+	assert.strictEqual(w.type, 'welcome', JSON.stringify(w));
+	return c;
+}
+
+async function ask(c, msg, ms = 5000) {
+	const id = Math.floor(Math.random() * 1e9);
+	c.send({ ...msg, id });
+	return c.waitFor((m) => m.id === id, ms, `reply to ${msg.type}`);
+}
+
+/* Leaves at every decision until the result screen; returns it. */
+async function leaveUntilGameOver(t, ms) {
+	const deadline = Date.now() + ms;
+	let decisions = 0;
+	for (;;) {
+		const left = deadline - Date.now();
+		assert.ok(left > 0, `no result within ${ms} ms`);
+		const s = await t.waitScreen((x) => /GAME OVER/.test(x) || /Choose: \d+s left/.test(x),
+			left, 'options or the result');
+		if (/GAME OVER/.test(s)) return { screen: s, decisions };
+		await t.keys('L');
+		decisions++;
+		// Our choice is shown at once ("Chosen"), then the reveal clears it.
+		await t.waitScreen((x) => !/Choose: \d+s left/.test(x), 10000, 'the choice to register');
+	}
+}
+
+test('lair play: a whole game from the lobby to the result, as the server recorded it',
+	{ timeout: 120000 }, async () => {
+		const srv = await startLaird({ args: FAST });
+		const cfg = tmpCfg();
+		const t = await startLair(['play', '--server', srv.url, '--name', 'ann'],
+			{ env: { XDG_CONFIG_HOME: cfg } });
+		try {
+			await t.waitScreen(/No tables yet: press C/, 8000);
+			assert.match(t.screen(), /lobby 1 "main"/);
+			await t.keys('C');
+			let s = await t.waitScreen(/create a table/);
+			assert.match(s, /\[K\] kind +gems/);
+			assert.match(s, /\[S\] seats +3/);
+			assert.match(s, /\[A\] AI seats +2/);
+			await t.keys('G'); // create and start
+			s = await t.waitScreen(/Choose: \d+s left/, 8000);
+			assert.match(s, /dungeon 1\/5/);
+			assert.match(s, />1 ann +inside/);
+			assert.match(s, /\[L\] Leave +\[S\] Stay/);
+			assert.match(s, /AI 2/);
+			// the hand icon on request
+			await t.keys('H');
+			s = await t.waitScreen(/Hand: lair \d+%/);
+			assert.match(s, /rumor [\d.]+ +EV [+-][\d.]+/);
+
+			const { screen, decisions } = await leaveUntilGameOver(t, 90000);
+			assert.ok(decisions >= 5, `left each of the 5 dungeons (${decisions} decisions)`);
+			assert.match(screen, /winning score \$\d+/);
+			assert.match(screen, /WINNER/);
+			assert.match(screen, /dungeon 5: /);
+
+			// The screen says what the server holds.
+			const tokens = fs.readFileSync(path.join(cfg, 'lair', 'tokens'), 'utf8');
+			assert.match(tokens, /^player ws:\/\/127\.0\.0\.1:\d+ [0-9a-f]{64}$/m);
+			assert.strictEqual(fs.statSync(path.join(cfg, 'lair', 'tokens')).mode & 0o777, 0o600);
+			assert.strictEqual(fs.statSync(path.join(cfg, 'lair')).mode & 0o777, 0o700);
+			const c = await hello(srv.url, 'checker');
+			const tables = await ask(c, { type: 'table_list' });
+			const mine = tables.tables.find((x) => x.host === 'ann');
+			assert.ok(mine, JSON.stringify(tables));
+			const snap = await ask(c, { type: 'table_spectate', table: mine.id });
+			assert.strictEqual(snap.state, 'finished');
+			const ann = snap.result.seats.find((x) => x.seat === 0);
+			const row = screen.split('\n').find((l) => /^>1 ann /.test(l));
+			assert.ok(row, screen);
+			assert.match(row, new RegExp(`\\$${ann.score}\\b`));
+			assert.strictEqual(/WINNER/.test(row), ann.winner === true, row);
+			const stats = await ask(c, { type: 'stats', player: 'ann' });
+			assert.strictEqual(stats.games, 1);
+			c.close();
+
+			await t.keys('Q');
+			assert.strictEqual(await t.waitExit(5000), 0);
+		} finally {
+			await t.kill();
+			await srv.stop();
+			fs.rmSync(cfg, { recursive: true, force: true });
+		}
+	});
+
+test('lair play: a dropped connection mid-game resumes the seat by itself',
+	{ timeout: 120000 }, async () => {
+		const srv = await startLaird({ args: ['--window-ms', '100', '--reveal-pause-ms', '0'] });
+		const proxy = await tcpProxy(srv.port);
+		const cfg = tmpCfg();
+		const t = await startLair(['play', '--server', proxy.url, '--name', 'bea'],
+			{ env: { XDG_CONFIG_HOME: cfg } });
+		try {
+			await t.waitScreen(/No tables yet/, 8000);
+			await t.keys('C');
+			await t.waitScreen(/create a table/);
+			await t.keys('G');
+			await t.waitScreen(/Choose: \d+s left/, 8000);
+			// Stay once, so the seat is mid-dungeon when the network fails.
+			await t.keys('S');
+			await t.waitScreen((x) => !/Choose: \d+s left/.test(x), 5000);
+
+			const admin = await hello(srv.url, 'watcher');
+			proxy.refuse(true); // the network is down: reconnects fail for now
+			proxy.dropAll();
+			await t.waitScreen(/connection lost: resuming/, 5000);
+			proxy.refuse(false);
+			let s = await t.waitScreen((x) => !/connection lost/.test(x) &&
+				/>1 bea/.test(x), 15000, 'the resumed table');
+			assert.match(s, /dungeon \d\/5/);
+			// The server sees bea back on her seat.
+			const tables = await ask(admin, { type: 'table_list' });
+			const mine = tables.tables.find((x) => x.host === 'bea');
+			assert.ok(mine);
+			assert.strictEqual(mine.humans[0], 'bea');
+
+			const { screen } = await leaveUntilGameOver(t, 100000);
+			if (process.env.LAIR_E2E_SHOW) console.log(screen);
+			assert.match(screen, /GAME OVER/);
+			assert.match(screen, />1 bea/);
+			admin.close();
+			await t.keys('Q');
+			assert.strictEqual(await t.waitExit(5000), 0);
+		} finally {
+			await t.kill();
+			await proxy.close();
+			await srv.stop();
+			fs.rmSync(cfg, { recursive: true, force: true });
+		}
+	});
+
+test('lair watch: spectates an all-AI table to its end', { timeout: 120000 }, async () => {
+	const srv = await startLaird({ args: ['--window-ms', '0', '--reveal-pause-ms', '0',
+		'--ai-pacing-ms', '30'] });
+	const cfg = tmpCfg();
+	let t;
+	try {
+		const host = await hello(srv.url, 'host');
+		const snap = await ask(host, { type: 'table_create', kind: 'gems', seats: 2, ai: 1,
+			pacing_ms: 30 });
+		assert.strictEqual(snap.type, 'table', JSON.stringify(snap));
+		t = await startLair(['watch', String(snap.table), '--server', srv.url, '--name', 'cy'],
+			{ env: { XDG_CONFIG_HOME: cfg } });
+		let s = await t.waitScreen(/\[watching\]/, 8000);
+		assert.match(s, new RegExp(`table ${snap.table}`));
+		// The host starts and walks away: its seat goes to the AI.
+		assert.strictEqual((await ask(host, { type: 'table_start', table: snap.table })).type, 'ok');
+		assert.strictEqual((await ask(host, { type: 'table_leave', table: snap.table })).type,
+			'ok');
+		s = await t.waitScreen(/dungeon \d\/5/, 10000);
+		assert.match(s, /Watching\./);
+		s = await t.waitScreen(/GAME OVER/, 100000);
+		assert.match(s, /WINNER/);
+		await t.keys('q');
+		assert.strictEqual(await t.waitExit(5000), 0);
+		host.close();
+	} finally {
+		if (t) await t.kill();
+		await srv.stop();
+		fs.rmSync(cfg, { recursive: true, force: true });
+	}
+});

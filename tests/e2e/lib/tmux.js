@@ -1,0 +1,184 @@
+'use strict';
+/*
+ * lib/tmux.js — drive the terminal client `lair` the way a person does: in
+ * an 80×24 terminal (a tmux pane on a private tmux server), typing keys
+ * (send-keys) and reading the screen (capture-pane). Every wait is bounded
+ * and polls the screen; nothing sleeps for a fixed time.
+ *
+ *   const { startLair, runLair, tcpProxy } = require('./lib/tmux');
+ *   const t = await startLair(['play', '--server', url, '--name', 'ann'],
+ *                             { env: { XDG_CONFIG_HOME: dir } });
+ *   await t.waitScreen(/No tables yet/, 5000)  // -> the screen text
+ *   await t.keys('C')                           // literal keys
+ *   t.screen()                                  // the screen now
+ *   const code = await t.waitExit(5000)         // lair's exit code
+ *   await t.kill()                              // always (in finally)
+ *
+ *   runLair(args, { env, timeoutMs }) -> { code, stdout, stderr } runs lair
+ *   without a terminal (stats, admin, --help).
+ *
+ *   tcpProxy(port) -> { port, url, dropAll(), refuse(bool), close() }: a
+ *   loopback TCP relay to laird; dropAll() cuts every relayed connection at
+ *   once (a network failure as the client sees it); refuse(true) cuts new
+ *   ones too until refuse(false).
+ *
+ * LAIR (set by tests/run) points at the binary; default build/lair.
+ */
+const { spawn, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+const LAIR = process.env.LAIR || path.join(ROOT, 'build', 'lair');
+let serial = 0;
+
+function tmux(sock, args) {
+	const r = spawnSync('tmux', ['-L', sock, ...args], { encoding: 'utf8', timeout: 5000 });
+	if (r.error) throw r.error;
+	return r;
+}
+
+function shq(s) {
+	return `'${String(s).replace(/'/g, `'\\''`)}'`;
+}
+
+async function startLair(args, { env = {}, cols = 80, rows = 24 } = {}) {
+	const sock = `lair-e2e-${process.pid}-${++serial}`;
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lair-tmux-'));
+	const exitFile = path.join(dir, 'exit');
+	const errFile = path.join(dir, 'stderr');
+	const envs = Object.entries(env).map(([k, v]) => `${k}=${shq(v)}`).join(' ');
+	// The pane stays after lair exits so the test can read the last screen;
+	// stderr goes to a file (it would draw over the screen).
+	const cmd = `env ${envs} ${shq(LAIR)} ${args.map(shq).join(' ')} 2>${shq(errFile)}; ` +
+		`echo $? > ${shq(exitFile)}; exec sleep 600`;
+	const r = tmux(sock, ['-f', '/dev/null', 'new-session', '-d', '-x', String(cols),
+		'-y', String(rows), '-s', 'lair', cmd]);
+	if (r.status !== 0) throw new Error(`tmux new-session failed: ${r.stderr}`);
+	tmux(sock, ['set-option', '-g', 'status', 'off']);
+
+	const t = {
+		sock,
+		screen() {
+			const c = tmux(sock, ['capture-pane', '-p', '-t', 'lair']);
+			return c.status === 0 ? c.stdout : '';
+		},
+		stderr() {
+			try {
+				return fs.readFileSync(errFile, 'utf8');
+			} catch {
+				return '';
+			}
+		},
+		async keys(...ks) {
+			for (const k of ks) {
+				const c = tmux(sock, ['send-keys', '-t', 'lair', '-l', k]);
+				if (c.status !== 0) throw new Error(`send-keys failed: ${c.stderr}`);
+			}
+		},
+		/* Polls the screen until pred (a RegExp or a function of the text) holds. */
+		async waitScreen(pred, ms = 5000, what) {
+			const test = typeof pred === 'function' ? pred : (s) => pred.test(s);
+			const deadline = Date.now() + ms;
+			for (;;) {
+				const s = t.screen();
+				if (test(s)) return s;
+				if (Date.now() > deadline) {
+					throw new Error(`timeout after ${ms} ms waiting for ${what || pred} ` +
+						`on the screen:\n${s}\n--- lair stderr ---\n${t.stderr()}`);
+				}
+				await new Promise((res) => setTimeout(res, 50)); // poll interval
+			}
+		},
+		async waitExit(ms = 5000) {
+			const deadline = Date.now() + ms;
+			for (;;) {
+				try {
+					const v = fs.readFileSync(exitFile, 'utf8').trim();
+					if (v !== '') return Number(v);
+				} catch { /* not yet */ }
+				if (Date.now() > deadline) {
+					throw new Error(`lair did not exit within ${ms} ms; screen:\n${t.screen()}`);
+				}
+				await new Promise((res) => setTimeout(res, 50)); // poll interval
+			}
+		},
+		async kill() {
+			tmux(sock, ['kill-server']);
+			fs.rmSync(dir, { recursive: true, force: true });
+		},
+	};
+	return t;
+}
+
+function runLair(args, { env = {}, timeoutMs = 10000 } = {}) {
+	return new Promise((resolve, reject) => {
+		const proc = spawn(LAIR, args, { env: { ...process.env, ...env } });
+		let stdout = '';
+		let stderr = '';
+		const timer = setTimeout(() => {
+			proc.kill('SIGKILL');
+			reject(new Error(`lair ${args.join(' ')}: no exit within ${timeoutMs} ms`));
+		}, timeoutMs);
+		proc.stdout.on('data', (d) => (stdout += d));
+		proc.stderr.on('data', (d) => (stderr += d));
+		proc.on('error', reject);
+		proc.on('close', (code) => {
+			clearTimeout(timer);
+			resolve({ code, stdout, stderr });
+		});
+	});
+}
+
+function tcpProxy(targetPort) {
+	const pairs = new Set();
+	let refusing = false;
+	const server = net.createServer((client) => {
+		if (refusing) {
+			client.destroy();
+			return;
+		}
+		const upstream = net.connect(targetPort, '127.0.0.1');
+		const pair = { client, upstream };
+		pairs.add(pair);
+		client.pipe(upstream);
+		upstream.pipe(client);
+		const end = () => {
+			pairs.delete(pair);
+			client.destroy();
+			upstream.destroy();
+		};
+		client.on('error', end);
+		upstream.on('error', end);
+		client.on('close', end);
+		upstream.on('close', end);
+	});
+	return new Promise((resolve) => {
+		server.listen(0, '127.0.0.1', () => {
+			resolve({
+				port: server.address().port,
+				url: `ws://127.0.0.1:${server.address().port}/`,
+				connections: () => pairs.size,
+				/* While on, new connections are cut at once (the network is down). */
+				refuse(on) {
+					refusing = on;
+				},
+				dropAll() {
+					for (const p of [...pairs]) {
+						p.client.destroy();
+						p.upstream.destroy();
+					}
+					pairs.clear();
+				},
+				close() {
+					this.dropAll();
+					return new Promise((res) => server.close(() => res()));
+				},
+			});
+		});
+	});
+}
+
+module.exports = { startLair, runLair, tcpProxy, LAIR };
