@@ -15,6 +15,7 @@
 #include "../common/log.h"
 #include "app_int.h"
 #include "lobby.h"
+#include "record.h"
 #include "session.h"
 
 app_table *app_table_find(app *a, uint64_t id) { return idmap_get(&a->tables, id); }
@@ -207,64 +208,14 @@ static void host_finished(void *ud, table *t)
 	a->games_finished++;
 	if (!at)
 		return;
-	const game_kind *k = table_get_settings(t)->kind;
-	const game_state *st = table_game(t);
-	uint32_t ai = table_ai_mask(t);
-	int seats = table_get_settings(t)->seats;
-	if (a->store && st) {
-		cJSON *rec = table_record_json(t);
-		char *config = json_text(cJSON_GetObjectItem(rec, "config"));
-		char *players = json_text(cJSON_GetObjectItem(rec, "players"));
-		char *shared = json_text(cJSON_GetObjectItem(rec, "shared"));
-		char *log = json_text(cJSON_GetObjectItem(rec, "log"));
-		char *result = json_text(cJSON_GetObjectItem(rec, "result"));
-		int64_t *vals = xcalloc((size_t)(seats + 1) * (size_t)(k->n_stats + 1),
-					sizeof *vals);
-		store_seat ss[GAME_MAX_SEATS];
-		for (int i = 0; i < seats; i++) {
-			int64_t *v = vals + (size_t)i * (size_t)(k->n_stats + 1);
-			ss[i].player_id = (int64_t)table_seat_player(t, i);
-			if (k->stats)
-				k->stats(st, i, ai, v);
-			ss[i].stats = k->stats ? v : NULL;
-			ss[i].achievements = k->achievements ? k->achievements(st, i, ai) : 0;
-		}
-		int64_t *server = vals + (size_t)seats * (size_t)(k->n_stats + 1);
-		if (k->stats)
-			k->stats(st, -1, ai, server);
-		int ki = app_kind_index(k);
-		char *after = NULL;
-		if (ki >= 0 && a->shared[ki] && k->shared_json) {
-			cJSON *sj = k->shared_json(a->shared[ki]);
-			after = proto_print(sj);
-			cJSON_Delete(sj);
-		}
-		store_game g = {
-			.kind = k,
-			.config_json = config,
-			.seed = table_seed(t),
-			.seats_json = players,
-			.shared_json = shared,
-			.choices_json = log,
-			.result_json = result,
-			.started_at = at->started_at,
-			.ended_at = app_unix_ms(),
-			.n_seats = seats,
-			.seats = ss,
-			.server_stats = k->stats ? server : NULL,
-			.shared_after = after,
-			.live_table_id = at->live ? (int64_t)at->id : 0,
-		};
-		store_game_finish(a->store, &g, game_recorded, NULL);
+	if (a->store && table_game(t)) {
+		int ki = app_kind_index(table_get_settings(t)->kind);
+		record r;
+		record_build(&r, t, ki >= 0 ? a->shared[ki] : NULL, at->started_at, app_unix_ms(),
+			     at->live ? (int64_t)at->id : 0);
+		store_game_finish(a->store, &r.g, game_recorded, NULL);
+		record_free(&r);
 		at->live = false;
-		free(after);
-		free(vals);
-		free(config);
-		free(players);
-		free(shared);
-		free(log);
-		free(result);
-		cJSON_Delete(rec);
 	}
 	if (table_humans(t) == 0 && table_spectators(t) == 0)
 		app_table_close_later(a, at);
