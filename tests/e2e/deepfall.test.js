@@ -114,3 +114,21 @@ test('a bad deepfall config is refused with a message', async () => {
 	assert.match(r.message, /floors/);
 	c.c.close();
 });
+
+test('deepfall_bot.js (written from the spec alone) plays a whole game', async () => {
+	const path = require('node:path');
+	const { execFile } = require('node:child_process');
+	const BOT = path.resolve(__dirname, '..', '..', 'proto', 'examples', 'deepfall_bot.js');
+	const out = await new Promise((resolve, reject) => {
+		execFile('node', [BOT, srv.url, '--name', 'specdelver', '--seats', '4'], {
+			env: { ...process.env, NODE_PATH: path.join(__dirname, 'node_modules') },
+			timeout: 60000,
+		}, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`))
+			: resolve(stdout)));
+	});
+	assert.match(out, /game over after \d+ rounds/);
+	const last = JSON.parse(out.trim().split('\n').pop());
+	assert.strictEqual(last.scores.length, 4);
+	assert.ok(last.winners.length >= 1);
+	assert.ok(last.rounds >= 6);
+});
