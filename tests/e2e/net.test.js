@@ -315,14 +315,19 @@ test('valgrind: start, connect, play a frame, stop — no leak, no error', {
 		(/asan|san/.test(LAIRD) && 'laird is a sanitizer build'),
 }, async () => {
 	const srv = await startLaird({ valgrind: true });
-	const c = await connect(srv.url, { timeoutMs: 20000 });
-	c.send({ type: 'hello', name: 'valgrind' });
-	c.ws.send('{"type":"x","p":"', { fin: false });
-	c.ws.send('"}', { fin: true });
-	assert.equal((await srv.get('/metrics', 20000)).status, 200);
-	await waitMetric(srv, 'lair_messages_in_total', (v) => v === 2, 20000);
-	const r = await srv.stop();
-	assert.equal((await c.waitClose(20000)).code, 1001);
+	let r;
+	try {
+		const c = await connect(srv.url, { timeoutMs: 20000 });
+		c.send({ type: 'hello', name: 'valgrind' });
+		c.ws.send('{"type":"x","p":"', { fin: false });
+		c.ws.send('"}', { fin: true });
+		assert.equal((await srv.get('/metrics', 20000)).status, 200);
+		await waitMetric(srv, 'lair_messages_in_total', (v) => v === 2, 20000);
+		r = await srv.stop();
+		assert.equal((await c.waitClose(20000)).code, 1001);
+	} finally {
+		if (!r) await srv.stop({ signal: 'SIGKILL' });
+	}
 	assert.equal(r.code, 0, `valgrind reported errors or leaks:\n${r.output}`);
 	assert.doesNotMatch(r.output, /definitely lost|indirectly lost|Invalid (read|write)/);
 });
@@ -334,8 +339,7 @@ test('deploy/laird.example.json is a valid config file laird starts with', async
 	try {
 		assert.equal((await srv.get('/healthz')).status, 200);
 	} finally {
-		const r = await srv.stop();
-		assert.equal(r.code, 0, r.output);
+		await stopClean(srv);
 	}
 });
 

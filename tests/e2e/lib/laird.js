@@ -82,6 +82,17 @@ function hasValgrind() {
 	});
 }
 
+/* Every laird still running when this process exits is killed, so a test
+ * that throws before stop() never leaves one behind (or hangs the runner:
+ * the child's pipes are unref'd below). */
+const running = new Map(); // proc -> its own temporary dir (or null)
+process.on('exit', () => {
+	for (const [p, dir] of running) {
+		p.kill('SIGKILL');
+		if (dir) fs.rmSync(dir, { recursive: true, force: true });
+	}
+});
+
 async function startLaird(opts = {}) {
 	const ownDir = !opts.dbDir;
 	const dbDir = opts.dbDir || fs.mkdtempSync(path.join(os.tmpdir(), 'lair-e2e-'));
@@ -99,6 +110,10 @@ async function startLaird(opts = {}) {
 		env: { ...process.env, ...(opts.env || {}) },
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
+	running.set(proc, ownDir ? dbDir : null);
+	proc.unref();
+	proc.stdout.unref();
+	proc.stderr.unref();
 	let out = '';
 	const listeners = new Set();
 	const onData = (d) => {
@@ -109,6 +124,7 @@ async function startLaird(opts = {}) {
 	proc.stderr.on('data', onData);
 	const exited = new Promise((resolve) => {
 		proc.on('exit', (code, signal) => {
+			running.delete(proc);
 			// Let the pipes drain so output() is complete.
 			setImmediate(() => {
 				for (const l of listeners) l();
