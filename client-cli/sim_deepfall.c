@@ -51,7 +51,8 @@ static void usage(FILE *out)
 		"  --out FILE       write the figures: .csv as CSV, else JSON ('-': stdout)\n"
 		"  --sweep K=A:B:S  run every value of knob K from A to B by step S\n"
 		"  --report DIR     write DIR/index.html with SVG plots\n"
-		"  --quiet          no progress bar\n"
+		"  --quiet          no progress bar (shown on a terminal for >= 20000 games)\n"
+		"                   and no summary on stderr\n"
 		"Without --out the JSON goes to stdout. Exit: 0 ok, 2 usage error.\n",
 		DF_MAX_SEATS);
 }
@@ -549,7 +550,7 @@ int sim_deepfall_main(int argc, char **argv)
 
 	dfs_stats *pts = xcalloc((size_t)points, sizeof *pts);
 	df_game *g = xmalloc(sizeof *g);
-	progress prog = {0, games * points, -10, !quiet && games * points >= 20000};
+	progress prog = {0, games * points, -10, !quiet && isatty(2) && games * points >= 20000};
 	for (int p = 0; p < points; p++) {
 		df_config c = cfg;
 		if (o_sweep) {
