@@ -754,3 +754,22 @@ TEST(deepfall_turns_resolve_in_seat_order_from_a_rotating_start)
 	}
 	game_events_free(&evs);
 }
+
+TEST(deepfall_worthy_end_pays_the_deepest_floor_reached_not_the_floor_taken)
+{
+	/* Part A §6 / v2 §4: worthy_factor x deepest floor (B4's f differs). */
+	df_game g;
+	setup(&g, 2, (int[]){DF_GNOLL, DF_GNOLL}, (int[]){DF_REAVER, DF_REAVER});
+	df_party *pa = &g.pl[0].party;
+	g.frontier = 3; /* floors 4..6 already eaten */
+	pa->floor = 3;
+	pa->deepest = 6;
+	pa->last_stand = 1;
+	df_party *other = &g.pl[1].party;
+	other->floor = 2;
+	other->last_stand = 1; /* standing, but not on the falling floor */
+	df_collapse(&g, 3, NULL);
+	CHECK_EQ(g.pl[0].glory, g.cfg.worthy_factor * 6);
+	CHECK(other->active); /* keeps playing */
+	CHECK_EQ(g.pl[1].worthy_ends, 0);
+}
