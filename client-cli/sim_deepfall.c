@@ -327,9 +327,11 @@ cJSON *dfs_json(const dfs_stats *st, const int *mix, int nmix)
 	double rm = ratio(st->cash_round_sum, n), dm = ratio(st->cash_depth_sum, n);
 	cJSON_AddNumberToObject(ct, "winner_cash_outs", n);
 	cJSON_AddNumberToObject(ct, "round_mean", rm);
-	cJSON_AddNumberToObject(ct, "round_sd", sqrt(fmax(0, ratio(st->cash_round_sq, n) - rm * rm)));
+	cJSON_AddNumberToObject(ct, "round_sd",
+				sqrt(fmax(0, ratio(st->cash_round_sq, n) - rm * rm)));
 	cJSON_AddNumberToObject(ct, "depth_mean", dm);
-	cJSON_AddNumberToObject(ct, "depth_sd", sqrt(fmax(0, ratio(st->cash_depth_sq, n) - dm * dm)));
+	cJSON_AddNumberToObject(ct, "depth_sd",
+				sqrt(fmax(0, ratio(st->cash_depth_sq, n) - dm * dm)));
 	cJSON *rh = cJSON_AddArrayToObject(ct, "by_tenth_of_game");
 	for (int b = 0; b < DFS_BINS; b++)
 		cJSON_AddItemToArray(rh, cJSON_CreateNumber((double)st->cash_rel_hist[b]));
@@ -516,7 +518,8 @@ int sim_deepfall_main(int argc, char **argv)
 		errno = 0;
 		unsigned long long v = strtoull(o_seed, &end, 0);
 		if (errno || end == o_seed || *end || o_seed[0] == '-')
-			return fail_usage("--seed must be a non-negative integer, not '%s'", o_seed);
+			return fail_usage("--seed must be a non-negative integer, not '%s'",
+					  o_seed);
 		seed = v;
 	}
 	df_config cfg;

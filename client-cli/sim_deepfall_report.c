@@ -103,8 +103,8 @@ static void bars(buf *b, const char *title, const char *const *labels, const dou
 		if (n <= 12)
 			buf_printf(b, "<text x='%.1f' y='%d' text-anchor='middle' fill='#333'>"
 				      "%.*f%s</text>\n",
-				   PL + i * bw + bw / 2, y - 3, pct ? 1 : 0, pct ? v[i] * 100 : v[i],
-				   pct ? "%" : "");
+				   PL + i * bw + bw / 2, y - 3, pct ? 1 : 0,
+				   pct ? v[i] * 100 : v[i], pct ? "%" : "");
 	}
 	hlines(b, hl, nhl, mx);
 	buf_puts(b, "</svg>\n");

@@ -108,10 +108,11 @@ ws.on('message', (data) => {
 		console.log(`\ngame over after ${r.rounds} rounds`);
 		r.scores.forEach((s, seat) => {
 			const who = seat === mySeat ? 'me' : 'AI';
-			console.log(`  seat ${seat} (${who}): ${s}${r.winners.includes(seat) ? '  WINNER' : ''}`);
+			const won = r.winners.includes(seat) ? '  WINNER' : '';
+			console.log(`  seat ${seat} (${who}): ${s}${won}`);
 		});
-		console.log(JSON.stringify({ table, seat: mySeat, scores: r.scores, winners: r.winners,
-			rounds: r.rounds }));
+		console.log(JSON.stringify({ table, seat: mySeat, scores: r.scores,
+			winners: r.winners, rounds: r.rounds }));
 		ws.close(1000);
 		break;
 	}

@@ -714,12 +714,14 @@ TEST(deepfall_random_legal_choices_keep_the_invariants)
 				CHECK(!g.rooms[i].alive);
 			for (int s = 0; s < seats; s++) {
 				const df_player *pl = &g.pl[s];
-				CHECK_EQ(pl->glory,
-					 pl->src[DF_SRC_CASH] + pl->src[DF_SRC_PRESS] + pl->src[DF_SRC_WORTHY]);
+				int32_t sum = pl->src[DF_SRC_CASH] + pl->src[DF_SRC_PRESS] +
+					      pl->src[DF_SRC_WORTHY];
+				CHECK_EQ(pl->glory, sum);
 				CHECK(pl->glory >= 0);
 				if (!g.over) {
 					CHECK(pl->party.active); /* every seat has a party */
-					CHECK(pl->party.floor >= 1 && pl->party.floor <= g.frontier);
+					CHECK(pl->party.floor >= 1);
+					CHECK(pl->party.floor <= g.frontier);
 					CHECK(pl->party.unbanked >= 0);
 				}
 			}

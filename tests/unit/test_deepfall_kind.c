@@ -136,7 +136,8 @@ TEST(deepfall_kind_full_ai_game_to_result)
 {
 	const game_kind *k = &deepfall_kind;
 	char err[160];
-	cJSON *cj = cJSON_Parse("{\"ai\": [\"cashout\", \"presson\", \"worthyend\", \"balanced\"]}");
+	cJSON *cj =
+		cJSON_Parse("{\"ai\": [\"cashout\", \"presson\", \"worthyend\", \"balanced\"]}");
 	void *cfg = k->config_new(cj, err, sizeof err);
 	cJSON_Delete(cj);
 	REQUIRE(cfg);

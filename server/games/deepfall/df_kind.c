@@ -111,7 +111,8 @@ static int choice_parse(const game_state *st, int seat, const cJSON *json, game_
 		return GAME_ERR_NOT_PENDING;
 	}
 	if (!cJSON_IsObject(json)) {
-		snprintf(err, errlen, "a deepfall choice is an object {target, press, recruit, exit}");
+		snprintf(err, errlen,
+			 "a deepfall choice is an object {target, press, recruit, exit}");
 		return GAME_ERR_MALFORMED;
 	}
 	df_choice c = {0, 0, 0, DF_PERSIST};
@@ -150,8 +151,8 @@ static int choice_parse(const game_state *st, int seat, const cJSON *json, game_
 				if (strcmp(it->valuestring, df_exit_names[i]) == 0)
 					e = i;
 			if (e < 0) {
-				snprintf(err, errlen,
-					 "'exit' must be \"persist\", \"cash_out\" or \"last_stand\"");
+				snprintf(err, errlen, "'exit' must be \"persist\", \"cash_out\" "
+						      "or \"last_stand\"");
 				return GAME_ERR_MALFORMED;
 			}
 			c.exit = e;
@@ -260,12 +261,14 @@ static cJSON *view(const game_state *st, int viewer)
 			cJSON_AddNumberToObject(ro, "value", rm->value);
 			cJSON_AddNumberToObject(ro, "threat", t->threat);
 			cJSON_AddNumberToObject(ro, "lock", t->lock);
-			cJSON_AddStringToObject(ro, "produces",
-						t->produces >= 0 ? df_face_names[t->produces] : "none");
+			const char *prod = t->produces >= 0 ? df_face_names[t->produces] : "none";
+			cJSON_AddStringToObject(ro, "produces", prod);
 			cJSON_AddBoolToObject(ro, "alive", rm->alive);
 			cJSON *mk = cJSON_AddArrayToObject(ro, "markers");
 			for (int s = 0; s < g->seats; s++) {
-				if (!rm->act[s] && !rm->fallen[s] && !rm->prog_s[s] && !rm->prog_c[s])
+				bool stake = rm->act[s] || rm->fallen[s] || rm->prog_s[s] ||
+					     rm->prog_c[s];
+				if (!stake)
 					continue;
 				cJSON *m = cJSON_CreateObject();
 				cJSON_AddNumberToObject(m, "seat", s);
