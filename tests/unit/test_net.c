@@ -148,10 +148,12 @@ static int cli_fill(struct h *h, struct cli *c, int ms)
 	return -1;
 }
 
-static int cli_connect(struct h *h, struct cli *c)
+static int cli_connect_rcvbuf(struct h *h, struct cli *c, int rcvbuf)
 {
 	memset(c, 0, sizeof *c);
 	c->fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (rcvbuf > 0)
+		setsockopt(c->fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
 	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)net_port(h->n))};
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	if (connect(c->fd, (struct sockaddr *)&a, sizeof a) != 0)
@@ -173,6 +175,11 @@ static int cli_connect(struct h *h, struct cli *c)
 	return 0;
 }
 
+static int cli_connect(struct h *h, struct cli *c)
+{
+	return cli_connect_rcvbuf(h, c, 0);
+}
+
 static void cli_send(struct cli *c, int opcode, const char *p, size_t len)
 {
 	unsigned char f[16 + 1024];
@@ -191,6 +198,20 @@ static void cli_send(struct cli *c, int opcode, const char *p, size_t len)
 	for (size_t i = 0; i < len && k < sizeof f; i++)
 		f[k++] = (unsigned char)p[i] ^ mask[i % 4];
 	CHECK_EQ(send(c->fd, f, k, 0), (long long)k);
+}
+
+/* A whole frame already received (short payloads only): its opcode, or 0. */
+static int cli_take(struct cli *c, char *out, size_t outlen)
+{
+	const unsigned char *b = (const unsigned char *)c->in;
+	if (c->in_len < 2 || (b[1] & 0x7f) >= 126 || c->in_len < 2 + (size_t)(b[1] & 0x7f))
+		return 0;
+	size_t plen = b[1] & 0x7f, n = MIN(plen, outlen - 1);
+	memcpy(out, c->in + 2, n);
+	out[n] = 0;
+	memmove(c->in, c->in + 2 + plen, c->in_len - 2 - plen);
+	c->in_len -= 2 + plen;
+	return b[0] & 0x0f;
 }
 
 /* Reads one server frame: returns its opcode (-1 on timeout/EOF). */
@@ -311,6 +332,60 @@ TEST(net_conn_send_past_max_send_queue_closes_a_slow_reader)
 	while (h.closes == 0 && now_ms() < end)
 		pump(&h, c.fd, 5);
 	CHECK_EQ(h.closes, 1);
+	close(c.fd);
+	h_teardown(&h);
+}
+
+TEST(net_flow_control_backpressures_a_flooding_slow_reader_without_loss)
+{
+	/* 40,000 echoes of 100 bytes (4 MB each way) to a client with a tiny
+	 * receive buffer that reads only when it cannot send: the server's
+	 * kernel buffer fills, and without rx flow control the echo queue
+	 * would pass max_send_queue (4096) and close the client as a slow
+	 * reader. With it, net stops reading instead: nothing lost, no close. */
+	struct h h;
+	REQUIRE(h_setup(&h, M_ECHO) == 0);
+	h.cfg.rate_msgs_per_sec = h.cfg.rate_burst = 1000000;
+	struct cli c;
+	REQUIRE(cli_connect_rcvbuf(&h, &c, 4096) == 0);
+	enum { N = 40000, LEN = 100 };
+	int sent = 0, got = 0, bad = 0;
+	unsigned char frame[LEN + 8];
+	size_t flen = 0, foff = 0;
+	uint64_t end = now_ms() + 20000;
+	while (got < N && h.closes == 0 && now_ms() < end) {
+		if (foff == flen && sent < N) { /* the next masked frame (mask 0) */
+			frame[0] = 0x81;
+			frame[1] = 0x80 | LEN;
+			memset(frame + 2, 0, 4);
+			memset(frame + 6, '.', LEN);
+			snprintf((char *)frame + 6, 12, "m%09d", sent);
+			frame[6 + 10] = '.';
+			flen = 6 + LEN;
+			foff = 0;
+		}
+		ssize_t w = foff < flen ? send(c.fd, frame + foff, flen - foff, MSG_DONTWAIT) : -1;
+		if (w > 0) {
+			foff += (size_t)w;
+			if (foff == flen)
+				sent++;
+		}
+		uv_run(&h.loop, UV_RUN_NOWAIT);
+		if (w <= 0 || sent == N) { /* cannot send: read what is there */
+			ssize_t r = recv(c.fd, c.in + c.in_len, sizeof c.in - c.in_len, MSG_DONTWAIT);
+			if (r > 0)
+				c.in_len += (size_t)r;
+			char text[LEN + 1], want[16];
+			while (cli_take(&c, text, sizeof text) == 1) {
+				snprintf(want, sizeof want, "m%09d", got++);
+				bad += strncmp(text, want, 10) != 0;
+			}
+		}
+	}
+	CHECK_EQ(h.closes, 0);
+	CHECK_EQ(got, N);
+	CHECK_EQ(bad, 0); /* in order, none lost */
+	CHECK_EQ(h.msgs, N);
 	close(c.fd);
 	h_teardown(&h);
 }
