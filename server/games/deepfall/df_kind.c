@@ -123,8 +123,8 @@ static int choice_parse(const game_state *st, int seat, const cJSON *json, game_
 		const char *k = it->string;
 		if (strcmp(k, "target") == 0 || strcmp(k, "press") == 0) {
 			/* Range first (NaN fails it too): (int) of a double outside int is UB. */
-			if (!cJSON_IsNumber(it) || !(it->valuedouble >= 0 && it->valuedouble <= 255) ||
-			    it->valuedouble != (double)(int)it->valuedouble) {
+			double v = cJSON_IsNumber(it) ? it->valuedouble : -1;
+			if (!(v >= 0 && v <= 255) || v != (double)(int)v) {
 				snprintf(err, errlen, "'%s' must be a small integer", k);
 				return GAME_ERR_MALFORMED;
 			}
