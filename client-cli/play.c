@@ -397,12 +397,12 @@ static void on_update(struct lsess *s, const cJSON *m, const char *type, void *u
 	}
 	if (f & TV_OPTIONS && p->tv.seat >= 0)
 		request(p, table_req(p, "selecting"), NULL);
-	if (f & TV_MONTE)
-		start_monte(p);
-	if (f & TV_REVEAL) {
+	if (f & TV_REVEAL) { /* the decision is over: so is its shuffle */
 		p->ui.monte_step = -1;
 		uv_timer_stop(&p->monte);
 	}
+	if (f & TV_MONTE) /* a reveal may bring the next room's shuffle */
+		start_monte(p);
 	if (f & TV_CLOSED) {
 		set_notice(p, "the table was closed");
 		back_to_lobby(p);

@@ -641,7 +641,7 @@ int vg_event_line(const cJSON *ev, const struct tv *tv, char *out, size_t out_le
 		snprintf(out, out_len, "Adventure: %s (part %d).", adv_short(str(ev, "adventure", NULL)),
 			 (int)a);
 	} else if (!strcmp(type, "monte_deal")) {
-		snprintf(out, out_len, "Three Card Monte: watch the left card!");
+		snprintf(out, out_len, "The dealer shows three cards: watch the left one!");
 	} else if (!strcmp(type, "monte_seat")) {
 		num(ev, &a, "card", NULL);
 		num(ev, &b, "gems", NULL);

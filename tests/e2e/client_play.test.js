@@ -189,3 +189,88 @@ test('lair watch: spectates an all-AI table to its end', { timeout: 120000 }, as
 		fs.rmSync(cfg, { recursive: true, force: true });
 	}
 });
+
+/* Follows the Monte shuffle as a person would: from the face-up cards
+ * (the left one is the valuable card) through each swap shown on screen. */
+function followValuable(screens) {
+	let at = 0;
+	for (const s of screens) {
+		const m = s.match(/swap \d+ of \d+: #(\d) <-> #(\d)/);
+		if (!m) continue;
+		const a = Number(m[1]) - 1;
+		const b = Number(m[2]) - 1;
+		if (at === a) at = b;
+		else if (at === b) at = a;
+	}
+	return at;
+}
+
+test('lair play: Three Card Monte is shuffled on screen swap by swap, and following it wins',
+	{ timeout: 120000 }, async () => {
+		const srv = await startLaird({ args: FAST });
+		const cfg = tmpCfg();
+		let t;
+		try {
+			const token = (await srv.waitForOutput(/ADMIN_TOKEN=([0-9a-f]{64})/))[1];
+			const admin = await connect(srv.url);
+			admin.send({ type: 'hello', id: 1, protocol: 1, token });
+			await admin.waitFor((m) => m.id === 1);
+			// Dungeon 1's adventure is the Monte; a seed fixes the dungeon. The
+			// Monte may come after the lair for some seeds: then the next seed.
+			let s;
+			let table;
+			for (let seed = Number(process.env.LAIR_MONTE_SEED || 6); ; seed++) {
+				assert.ok(seed < 40, 'no seed with a Monte room before the lair');
+				const snap = await ask(admin, { type: 'table_create', kind: 'gems', seats: 2,
+					seed, config: { adventures: ['monte', 'banker', 'sun_moon', 'scout', 'devil'] } });
+				assert.strictEqual(snap.type, 'table', JSON.stringify(snap));
+				table = snap.table;
+				t = await startLair(['play', '--server', srv.url, '--name', 'mo',
+					'--table', String(table)], { env: { XDG_CONFIG_HOME: cfg } });
+				await t.waitScreen(/>2 mo/, 8000);
+				assert.strictEqual((await ask(admin, { type: 'table_start', table })).type, 'ok');
+				// The admin walks away: the AI plays seat 1.
+				assert.strictEqual((await ask(admin, { type: 'table_leave', table })).type, 'ok');
+				// Stay through dungeon 1 until the Monte room.
+				const deadline = Date.now() + 60000;
+				for (;;) {
+					assert.ok(Date.now() < deadline, 'no Monte room in time');
+					s = await t.waitScreen((x) => /Three Card Monte: \[/.test(x) ||
+						/Choose: \d+s left/.test(x) || /Dungeon over/.test(x), 20000);
+					if (/Three Card Monte: \[|Dungeon over/.test(s)) break;
+					await t.keys('S');
+					await t.waitScreen((x) => !/Choose: \d+s left/.test(x), 10000);
+				}
+				if (/Three Card Monte: \[/.test(s)) break;
+				await t.keys('Q');
+				await t.waitExit(5000);
+				await t.kill();
+				t = null;
+			}
+			// Face up first, the valuable card on the left...
+			s = await t.waitScreen(/Three Card Monte: \[\+2\] +\[\+1\] +\[[+-]\d\]/, 5000);
+			// ...then every swap, one at a time, slowly enough to watch.
+			const seen = [];
+			let last = 0;
+			while (last < 7) {
+				s = await t.waitScreen((x) => {
+					const m = x.match(/swap (\d+) of 7/);
+					return m && Number(m[1]) > last;
+				}, 5000, `swap ${last + 1}`);
+				const k = Number(s.match(/swap (\d+) of 7/)[1]);
+				assert.strictEqual(k, last + 1, 'no swap is skipped on screen');
+				seen.push(s);
+				last = k;
+			}
+			const pos = followValuable(seen);
+			s = await t.waitScreen(/\[1\] Pick Card #1 and Stay/, 5000);
+			await t.keys(String(pos + 1));
+			s = await t.waitScreen(/You picked card #\d: [+-]\d+ gems\./, 10000);
+			assert.match(s, new RegExp(`You picked card #${pos + 1}: \\+2 gems\\.`));
+			admin.close();
+		} finally {
+			if (t) await t.kill();
+			await srv.stop();
+			fs.rmSync(cfg, { recursive: true, force: true });
+		}
+	});
