@@ -67,6 +67,16 @@ test('healthz 200, metrics in Prometheus text, unknown path 404', async () => {
 		assert.equal(h.body, 'ok\n');
 		const nf = await srv.get('/no/such/path');
 		assert.equal(nf.status, 404);
+		const post = await new Promise((resolve, reject) => {
+			const req = require('node:http').request(srv.httpUrl + '/healthz',
+				{ method: 'POST', timeout: 5000 }, (res) => {
+					res.resume();
+					res.on('end', () => resolve(res.statusCode));
+				});
+			req.on('error', reject);
+			req.end('x=1');
+		});
+		assert.equal(post, 405);
 		const c = await connect(srv.url);
 		c.send({ type: 'ping' });
 		await waitMetric(srv, 'lair_messages_in_total', (v) => v === 1);

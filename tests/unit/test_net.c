@@ -350,7 +350,7 @@ TEST(net_flow_control_backpressures_a_flooding_slow_reader_without_loss)
 	REQUIRE(cli_connect_rcvbuf(&h, &c, 4096) == 0);
 	enum { N = 40000, LEN = 100 };
 	int sent = 0, got = 0, bad = 0;
-	unsigned char frame[LEN + 8];
+	unsigned char frame[LEN + 16];
 	size_t flen = 0, foff = 0;
 	uint64_t end = now_ms() + 20000;
 	while (got < N && h.closes == 0 && now_ms() < end) {
@@ -359,7 +359,7 @@ TEST(net_flow_control_backpressures_a_flooding_slow_reader_without_loss)
 			frame[1] = 0x80 | LEN;
 			memset(frame + 2, 0, 4);
 			memset(frame + 6, '.', LEN);
-			snprintf((char *)frame + 6, 12, "m%09d", sent);
+			snprintf((char *)frame + 6, 16, "m%09u", (unsigned)sent % 1000000000u);
 			frame[6 + 10] = '.';
 			flen = 6 + LEN;
 			foff = 0;
