@@ -14,7 +14,8 @@ const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const { startLaird, connect } = require('./lib/laird');
-const { runLair } = require('./lib/tmux');
+const { spawn, spawnSync } = require('node:child_process');
+const { runLair, startLair, LAIR } = require('./lib/tmux');
 
 async function hello(url, hi) {
 	const c = await connect(url);
@@ -237,6 +238,53 @@ test('lair: --help, usage errors and a failed connection have their exit codes',
 			assert.strictEqual(r.code, 3);
 			assert.match(r.stderr, /cannot connect/);
 		} finally {
+			fs.rmSync(cfg, { recursive: true, force: true });
+		}
+	});
+
+test('valgrind: lair stats, admin --json and a short lair play session leak nothing',
+	{ timeout: 90000, skip: /asan|san/.test(LAIR) && 'lair is a sanitizer build' }, async () => {
+		const probe = spawnSync('valgrind', ['--version']);
+		if (probe.error) return; // no valgrind on this machine
+		const srv = await startLaird();
+		const cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'lair-cfg-'));
+		const env = { XDG_CONFIG_HOME: cfg };
+		const vg = ['--leak-check=full', '--show-leak-kinds=all', '--errors-for-leak-kinds=all',
+			'--error-exitcode=99', '--quiet'];
+		const run = (args) => new Promise((resolve) => {
+			const p = spawn('valgrind', [...vg, LAIR, ...args], { env: { ...process.env, ...env } });
+			let err = '';
+			p.stderr.on('data', (d) => (err += d));
+			const timer = setTimeout(() => p.kill('SIGKILL'), 30000);
+			p.on('close', (code) => {
+				clearTimeout(timer);
+				resolve({ code, err });
+			});
+		});
+		let t;
+		try {
+			const token = (await srv.waitForOutput(/ADMIN_TOKEN=([0-9a-f]{64})/))[1];
+			let r = await run(['stats', '--name', 'val', '--server', srv.url]);
+			assert.strictEqual(r.code, 0, r.err);
+			r = await run(['admin', 'lobbies', '--json', '--token', token, '--server', srv.url]);
+			assert.strictEqual(r.code, 0, r.err);
+			const log = path.join(cfg, 'vg.log');
+			t = await startLair(['play', '--server', srv.url], {
+				env, wrap: ['valgrind', ...vg, `--log-file=${log}`],
+			});
+			await t.waitScreen(/No tables yet/, 30000);
+			await t.keys('C');
+			await t.waitScreen(/create a table/, 10000);
+			await t.keys('G');
+			await t.waitScreen(/Choose: \d+s left/, 15000);
+			await t.keys('L');
+			await t.waitScreen((x) => !/Choose: \d+s left/.test(x), 15000);
+			await t.keys('Q');
+			assert.strictEqual(await t.waitExit(30000), 0, fs.readFileSync(log, 'utf8'));
+			assert.strictEqual(fs.readFileSync(log, 'utf8'), '');
+		} finally {
+			if (t) await t.kill();
+			await srv.stop();
 			fs.rmSync(cfg, { recursive: true, force: true });
 		}
 	});

@@ -61,6 +61,18 @@ test('lair play: a whole game from the lobby to the result, as the server record
 		try {
 			await t.waitScreen(/No tables yet: press C/, 8000);
 			assert.match(t.screen(), /lobby 1 "main"/);
+			// The table list is live: another player's new table appears.
+			const other = await hello(srv.url, 'lister');
+			const ot = await ask(other, { type: 'table_create', kind: 'gems', seats: 4, ai: 1,
+				name: 'open table' });
+			assert.strictEqual(ot.type, 'table');
+			let lobby = await t.waitScreen(/lister/, 5000);
+			assert.match(lobby, new RegExp(`>1 ${ot.table} +gems +waiting +2/4 +lister +open table`));
+			assert.strictEqual((await ask(other, { type: 'table_close', table: ot.table })).type,
+				'ok');
+			lobby = await t.waitScreen((x) => !/lister/.test(x), 5000, 'the table to go');
+			assert.match(lobby, /No tables yet/);
+			other.close();
 			await t.keys('C');
 			let s = await t.waitScreen(/create a table/);
 			assert.match(s, /\[K\] kind +gems/);

@@ -8,6 +8,8 @@
  *   const { startLair, runLair, tcpProxy } = require('./lib/tmux');
  *   const t = await startLair(['play', '--server', url, '--name', 'ann'],
  *                             { env: { XDG_CONFIG_HOME: dir } });
+ *     // opts: env, cols/rows (80×24), wrap: a command lair runs under
+ *     //   (e.g. ['valgrind', ...flags])
  *   await t.waitScreen(/No tables yet/, 5000)  // -> the screen text
  *   await t.keys('C')                           // literal keys
  *   t.screen()                                  // the screen now
@@ -44,7 +46,7 @@ function shq(s) {
 	return `'${String(s).replace(/'/g, `'\\''`)}'`;
 }
 
-async function startLair(args, { env = {}, cols = 80, rows = 24 } = {}) {
+async function startLair(args, { env = {}, cols = 80, rows = 24, wrap = [] } = {}) {
 	const sock = `lair-e2e-${process.pid}-${++serial}`;
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lair-tmux-'));
 	const exitFile = path.join(dir, 'exit');
@@ -52,7 +54,8 @@ async function startLair(args, { env = {}, cols = 80, rows = 24 } = {}) {
 	const envs = Object.entries(env).map(([k, v]) => `${k}=${shq(v)}`).join(' ');
 	// The pane stays after lair exits so the test can read the last screen;
 	// stderr goes to a file (it would draw over the screen).
-	const cmd = `env ${envs} ${shq(LAIR)} ${args.map(shq).join(' ')} 2>${shq(errFile)}; ` +
+	const argv = [...wrap, LAIR, ...args].map(shq).join(' ');
+	const cmd = `env ${envs} ${argv} 2>${shq(errFile)}; ` +
 		`echo $? > ${shq(exitFile)}; exec sleep 600`;
 	const r = tmux(sock, ['-f', '/dev/null', 'new-session', '-d', '-x', String(cols),
 		'-y', String(rows), '-s', 'lair', cmd]);
