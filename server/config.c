@@ -444,8 +444,8 @@ void config_usage(FILE *out)
 		char flag[64], arg[80], val[600];
 		flag_name(o, flag, sizeof flag);
 		static const char *const meta[] = {"ADDR", "N", "BYTES", "", "LEVEL"};
-		const char *m = o->type == OPT_STR && strstr(o->name, "path") ? "FILE"
-											: meta[o->type];
+		bool file = o->type == OPT_STR && strstr(o->name, "path");
+		const char *m = file ? "FILE" : meta[o->type];
 		snprintf(arg, sizeof arg, "--%s%s%s", flag, *m ? " " : "", m);
 		format_value(&def, o, val, sizeof val);
 		fprintf(out, "  %-28s %s (default: %s)\n", arg, o->help, val);

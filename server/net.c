@@ -124,7 +124,7 @@ struct net {
 	buf scratch;            /* NUL-terminated copy of a one-fragment message */
 
 	uv_timer_t tick, closer, shutdown_timer;
-	uint64_t last_tick_ns, shutdown_started_ms;
+	uint64_t last_tick_ns, shutdown_started_ms, last_full_log_ms;
 	unsigned ticks;
 	double lag_last_ms, lag_max_cur, lag_max_prev;
 	void (*done)(void *ud);
@@ -282,8 +282,9 @@ void net_set_draining(net *n) { n->draining = true; }
 static void send_error(conn *c, const char *code, const char *message)
 {
 	char text[256];
-	int len = snprintf(text, sizeof text, "{\"type\":\"error\",\"code\":\"%s\",\"message\":\"%s\"}",
-			   code, message);
+	int len = snprintf(text, sizeof text,
+			   "{\"type\":\"error\",\"code\":\"%s\",\"message\":\"%s\"}", code,
+			   message);
 	conn_send(c, text, (size_t)len);
 }
 
@@ -329,8 +330,13 @@ static void on_established(net *n, struct lws *wsi, struct pss *p)
 		close_conn(c, NET_CLOSE_GOING_AWAY, shutdown_reason, false);
 	} else if (n->n_accepted >= (size_t)cfg->max_connections) {
 		n->refused[REFUSED_FULL]++;
-		log_warn("net", "refusing %s: %d connections (max_connections)", c->peer,
-			 cfg->max_connections);
+		uint64_t now = now_ms();
+		if (now - n->last_full_log_ms >= 1000) { /* one line a second, not a flood */
+			n->last_full_log_ms = now;
+			log_warn("net", "refusing %s: %d connections (max_connections); %llu "
+				 "refused so far", c->peer, cfg->max_connections,
+				 (unsigned long long)n->refused[REFUSED_FULL]);
+		}
 		close_conn(c, NET_CLOSE_TRY_LATER, "server full, try again later", false);
 	} else if (cfg->max_conns_per_ip > 0 && e && e->count >= cfg->max_conns_per_ip) {
 		n->refused[REFUSED_PER_IP]++;

@@ -372,7 +372,8 @@ TEST(net_flow_control_backpressures_a_flooding_slow_reader_without_loss)
 		}
 		uv_run(&h.loop, UV_RUN_NOWAIT);
 		if (w <= 0 || sent == N) { /* cannot send: read what is there */
-			ssize_t r = recv(c.fd, c.in + c.in_len, sizeof c.in - c.in_len, MSG_DONTWAIT);
+			ssize_t r = recv(c.fd, c.in + c.in_len, sizeof c.in - c.in_len,
+					 MSG_DONTWAIT);
 			if (r > 0)
 				c.in_len += (size_t)r;
 			char text[LEN + 1], want[16];
