@@ -36,6 +36,13 @@ CLIENT_SRC := $(filter-out client-cli/main.c,$(wildcard client-cli/*.c))
 TEST_SRC   := $(wildcard tests/unit/test_*.c)
 BENCH_SRC  := $(wildcard tests/bench/bench_*.c)
 
+# Quiet by default (one line per file); `make V=1` shows the commands.
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 CORE_OBJ   := $(call obj,$(COMMON_SRC) $(PROTO_SRC) $(GAMES_SRC))
 SERVER_OBJ := $(call obj,$(SERVER_SRC))
@@ -56,7 +63,8 @@ all: $(LAIRD) $(LAIR) $(TEST_BINS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+	@[ "$(V)" = 1 ] || echo "  CC    $<"
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/gen/migrations.c: $(MIGRATIONS) migrations/embed.sh migrations
 	@mkdir -p $(dir $@)
@@ -66,18 +74,22 @@ $(BUILD)/gen/migrations.o: $(BUILD)/gen/migrations.c
 	$(CC) $(ALL_CFLAGS) -Iserver -MMD -MP -c $< -o $@
 
 $(LAIRD): $(BUILD)/server/main.o $(SERVER_OBJ) $(CORE_OBJ)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+	@[ "$(V)" = 1 ] || echo "  LD    $@"
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 $(LAIR): $(BUILD)/client-cli/main.o $(CLIENT_OBJ) $(CORE_OBJ)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+	@[ "$(V)" = 1 ] || echo "  LD    $@"
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/tests/unit/main.o $(SERVER_OBJ) $(CLIENT_OBJ) $(CORE_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+	@[ "$(V)" = 1 ] || echo "  LD    $@"
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/bench/%: $(BUILD)/tests/bench/%.o $(SERVER_OBJ) $(CLIENT_OBJ) $(CORE_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+	@[ "$(V)" = 1 ] || echo "  LD    $@"
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 # The unit tests once more under AddressSanitizer + UndefinedBehaviorSanitizer.
 asan:

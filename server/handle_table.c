@@ -317,7 +317,8 @@ void tables_resume_player(app *a, player *p, const cJSON *resume)
 	 * safe against it. */
 	int n = p->n_tables;
 	uint64_t *ids = xmalloc((size_t)(n ? n : 1) * sizeof *ids);
-	memcpy(ids, p->tables, (size_t)n * sizeof *ids);
+	if (n) /* p->tables is NULL when n is 0: memcpy from NULL is UB */
+		memcpy(ids, p->tables, (size_t)n * sizeof *ids);
 	for (int i = 0; i < n; i++) {
 		app_table *at = app_table_find(a, ids[i]);
 		if (!at)
