@@ -27,7 +27,7 @@
 #include "screen.h"
 #include "session.h"
 #include "tview.h"
-#include "view_gems.h"
+#include "view.h"
 
 #define MONTE_STEP_MS 700
 #define TICK_MS 200
@@ -59,7 +59,7 @@ struct play {
 
 	/* table */
 	struct tv tv;
-	struct vg_ui ui;
+	struct view_ui ui;
 	char notice[120];
 	uint64_t notice_until;
 };
@@ -161,7 +161,9 @@ static void on_table(struct lsess *s, const cJSON *m, void *ud)
 	tv_free(&p->tv);
 	tv_init(&p->tv);
 	p->ui.monte_step = -1;
-	tv_apply(&p->tv, m, now_ms(), vg_event_line);
+	const cJSON *kind = cJSON_GetObjectItemCaseSensitive(m, "kind");
+	tv_apply(&p->tv, m, now_ms(),
+		 kind_view_find(cJSON_IsString(kind) ? kind->valuestring : "")->event_line);
 	lsess_note_seq(s, p->tv.table, p->tv.seq);
 	p->mode = M_TABLE;
 	draw(p);
@@ -386,7 +388,10 @@ static void on_update(struct lsess *s, const cJSON *m, const char *type, void *u
 	if (!strcmp(type, "table") && p->tv.seq == 0) {
 		p->mode = M_TABLE; /* the resume snapshot after welcome */
 	}
-	int f = tv_apply(&p->tv, m, now_ms(), vg_event_line);
+	const cJSON *kind = cJSON_GetObjectItemCaseSensitive(m, "kind");
+	const char *kname = !strcmp(type, "table") && cJSON_IsString(kind) ? kind->valuestring
+									   : p->tv.kind;
+	int f = tv_apply(&p->tv, m, now_ms(), kind_view_find(kname)->event_line);
 	if (!f)
 		return;
 	lsess_note_seq(s, p->tv.table, p->tv.seq);
@@ -488,7 +493,7 @@ static void draw_create(struct play *p)
 static void draw_table_waiting(struct play *p)
 {
 	struct scr *s = &p->scr;
-	/* vg_draw shows the seats; replace its bottom rows with this screen's keys. */
+	/* The kind's view shows the seats; its bottom rows get this screen's keys. */
 	scr_fill(s, 21, 0, 0);
 	scr_fill(s, 22, 0, 0);
 	scr_fill(s, 23, 0, 0);
@@ -522,7 +527,7 @@ static void draw(struct play *p)
 	case M_TABLE:
 		p->ui.now = now;
 		p->ui.notice = p->notice[0] ? p->notice : NULL;
-		vg_draw(s, &p->tv, &p->ui);
+		kind_view_find(p->tv.kind)->draw(s, &p->tv, &p->ui);
 		if (!strcmp(p->tv.state, "waiting") && !p->tv.result)
 			draw_table_waiting(p);
 		break;
@@ -677,7 +682,7 @@ static void key_table(struct play *p, int k)
 	}
 	if (tv->seat < 0)
 		return;
-	int i = vg_option_for_key(tv, k);
+	int i = kind_view_find(tv->kind)->option_for_key(tv, k);
 	if (i < 0)
 		return;
 	cJSON *req = table_req(p, "choose");

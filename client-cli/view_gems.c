@@ -473,7 +473,7 @@ static void draw_reveal(struct scr *s, const struct tv *tv)
 	(void)num;
 }
 
-static void draw_options(struct scr *s, const struct tv *tv, const struct vg_ui *ui)
+static void draw_options(struct scr *s, const struct tv *tv, const struct view_ui *ui)
 {
 	char keys[32];
 	int n = vg_option_keys(tv, keys, 32);
@@ -571,7 +571,7 @@ static void draw_result(struct scr *s, const struct tv *tv)
 	}
 }
 
-void vg_draw(struct scr *s, const struct tv *tv, const struct vg_ui *ui)
+void vg_draw(struct scr *s, const struct tv *tv, const struct view_ui *ui)
 {
 	const cJSON *v = tv->view;
 	scr_clear(s);

@@ -17,15 +17,7 @@
 
 #include "screen.h"
 #include "tview.h"
-
-/* What the play screen adds on top of the model. */
-struct vg_ui {
-	uint64_t now;   /* local ms, for countdowns */
-	int show_hand;  /* the "hand icon": odds, rumor, EV */
-	int monte_step; /* swaps of tv->monte_swaps shown so far; -1: no animation */
-	int link_down;  /* reconnecting */
-	const char *notice; /* one line (errors, hints), may be NULL */
-};
+#include "view.h"
 
 /* The single key for a gems choice key ("leave" → 'L'); 0 when it has none
  * of its own (tv_keys then picks a free one). */
@@ -40,7 +32,7 @@ int vg_option_keys(const struct tv *tv, char *keys, int max);
 int vg_option_for_key(const struct tv *tv, int key);
 
 /* Draws the whole table screen. */
-void vg_draw(struct scr *s, const struct tv *tv, const struct vg_ui *ui);
+void vg_draw(struct scr *s, const struct tv *tv, const struct view_ui *ui);
 
 /* A log line for a gems event (tv_event_fn). */
 int vg_event_line(const cJSON *ev, const struct tv *tv, char *out, size_t out_len);

@@ -286,3 +286,32 @@ test('lair play: Three Card Monte is shuffled on screen swap by swap, and follow
 			fs.rmSync(cfg, { recursive: true, force: true });
 		}
 	});
+
+test('lair watch: a kind without its own screen (deepfall) is shown generically to the end',
+	{ timeout: 120000 }, async () => {
+		const srv = await startLaird({ args: ['--window-ms', '0', '--reveal-pause-ms', '0'] });
+		const cfg = tmpCfg();
+		let t;
+		try {
+			const host = await hello(srv.url, 'dhost');
+			const snap = await ask(host, { type: 'table_create', kind: 'deepfall', seats: 2,
+				ai: 1, pacing_ms: 20 });
+			assert.strictEqual(snap.type, 'table', JSON.stringify(snap));
+			t = await startLair(['watch', String(snap.table), '--server', srv.url, '--name', 'dw'],
+				{ env: { XDG_CONFIG_HOME: cfg } });
+			await t.waitScreen(/deepfall +waiting/, 8000);
+			assert.strictEqual((await ask(host, { type: 'table_start', table: snap.table })).type,
+				'ok');
+			assert.strictEqual((await ask(host, { type: 'table_leave', table: snap.table })).type,
+				'ok');
+			const s = await t.waitScreen(/GAME OVER/, 100000);
+			assert.match(s, /WINNER/);
+			await t.keys('q');
+			assert.strictEqual(await t.waitExit(5000), 0);
+			host.close();
+		} finally {
+			if (t) await t.kill();
+			await srv.stop();
+			fs.rmSync(cfg, { recursive: true, force: true });
+		}
+	});

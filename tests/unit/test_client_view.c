@@ -328,7 +328,7 @@ TEST(client_view_gems_monte_layout_follows_the_swaps)
 
 	struct scr s;
 	scr_init(&s, -1, 0);
-	struct vg_ui ui = {.now = 0, .monte_step = 0};
+	struct view_ui ui = {.now = 0, .monte_step = 0};
 	vg_draw(&s, &tv, &ui);
 	CHECK(scr_contains(&s, "[+2]  [+1]  [+0]"));
 	ui.monte_step = 2;
@@ -344,7 +344,7 @@ TEST(client_view_gems_draws_the_table_in_80x24)
 	apply_text(&tv, SNAPSHOT, 1000);
 	struct scr s;
 	scr_init(&s, -1, 0);
-	struct vg_ui ui = {.now = 2500, .show_hand = 0, .monte_step = -1};
+	struct view_ui ui = {.now = 2500, .show_hand = 0, .monte_step = -1};
 	vg_draw(&s, &tv, &ui);
 	CHECK(strstr(scr_row(&s, 0), "table 7") != NULL);
 	CHECK(strstr(scr_row(&s, 0), "dungeon 1/5") != NULL);
@@ -391,7 +391,7 @@ TEST(client_view_gems_draws_the_result)
 		   0);
 	struct scr s;
 	scr_init(&s, -1, 0);
-	struct vg_ui ui = {.monte_step = -1};
+	struct view_ui ui = {.monte_step = -1};
 	vg_draw(&s, &tv, &ui);
 	CHECK(scr_contains(&s, "GAME OVER"));
 	CHECK(scr_contains(&s, "winning score $43"));
@@ -402,5 +402,66 @@ TEST(client_view_gems_draws_the_result)
 	CHECK(strstr(scr_row(&s, 6), "timid") != NULL);
 	CHECK(scr_contains(&s, "dungeon 1: Monte"));
 	CHECK(scr_contains(&s, "everyone left"));
+	tv_free(&tv);
+}
+
+/* ---- the kind registry and the generic view ---- */
+
+TEST(client_view_registry_finds_gems_and_falls_back)
+{
+	CHECK(kind_view_find("gems")->draw == vg_draw);
+	CHECK(kind_view_find("gems")->option_for_key == vg_option_for_key);
+	CHECK(kind_view_find("deepfall")->draw == view_generic_draw);
+	CHECK(kind_view_find(NULL)->draw == view_generic_draw);
+}
+
+TEST(client_view_generic_shows_seats_events_and_form_choices_honestly)
+{
+	struct tv tv;
+	tv_init(&tv);
+	apply_text(&tv, "{\"type\":\"table\",\"table\":3,\"seq\":4,\"name\":\"deep\","
+			"\"kind\":\"deepfall\",\"state\":\"playing\",\"you\":1,"
+			"\"seats\":[{\"seat\":0,\"kind\":\"ai\",\"status\":\"chosen\"},"
+			"{\"seat\":1,\"kind\":\"human\",\"name\":\"dee\",\"status\":\"waiting\"}],"
+			"\"game\":{\"decision\":1,\"deadline\":5000,\"status\":[\"chosen\",\"waiting\"],"
+			"\"options\":[{\"target\":{\"min\":1,\"max\":6},\"press\":{\"min\":0,\"max\":3},"
+			"\"recruit\":[false,true],\"exit\":[\"persist\",\"cash_out\"]}],\"view\":{}}}",
+		   0);
+	const struct kind_view *kv = kind_view_find(tv.kind);
+	cJSON *m = parse("{\"type\":\"reveal\",\"table\":3,\"seq\":5,\"events\":"
+			 "[{\"type\":\"collapse\",\"floor\":6,\"glory\":12}]}");
+	tv_apply(&tv, m, 0, kv->event_line);
+	cJSON_Delete(m);
+	struct scr s;
+	scr_init(&s, -1, 0);
+	struct view_ui ui = {.now = 1000, .monte_step = -1};
+	/* a fresh decision with a choice form: not playable by keys */
+	apply_text(&tv, "{\"type\":\"options\",\"table\":3,\"seq\":6,\"decision\":2,"
+			"\"deadline\":5000,\"options\":[{\"target\":{\"min\":1,\"max\":6}}]}",
+		   0);
+	kv->draw(&s, &tv, &ui);
+	CHECK(strstr(scr_row(&s, 0), "deepfall") != NULL);
+	CHECK(strstr(scr_row(&s, 4), ">2 dee") != NULL);
+	CHECK(strstr(scr_row(&s, 4), "waiting") != NULL);
+	CHECK(strstr(scr_row(&s, 3), "AI") != NULL);
+	CHECK(scr_contains(&s, "collapse floor=6 glory=12"));
+	CHECK(scr_contains(&s, "the AI plays your seat"));
+	CHECK_EQ(kv->option_for_key(&tv, 'T'), -1);
+	CHECK(strstr(scr_row(&s, 23), "4s left") != NULL);
+	/* plain {id, label} options of an unknown kind still get keys */
+	cJSON_Delete(tv.options);
+	tv.options = parse("[{\"id\":\"go\",\"label\":\"Go on\"},{\"id\":\"rest\",\"label\":\"Rest\"}]");
+	kv->draw(&s, &tv, &ui);
+	CHECK(scr_contains(&s, "[G] Go on  [E] Rest"));
+	CHECK_EQ(kv->option_for_key(&tv, 'g'), 0);
+	CHECK_EQ(kv->option_for_key(&tv, 'E'), 1);
+	/* the result: scores and winners */
+	apply_text(&tv, "{\"type\":\"result\",\"table\":3,\"seq\":7,\"result\":"
+			"{\"scores\":[212,62],\"winners\":[0]}}",
+		   0);
+	kv->draw(&s, &tv, &ui);
+	CHECK(scr_contains(&s, "GAME OVER"));
+	CHECK(strstr(scr_row(&s, 3), "212  WINNER") != NULL);
+	CHECK(strstr(scr_row(&s, 4), ">2 dee") != NULL);
 	tv_free(&tv);
 }

@@ -1,0 +1,42 @@
+/*
+ * view.h — how a game kind is drawn in lair: one kind_view per kind (the
+ * kind-specific screen lives in view_<kind>.c), found by the kind's name,
+ * with a generic fallback for kinds lair has no screen for yet (it shows
+ * the seats, their status, the events and the result; simple {id, label}
+ * options still get keys).
+ *
+ * Views are pure: they draw a struct tv (tview.h) into a struct scr.
+ */
+#ifndef LAIR_VIEW_H
+#define LAIR_VIEW_H
+
+#include <stdint.h>
+
+#include "screen.h"
+#include "tview.h"
+
+/* What the play screen adds on top of the table model. */
+struct view_ui {
+	uint64_t now;       /* local ms, for countdowns */
+	int show_hand;      /* gems: the "hand icon" (odds, rumor, EV) */
+	int monte_step;     /* gems: swaps of the Monte shuffle shown; -1: none */
+	int link_down;      /* reconnecting */
+	const char *notice; /* one line (errors, hints), may be NULL */
+};
+
+struct kind_view {
+	const char *kind;
+	void (*draw)(struct scr *s, const struct tv *tv, const struct view_ui *ui);
+	tv_event_fn event_line;
+	/* The option index for a pressed key, or -1. */
+	int (*option_for_key)(const struct tv *tv, int key);
+};
+
+/* The view for a kind; the generic one for an unknown kind (never NULL). */
+const struct kind_view *kind_view_find(const char *kind);
+
+/* The generic view's parts, for kinds that reuse them. */
+void view_generic_draw(struct scr *s, const struct tv *tv, const struct view_ui *ui);
+int view_generic_event_line(const cJSON *ev, const struct tv *tv, char *out, size_t out_len);
+
+#endif
