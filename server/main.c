@@ -11,8 +11,9 @@
  *   app_free → net_free (second lws_context_destroy) → store_free →
  *   uv_loop_close → exit 0.
  *
- * Exit codes: 0 after a clean shutdown, 1 when the server cannot start
- * (busy port, database error), 2 on a usage error.
+ * `laird admin-token [NAME]` instead issues an admin token (admin.h) and
+ * exits. Exit codes: 0 after a clean shutdown, 1 when the server cannot
+ * start (busy port, database error), 2 on a usage error.
  */
 #include <errno.h>
 #include <signal.h>
@@ -25,6 +26,7 @@
 
 #include "../common/log.h"
 #include "../common/util.h"
+#include "admin.h"
 #include "app.h"
 #include "config.h"
 #include "metrics.h"
@@ -222,12 +224,30 @@ int main(int argc, char **argv)
 	static struct laird L;
 	char err[512];
 	config_defaults(&L.cfg);
+	/* `laird admin-token [NAME] [flags]`: issue an admin token and exit. */
+	bool admin_token = argc > 1 && !strcmp(argv[1], "admin-token");
+	const char *admin_name = NULL;
+	if (admin_token) {
+		argv++, argc--; /* argv[0] now "admin-token": the flags follow */
+		if (argc > 1 && strncmp(argv[1], "-", 1) != 0) {
+			admin_name = argv[1];
+			argv++, argc--;
+		}
+	}
 	int r = config_parse_args(&L.cfg, argc, argv, err, sizeof err);
 	if (r == 1)
 		return 0;
 	if (r < 0) {
 		fprintf(stderr, "laird: %s\n", err);
 		return 2;
+	}
+	if (admin_token) {
+		log_set_level((enum log_level)L.cfg.log_level);
+		if (make_db_dir(L.cfg.db_path, err, sizeof err) != 0) {
+			fprintf(stderr, "laird: %s\n", err);
+			return 1;
+		}
+		return admin_token_command(&L.cfg, admin_name);
 	}
 	return run(&L);
 }

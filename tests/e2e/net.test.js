@@ -358,3 +358,33 @@ test('a database path that cannot be created: exit 1 with the reason', async () 
 	assert.equal(r.code, 1, r.stderr);
 	assert.match(r.stderr, /laird: cannot create \/proc\/nonexistent-dir/);
 });
+
+test('laird admin-token NAME prints a token that logs NAME in as an admin', async () => {
+	const dbDir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'lair-e2e-admin-'));
+	try {
+		const dbPath = path.join(dbDir, 'lair.db');
+		const r = await runLaird(['admin-token', 'warden', '--db-path', dbPath,
+			'--log-level', 'warn']);
+		assert.equal(r.code, 0, r.stderr);
+		const token = r.stdout.trim();
+		assert.match(token, /^[0-9a-f]{64}$/);
+		const bad = await runLaird(['admin-token', 'no spaces', '--db-path', dbPath]);
+		assert.equal(bad.code, 1);
+		assert.match(bad.stderr, /bad name/);
+
+		const srv = await startLaird({ dbDir });
+		try {
+			const c = await connect(srv.url);
+			c.send({ type: 'hello', id: 1, protocol: 1, token });
+			const w = await c.waitFor((m) => m.type === 'welcome' || m.type === 'error');
+			assert.equal(w.type, 'welcome', JSON.stringify(w));
+			assert.equal(w.player.name, 'warden');
+			assert.equal(w.player.admin, true);
+			c.close();
+		} finally {
+			await stopClean(srv);
+		}
+	} finally {
+		fs.rmSync(dbDir, { recursive: true, force: true });
+	}
+});
