@@ -47,6 +47,7 @@ struct lsess {
 	int n_tables;
 	char player[64];
 	int admin;
+	char bye[32]; /* the reason of a "bye" the server sent, "" if none */
 };
 
 const char *lsess_url(const char *explicit_url)
@@ -222,8 +223,11 @@ static void c_message(void *ud, const char *text, size_t len)
 	if (strcmp(type, "bye") == 0) {
 		const cJSON *r = cJSON_GetObjectItemCaseSensitive(m, "reason");
 		/* Replaced or kicked: coming back would fight the other session. */
-		if (cJSON_IsString(r) && strcmp(r->valuestring, "shutdown") != 0)
-			lconn_set_retry(s->c, 0);
+		if (cJSON_IsString(r)) {
+			strlcpy_safe(s->bye, r->valuestring, sizeof s->bye);
+			if (strcmp(r->valuestring, "shutdown") != 0)
+				lconn_set_retry(s->c, 0);
+		}
 	}
 	if (s->h.on_update)
 		s->h.on_update(s, m, type, s->ud);
@@ -244,6 +248,13 @@ static void c_down(void *ud, const char *why, int will_retry)
 			log_info("session", "%s; reconnecting", why);
 		if (was_ready && s->h.on_link)
 			s->h.on_link(s, 0, why, s->ud);
+		return;
+	}
+	if (s->bye[0] && strcmp(s->bye, "shutdown") != 0) {
+		/* The server ended it on purpose: that is a refusal, not a failure. */
+		char msg[160];
+		snprintf(msg, sizeof msg, "the server closed the session (%s)", s->bye);
+		fail(s, LAIR_REFUSED, msg);
 		return;
 	}
 	fail(s, LAIR_CONNECT, why);

@@ -519,6 +519,21 @@ static void draw_options(struct scr *s, const struct tv *tv, const struct view_u
 		scr_printf(s, 23, 40, SC_RED, "%.39s", ui->notice);
 }
 
+/* gems.md's achievement keys as the seed names them. */
+static const char *achievement_label(const char *key)
+{
+	static const struct {
+		const char *key, *label;
+	} a[] = {{"highest_score", "Highest Score"}, {"deepest_explorer", "Deepest Explorer"},
+		 {"most_gems_lost", "Most Gems Lost"}, {"bold", "Bold"},
+		 {"timid", "Timid"},		     {"psychic", "Psychic"},
+		 {"skynet", "Skynet"}};
+	for (size_t i = 0; i < ARRAY_LEN(a); i++)
+		if (!strcmp(a[i].key, key))
+			return a[i].label;
+	return key;
+}
+
 /* Rows 5-19 at the end: scores, winners, achievements, the dungeons. */
 static void draw_result(struct scr *s, const struct tv *tv)
 {
@@ -545,7 +560,7 @@ static void draw_result(struct scr *s, const struct tv *tv)
 		{
 			if (cJSON_IsString(a))
 				n += snprintf(ach + n, sizeof ach - (size_t)MIN((size_t)n, sizeof ach),
-					      "%s%s", n ? ", " : "", a->valuestring);
+					      "%s%s", n ? ", " : "", achievement_label(a->valuestring));
 			if (n >= (int)sizeof ach)
 				break;
 		}

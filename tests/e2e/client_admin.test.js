@@ -163,6 +163,28 @@ test('lair admin: every listing as JSON equals what the server holds; actions ta
 			r = await runLair(['admin', 'lobbies', '--token', bobTok, ...S], { env });
 			assert.strictEqual(r.code, 1);
 			assert.match(r.stderr, /forbidden/);
+
+			// A player kicked from `lair play` ends with "refused" (1), not a
+			// reconnect loop; watching a table that is not there is refused too.
+			const fayCfg = fs.mkdtempSync(path.join(os.tmpdir(), 'lair-cfg-'));
+			const fay = await startLair(['play', '--name', 'fay', ...S],
+				{ env: { XDG_CONFIG_HOME: fayCfg } });
+			try {
+				await fay.waitScreen(/lobby 1/, 8000);
+				assert.match(await admin('players', 'kick', 'fay'), /^ok$/m);
+				assert.strictEqual(await fay.waitExit(10000), 1);
+				assert.match(fay.stderr(), /kicked/);
+			} finally {
+				await fay.kill();
+			}
+			const w = await startLair(['watch', '999999', ...S], { env: { XDG_CONFIG_HOME: fayCfg } });
+			try {
+				assert.strictEqual(await w.waitExit(10000), 1);
+				assert.match(w.stderr(), /not_found/);
+			} finally {
+				await w.kill();
+				fs.rmSync(fayCfg, { recursive: true, force: true });
+			}
 		} finally {
 			await srv.stop();
 			fs.rmSync(cfg, { recursive: true, force: true });

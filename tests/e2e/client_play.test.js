@@ -135,7 +135,15 @@ test('lair play: a dropped connection mid-game resumes the seat by itself',
 			await t.waitScreen(/No tables yet/, 8000);
 			await t.keys('C');
 			await t.waitScreen(/create a table/);
-			await t.keys('G');
+			await t.keys('C'); // create; start it from the table screen
+			let w = await t.waitScreen(/Waiting for players\. Host: \[S\]tart/, 8000);
+			assert.match(w, />1 bea/);
+			await t.keys('X'); // remove an AI seat, then add it back
+			w = await t.waitScreen((x) => !/AI 3/.test(x), 5000, 'seat 3 to be free');
+			assert.match(w, /3 \(free\)/);
+			await t.keys('A');
+			await t.waitScreen(/AI 3/, 5000);
+			await t.keys('S');
 			await t.waitScreen(/Choose: \d+s left/, 8000);
 			// Stay once, so the seat is mid-dungeon when the network fails.
 			await t.keys('S');

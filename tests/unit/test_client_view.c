@@ -397,9 +397,9 @@ TEST(client_view_gems_draws_the_result)
 	CHECK(scr_contains(&s, "winning score $43"));
 	CHECK(strstr(scr_row(&s, 7), "AI 2") != NULL);
 	CHECK(strstr(scr_row(&s, 7), "WINNER") != NULL);
-	CHECK(strstr(scr_row(&s, 7), "highest_score, skynet") != NULL);
+	CHECK(strstr(scr_row(&s, 7), "Highest Score, Skynet") != NULL);
 	CHECK(strstr(scr_row(&s, 6), ">1 alice") != NULL);
-	CHECK(strstr(scr_row(&s, 6), "timid") != NULL);
+	CHECK(strstr(scr_row(&s, 6), "Timid") != NULL);
 	CHECK(scr_contains(&s, "dungeon 1: Monte"));
 	CHECK(scr_contains(&s, "everyone left"));
 	tv_free(&tv);
