@@ -360,6 +360,8 @@ void app_on_message(app *a, struct conn *c, const char *text, size_t len)
 				  "too many requests waiting for an answer; dropped");
 			return;
 		}
+		if (!s->queue)
+			s->queue = xcalloc(SESSION_QUEUE_MAX, sizeof *s->queue);
 		queued_frame *q = &s->queue[(s->q_head + s->q_len++) % SESSION_QUEUE_MAX];
 		q->text = xmalloc(len + 1);
 		memcpy(q->text, text, len);
@@ -417,6 +419,13 @@ void app_metrics(app *a, buf *out)
 				 (double)by_state[st]);
 	metrics_counter(out, "lair_decisions_resolved_total", "Decisions resolved at tables.",
 			(double)a->decisions);
+	metrics_counter(out, "lair_decision_durable_seconds_sum",
+			"Window close to the decision logged in the store, summed.",
+			(double)a->durable_us_sum / 1e6);
+	metrics_counter(out, "lair_decision_durable_seconds_count",
+			"Decisions logged before their reveal.", (double)a->durable_n);
+	metrics_gauge(out, "lair_decision_durable_seconds_max",
+		      "Longest window close to decision logged.", (double)a->durable_us_max / 1e6);
 	metrics_counter(out, "lair_games_finished_total", "Games played to the end.",
 			(double)a->games_finished);
 	metrics_counter(out, "lair_app_messages_in_total", "Frames handed to the app.",

@@ -30,6 +30,11 @@
 #define LOBBY_NAME_MAX 48
 #define LOBBY_CHAT_KEEP 20
 #define SESSION_QUEUE_MAX 64
+/* A table's resume history: enough for the updates of the last decision or
+ * two; a longer gap gets a fresh snapshot. Bounded so that thousands of
+ * tables stay small (the default of table.h is 48 KiB each). */
+#define APP_TABLE_HISTORY_MAX 32
+#define APP_TABLE_HISTORY_BYTES (16 * 1024)
 
 typedef struct session session;
 typedef struct player player;
@@ -72,7 +77,7 @@ struct session {
 	void *req_ctx;     /* the waiting request's context (malloc'd), or NULL */
 	cJSON *resume;     /* hello's resume object (owned), or NULL */
 	char hello_token[PROTO_TOKEN_HEX + 1]; /* a new player's token until welcome */
-	queued_frame queue[SESSION_QUEUE_MAX];
+	queued_frame *queue;   /* SESSION_QUEUE_MAX slots, allocated when first needed */
 	int q_head, q_len;
 	uint64_t opened_ms;    /* now_ms() at open: the hello timeout */
 	session *prev, *next;  /* the app's list of sessions */
@@ -133,6 +138,8 @@ struct app {
 	uv_timer_t *sweep;           /* once a second: sessions without hello */
 	/* counters for /metrics and admin_stats */
 	uint64_t msgs_in, msgs_out, decisions, games_finished;
+	/* window close -> decision durable in the store (µs): sum, count, max */
+	uint64_t durable_us_sum, durable_n, durable_us_max;
 	uint64_t errors[PROTO_ERR_COUNT];
 };
 

@@ -150,6 +150,11 @@ static void reveal_now(app *a, uint64_t table_id, uint64_t n)
 	app_table *at = app_table_find(a, table_id);
 	if (!at)
 		return;
+	uint64_t waited = now_ns() / 1000 - at->close_us;
+	a->durable_us_sum += waited;
+	a->durable_n++;
+	if (waited > a->durable_us_max)
+		a->durable_us_max = waited;
 	a->stamp_us = at->close_us;
 	table_decision_durable(at->t, n);
 	a->stamp_us = 0;
@@ -447,6 +452,8 @@ void handle_table_create(session *s, proto_msg *m)
 		.reveal_pause_ms = a->cfg->reveal_pause_ms,
 		.fixed_seed = m->u.create.has_seed,
 		.seed = m->u.create.seed,
+		.history_max = APP_TABLE_HISTORY_MAX,
+		.history_bytes = APP_TABLE_HISTORY_BYTES,
 	};
 	if (m->u.create.name)
 		strlcpy_safe(ts.name, m->u.create.name, sizeof ts.name);
@@ -717,6 +724,8 @@ static void restore_one(app *a, const store_live_table *lt)
 		.reveal_pause_ms = a->cfg->reveal_pause_ms,
 		.fixed_seed = true, /* the game's seed is the record's */
 		.seed = lt->seed,
+		.history_max = APP_TABLE_HISTORY_MAX,
+		.history_bytes = APP_TABLE_HISTORY_BYTES,
 	};
 	strlcpy_safe(ts.name, jstr(meta, "name", "table"), sizeof ts.name);
 	strlcpy_safe(ts.password, jstr(meta, "password", ""), sizeof ts.password);

@@ -106,6 +106,7 @@ void session_free(session *s)
 	cJSON_Delete(s->resume);
 	for (int i = 0; i < s->q_len; i++)
 		free(s->queue[(s->q_head + i) % SESSION_QUEUE_MAX].text);
+	free(s->queue);
 	detach_player(s);
 	if (s->prev)
 		s->prev->next = s->next;
