@@ -130,9 +130,6 @@ struct app {
 	/* While a request is handled, updates a table sends to this player
 	 * are suppressed: the reply's snapshot already holds them. */
 	int64_t mute_player;
-	/* Set around table_decision_durable(): reveals sent then are stamped
-	 * with the window's close time (PROTOCOL.md §7). */
-	uint64_t stamp_us;
 	uv_timer_t *reaper;          /* closes tables outside table callbacks */
 	bool reaper_armed;
 	uv_timer_t *sweep;           /* once a second: sessions without hello */

@@ -29,21 +29,6 @@ static char *json_text(const cJSON *j)
 
 /* ---- host callbacks ---- */
 
-/* Inserts "t_close_us":N after the opening brace of a reveal (PROTOCOL.md
- * §7): the benchmark measures close-to-delivery from it. */
-static void send_stamped(session *s, const char *json, size_t len, uint64_t us)
-{
-	char field[48];
-	int n = snprintf(field, sizeof field, "\"t_close_us\":%" PRIu64 ",", us);
-	char *out = xmalloc(len + (size_t)n + 1);
-	out[0] = '{';
-	memcpy(out + 1, field, (size_t)n);
-	memcpy(out + 1 + n, json + 1, len - 1);
-	out[len + (size_t)n] = 0;
-	app_send_text(s, out, len + (size_t)n);
-	free(out);
-}
-
 static void host_send(void *ud, uint64_t player_id, const char *json, size_t len)
 {
 	app *a = ud;
@@ -52,11 +37,8 @@ static void host_send(void *ud, uint64_t player_id, const char *json, size_t len
 	player *p = player_find(a, (int64_t)player_id);
 	if (!p || !p->sess)
 		return;
-	static const char reveal[] = "{\"type\":\"reveal\"";
-	if (a->stamp_us && len > sizeof reveal && memcmp(json, reveal, sizeof reveal - 1) == 0)
-		send_stamped(p->sess, json, len, a->stamp_us);
-	else
-		app_send_text(p->sess, json, len);
+	/* Reveals carry the table's own t_close_us stamp (PROTOCOL.md §7). */
+	app_send_text(p->sess, json, len);
 }
 
 static const void *host_shared(void *ud, const game_kind *kind)
@@ -155,9 +137,7 @@ static void reveal_now(app *a, uint64_t table_id, uint64_t n)
 	a->durable_n++;
 	if (waited > a->durable_us_max)
 		a->durable_us_max = waited;
-	a->stamp_us = at->close_us;
 	table_decision_durable(at->t, n);
-	a->stamp_us = 0;
 }
 
 static void decision_durable(void *ud, int err)

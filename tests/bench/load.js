@@ -84,10 +84,13 @@ function runWorker() {
 	}
 
 	function noteReveal(T, text) {
-		const m = /"t_close_us":(\d+).*?"decision":(\d+)/.exec(text.slice(0, 160));
-		if (!m) return;
-		const lat = hr() - Number(m[1]);
-		const d = Number(m[2]);
+		// The stamp is the reveal's last field; the decision comes early.
+		const now = hr();
+		const st = /"t_close_us":(\d+)/.exec(text.slice(-64));
+		const dm = /"decision":(\d+)/.exec(text.slice(0, 120));
+		if (!st || !dm) return;
+		const lat = now - Number(st[1]);
+		const d = Number(dm[1]);
 		let e = T.pending.get(d);
 		if (!e) T.pending.set(d, (e = { n: 0, max: 0 }));
 		e.n++;
