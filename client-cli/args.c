@@ -44,12 +44,14 @@ int args_parse(int argc, char **argv, const struct arg_opt *opts, size_t n_opts,
 				} else if (i + 1 < argc) {
 					*o->value = argv[++i];
 				} else {
-					snprintf(err, err_len, "option '--%s' needs a value", o->name);
+					snprintf(err, err_len, "option '--%s' needs a value",
+						 o->name);
 					return ARGS_ERROR;
 				}
 			} else {
 				if (eq) {
-					snprintf(err, err_len, "option '--%s' takes no value", o->name);
+					snprintf(err, err_len, "option '--%s' takes no value",
+						 o->name);
 					return ARGS_ERROR;
 				}
 				if (o->flag)

@@ -41,7 +41,8 @@ static void print_lobbies(const cJSON *reply, FILE *out)
 	const cJSON *it;
 	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(reply, "lobbies"))
 		fprintf(out, "%-6s %-24s %8s %7s\n", oneshot_str(it, "id", a, sizeof a),
-			oneshot_str(it, "name", b, sizeof b), oneshot_str(it, "players", c, sizeof c),
+			oneshot_str(it, "name", b, sizeof b),
+			oneshot_str(it, "players", c, sizeof c),
 			oneshot_str(it, "tables", d, sizeof d));
 }
 

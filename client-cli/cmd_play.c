@@ -16,7 +16,8 @@ static void usage(FILE *o, const char *cmd)
 			   "\nSpectate a table. Keys: H the hand icon, Q quit.\n");
 	else
 		fprintf(o,
-			"usage: lair play [--server URL] [--name NAME] [--table ID] [--password PW]\n"
+			"usage: lair play [--server URL] [--name NAME] [--table ID] "
+			"[--password PW]\n"
 			"\n"
 			"  --server    ws://HOST:PORT/ (default $LAIR_SERVER or %s)\n"
 			"  --name      your player name the first time (default: your login)\n"
@@ -47,7 +48,8 @@ static int run(int argc, char **argv, int watch)
 	}
 	struct play_opts o = {server, name, token, 0, 0, pw};
 	if (r == ARGS_OK && watch && (n != 1 || args_id(pos[0], &o.watch) < 0)) {
-		snprintf(err, sizeof err, n ? "bad table id '%s'" : "which table?", n ? pos[0] : "");
+		snprintf(err, sizeof err, n ? "bad table id '%s'" : "which table?",
+			 n ? pos[0] : "");
 		r = ARGS_ERROR;
 	}
 	if (r == ARGS_OK && table && args_id(table, &o.join) < 0) {

@@ -29,6 +29,7 @@ struct pending {
 };
 
 struct lsess {
+	uv_loop_t *loop;
 	struct lconn *c;
 	struct lsess_handler h;
 	void *ud;
@@ -142,6 +143,42 @@ static void send_hello(struct lsess *s)
 	cJSON_Delete(m);
 }
 
+/* Saving a new token is file I/O: it runs on libuv's thread pool, never on
+ * the loop (a pending job keeps uv_run going, so it finishes before exit). */
+struct token_job {
+	uv_work_t w;
+	char dir[1024], role[16], url[512], tok[LTOKEN_MAX], err[512];
+	int rc;
+};
+
+static void token_work(uv_work_t *w)
+{
+	struct token_job *j = w->data;
+	j->rc = ltoken_put(j->dir, j->role, j->url, j->tok, j->err, sizeof j->err);
+}
+
+static void token_done(uv_work_t *w, int status)
+{
+	struct token_job *j = w->data;
+	if (status == 0 && j->rc < 0)
+		log_warn("session", "%s", j->err);
+	free(j);
+}
+
+static void save_token(struct lsess *s)
+{
+	struct token_job *j = xcalloc(1, sizeof *j);
+	j->w.data = j;
+	strlcpy_safe(j->dir, s->store_dir, sizeof j->dir);
+	strlcpy_safe(j->role, s->role, sizeof j->role);
+	strlcpy_safe(j->url, s->url, sizeof j->url);
+	strlcpy_safe(j->tok, s->token, sizeof j->tok);
+	if (uv_queue_work(s->loop, &j->w, token_work, token_done) != 0) {
+		log_warn("session", "cannot save the token");
+		free(j);
+	}
+}
+
 static void on_welcome(struct lsess *s, const cJSON *m)
 {
 	const cJSON *pl = cJSON_GetObjectItemCaseSensitive(m, "player");
@@ -152,10 +189,8 @@ static void on_welcome(struct lsess *s, const cJSON *m)
 	const cJSON *tok = cJSON_GetObjectItemCaseSensitive(m, "token");
 	if (cJSON_IsString(tok) && !s->token[0]) {
 		strlcpy_safe(s->token, tok->valuestring, sizeof s->token);
-		char err[256];
-		if (s->have_store &&
-		    ltoken_put(s->store_dir, s->role, s->url, s->token, err, sizeof err) < 0)
-			fprintf(stderr, "lair: warning: %s\n", err);
+		if (s->have_store)
+			save_token(s);
 	}
 	int first = !s->ever_ready;
 	s->ready = s->ever_ready = 1;
@@ -264,6 +299,7 @@ struct lsess *lsess_new(uv_loop_t *loop, const struct lsess_opts *o,
 			const struct lsess_handler *h, void *ud, char *err, size_t err_len)
 {
 	struct lsess *s = xcalloc(1, sizeof *s);
+	s->loop = loop;
 	s->h = *h;
 	s->ud = ud;
 	s->hello_id = -1;

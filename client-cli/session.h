@@ -9,6 +9,9 @@
  * on_update, and end it with lsess_end(), which shuts the connection down;
  * the command's uv_run() then returns and it calls lsess_free().
  *
+ * A token the server issues (a new player) is saved to the store on libuv's
+ * thread pool, so the loop never waits for the disk.
+ *
  * Memory: cJSON messages passed to callbacks are borrowed for the call.
  * lsess_request takes ownership of the request tree.
  */

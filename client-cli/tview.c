@@ -121,7 +121,8 @@ static int take_monte(struct tv *tv, const cJSON *ev)
 	for (int i = 0; i < 3; i++) {
 		const cJSON *c = cJSON_GetArrayItem(cards, i);
 		const cJSON *v = cJSON_IsObject(c) ? get(c, "value") : c;
-		tv->monte_cards[i] = cJSON_IsNumber(v) ? v->valueint : (i == 0 ? 2 : i == 1 ? 1 : 0);
+		/* Absent values: the first Monte's cards (seed 000: 2, 1, push 0). */
+		tv->monte_cards[i] = cJSON_IsNumber(v) ? v->valueint : 2 - i;
 	}
 	return tv->monte_n > 0;
 }

@@ -54,9 +54,9 @@ static const struct {
 	const char *choice;
 	char key;
 } keymap[] = {
-	{"leave", 'L'},	 {"stay", 'S'},	  {"bank4", '4'},  {"bank8", '8'},  {"bank12", 'T'},
-	{"sun", 'U'},	 {"moon", 'M'},	  {"pay", 'P'},	   {"card1", '1'},  {"card2", '2'},
-	{"card3", '3'},	 {"left", 'A'},	  {"right", 'D'},  {"eat", 'E'},    {"devil3", 'X'},
+	{"leave", 'L'}, {"stay", 'S'}, {"bank4", '4'}, {"bank8", '8'}, {"bank12", 'T'},
+	{"sun", 'U'}, {"moon", 'M'}, {"pay", 'P'}, {"card1", '1'}, {"card2", '2'},
+	{"card3", '3'}, {"left", 'A'}, {"right", 'D'}, {"eat", 'E'}, {"devil3", 'X'},
 	{"devil4", 'Y'}, {"devil5", 'Z'}, {"carry", 'C'},  {"poison", 'O'},
 };
 
@@ -309,10 +309,12 @@ static void draw_room(struct scr *s, const cJSON *v)
 			snprintf(line + n, sizeof line - (size_t)n,
 				 ": the spider is at room %d, give or take %d.", (int)a, (int)b);
 		else if (num(r, &a, "amount", NULL))
-			snprintf(line + n, sizeof line - (size_t)n, ": one pays %d gems, one takes %d.",
+			snprintf(line + n, sizeof line - (size_t)n,
+				 ": one pays %d gems, one takes %d.",
 				 (int)a, (int)a);
 		else if (num(r, &a, "toll", NULL))
-			snprintf(line + n, sizeof line - (size_t)n, ": the toll is %d gems.", (int)a);
+			snprintf(line + n, sizeof line - (size_t)n, ": the toll is %d gems.",
+				 (int)a);
 		else if (num(r, &a, "coins_low", NULL) && num(r, &b, "coins_high", NULL))
 			snprintf(line + n, sizeof line - (size_t)n,
 				 ": one path holds %d coins, the other %d.", (int)a, (int)b);
@@ -558,15 +560,17 @@ static void draw_result(struct scr *s, const struct tv *tv)
 		const cJSON *a;
 		cJSON_ArrayForEach(a, get(seat, "achievements"))
 		{
-			if (cJSON_IsString(a))
-				n += snprintf(ach + n, sizeof ach - (size_t)MIN((size_t)n, sizeof ach),
-					      "%s%s", n ? ", " : "", achievement_label(a->valuestring));
+			if (!cJSON_IsString(a))
+				continue;
+			n += snprintf(ach + n, sizeof ach - (size_t)n, "%s%s", n ? ", " : "",
+				      achievement_label(a->valuestring));
 			if (n >= (int)sizeof ach)
 				break;
 		}
 		scr_printf(s, row++, 0, win ? SC_GREEN | SA_BOLD : 0,
-			   "%s%d %-17.17s $%-4d bars %-2d %-7s %.38s", (int)si == tv->seat ? ">" : " ",
-			   (int)si + 1, tv_seat_name(tv, (int)si, tmp, sizeof tmp), (int)sc, (int)gb,
+			   "%s%d %-17.17s $%-4d bars %-2d %-7s %.38s",
+			   (int)si == tv->seat ? ">" : " ", (int)si + 1,
+			   tv_seat_name(tv, (int)si, tmp, sizeof tmp), (int)sc, (int)gb,
 			   win ? "WINNER" : "", ach);
 	}
 	row++;
@@ -653,8 +657,8 @@ int vg_event_line(const cJSON *ev, const struct tv *tv, char *out, size_t out_le
 		snprintf(out, out_len, "A dead spider: the poison worked.");
 	} else if (!strcmp(type, "adventure")) {
 		num(ev, &a, "part", NULL);
-		snprintf(out, out_len, "Adventure: %s (part %d).", adv_short(str(ev, "adventure", NULL)),
-			 (int)a);
+		snprintf(out, out_len, "Adventure: %s (part %d).",
+			 adv_short(str(ev, "adventure", NULL)), (int)a);
 	} else if (!strcmp(type, "monte_deal")) {
 		snprintf(out, out_len, "The dealer shows three cards: watch the left one!");
 	} else if (!strcmp(type, "monte_seat")) {
@@ -669,8 +673,8 @@ int vg_event_line(const cJSON *ev, const struct tv *tv, char *out, size_t out_le
 	} else if (!strcmp(type, "sun_moon")) {
 		num(ev, &a, "amount", NULL);
 		const char *p = str(ev, "pays", NULL);
-		snprintf(out, out_len, "The %s pays %d gems.", p && !strcmp(p, "moon") ? "Moon" : "Sun",
-			 (int)a);
+		snprintf(out, out_len, "The %s pays %d gems.",
+			 p && !strcmp(p, "moon") ? "Moon" : "Sun", (int)a);
 	} else if (!strcmp(type, "bank")) {
 		num(ev, &a, "gems", NULL);
 		num(ev, &b, "cash", NULL);
@@ -697,8 +701,9 @@ int vg_event_line(const cJSON *ev, const struct tv *tv, char *out, size_t out_le
 		num(ev, &a, "depth", NULL);
 		const char *e = str(ev, "end", NULL);
 		snprintf(out, out_len, "Dungeon over after %d rooms (%s).", (int)a,
-			 e && !strcmp(e, "lair") ? "the lair" : e && !strcmp(e, "all_left") ? "all left"
-											       : "exhausted");
+			 e && !strcmp(e, "lair")	  ? "the lair"
+			 : e && !strcmp(e, "all_left") ? "all left"
+						       : "exhausted");
 	} else if (!strcmp(type, "game_over")) {
 		num(ev, &a, "winning_score", NULL);
 		snprintf(out, out_len, "Game over: the winning score is $%d.", (int)a);

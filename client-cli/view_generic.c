@@ -74,9 +74,11 @@ int view_generic_event_line(const cJSON *ev, const struct tv *tv, char *out, siz
 		if (n >= out_len || !it->string || !strcmp(it->string, "type"))
 			continue;
 		if (cJSON_IsNumber(it))
-			n += (size_t)snprintf(out + n, out_len - n, " %s=%g", it->string, it->valuedouble);
+			n += (size_t)snprintf(out + n, out_len - n, " %s=%g", it->string,
+					      it->valuedouble);
 		else if (cJSON_IsString(it))
-			n += (size_t)snprintf(out + n, out_len - n, " %s=%s", it->string, it->valuestring);
+			n += (size_t)snprintf(out + n, out_len - n, " %s=%s", it->string,
+					      it->valuestring);
 		else if (cJSON_IsBool(it))
 			n += (size_t)snprintf(out + n, out_len - n, " %s=%s", it->string,
 					      cJSON_IsTrue(it) ? "yes" : "no");

@@ -97,7 +97,8 @@ test('lair admin: every listing as JSON equals what the server holds; actions ta
 			assert.match(await admin('lobbies', 'create', 'annex'), /lobby \d+ "annex" created/);
 			const lobbies = await adminJson('lobbies', 'list');
 			assert.deepStrictEqual(lobbies, await ws.ask({ type: 'admin_lobbies' }));
-			assert.deepStrictEqual(lobbies.lobbies.map((l) => l.name), ['main', 'back room', 'annex']);
+			assert.deepStrictEqual(lobbies.lobbies.map((l) => l.name),
+				['main', 'back room', 'annex']);
 			assert.match(await admin('lobbies'), /back room/);
 			assert.match(await admin('lobbies', 'close', String(created.lobby.id)), /^ok$/m);
 			const after = await ws.ask({ type: 'admin_lobbies' });
@@ -110,7 +111,8 @@ test('lair admin: every listing as JSON equals what the server holds; actions ta
 			assert.strictEqual(t1.type, 'table');
 			const tables = await adminJson('tables', 'list');
 			assert.deepStrictEqual(tables, await ws.ask({ type: 'admin_tables' }));
-			assert.deepStrictEqual(tables.tables.map((t) => t.id).sort(), [t1.table, t2.table].sort());
+			assert.deepStrictEqual(tables.tables.map((t) => t.id).sort(),
+				[t1.table, t2.table].sort());
 			assert.strictEqual(tables.tables.find((t) => t.id === t2.table).private, true);
 			const inLobby = await adminJson('tables', '--lobby', '1');
 			assert.deepStrictEqual(inLobby, await ws.ask({ type: 'admin_tables', lobby: 1 }));
@@ -177,7 +179,8 @@ test('lair admin: every listing as JSON equals what the server holds; actions ta
 			} finally {
 				await fay.kill();
 			}
-			const w = await startLair(['watch', '999999', ...S], { env: { XDG_CONFIG_HOME: fayCfg } });
+			const w = await startLair(['watch', '999999', ...S],
+				{ env: { XDG_CONFIG_HOME: fayCfg } });
 			try {
 				assert.strictEqual(await w.waitExit(10000), 1);
 				assert.match(w.stderr(), /not_found/);
@@ -212,7 +215,8 @@ test('lair stats, achievements, records: --json equals the server reply', { time
 			assert.strictEqual(ach.player, 'dee');
 			assert.deepStrictEqual(ach, await ask(c, { type: 'achievements', player: 'dee' }));
 			r = await runLair(['stats', 'eve', '--json', ...S], { env });
-			assert.deepStrictEqual(JSON.parse(r.stdout), await ask(c, { type: 'stats', player: 'eve' }));
+			assert.deepStrictEqual(JSON.parse(r.stdout),
+				await ask(c, { type: 'stats', player: 'eve' }));
 			r = await runLair(['records', '--json', ...S], { env });
 			assert.deepStrictEqual(JSON.parse(r.stdout), await ask(c, { type: 'records' }));
 			// Text forms carry the labels.
@@ -252,7 +256,8 @@ test('lair: --help, usage errors and a failed connection have their exit codes',
 			assert.strictEqual((await runLair(['nope'], { env })).code, 2);
 			assert.strictEqual((await runLair(['stats', '--bogus'], { env })).code, 2);
 			assert.strictEqual((await runLair(['watch'], { env })).code, 2);
-			assert.strictEqual((await runLair(['stats', '--server', 'http://x/'], { env })).code, 2);
+			r = await runLair(['stats', '--server', 'http://x/'], { env });
+			assert.strictEqual(r.code, 2);
 			// no terminal: play refuses with a usage error
 			assert.strictEqual((await runLair(['play'], { env })).code, 2);
 			const port = await freePort();
@@ -274,7 +279,8 @@ test('valgrind: lair stats, admin --json and a short lair play session leak noth
 		const vg = ['--leak-check=full', '--show-leak-kinds=all', '--errors-for-leak-kinds=all',
 			'--error-exitcode=99', '--quiet'];
 		const run = (args) => new Promise((resolve) => {
-			const p = spawn('valgrind', [...vg, LAIR, ...args], { env: { ...process.env, ...env } });
+			const p = spawn('valgrind', [...vg, LAIR, ...args],
+				{ env: { ...process.env, ...env } });
 			let err = '';
 			p.stderr.on('data', (d) => (err += d));
 			const timer = setTimeout(() => p.kill('SIGKILL'), 30000);

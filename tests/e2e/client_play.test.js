@@ -67,7 +67,8 @@ test('lair play: a whole game from the lobby to the result, as the server record
 				name: 'open table' });
 			assert.strictEqual(ot.type, 'table');
 			let lobby = await t.waitScreen(/lister/, 5000);
-			assert.match(lobby, new RegExp(`>1 ${ot.table} +gems +waiting +2/4 +lister +open table`));
+			assert.match(lobby,
+				new RegExp(`>1 ${ot.table} +gems +waiting +2/4 +lister +open table`));
 			assert.strictEqual((await ask(other, { type: 'table_close', table: ot.table })).type,
 				'ok');
 			lobby = await t.waitScreen((x) => !/lister/.test(x), 5000, 'the table to go');
@@ -193,7 +194,8 @@ test('lair watch: spectates an all-AI table to its end', { timeout: 120000 }, as
 		let s = await t.waitScreen(/\[watching\]/, 8000);
 		assert.match(s, new RegExp(`table ${snap.table}`));
 		// The host starts and walks away: its seat goes to the AI.
-		assert.strictEqual((await ask(host, { type: 'table_start', table: snap.table })).type, 'ok');
+		const started = await ask(host, { type: 'table_start', table: snap.table });
+		assert.strictEqual(started.type, 'ok');
 		assert.strictEqual((await ask(host, { type: 'table_leave', table: snap.table })).type,
 			'ok');
 		s = await t.waitScreen(/dungeon \d\/5/, 10000);
@@ -242,7 +244,8 @@ test('lair play: Three Card Monte is shuffled on screen swap by swap, and follow
 			for (let seed = Number(process.env.LAIR_MONTE_SEED || 6); ; seed++) {
 				assert.ok(seed < 40, 'no seed with a Monte room before the lair');
 				const snap = await ask(admin, { type: 'table_create', kind: 'gems', seats: 2,
-					seed, config: { adventures: ['monte', 'banker', 'sun_moon', 'scout', 'devil'] } });
+					seed,
+					config: { adventures: ['monte', 'banker', 'sun_moon', 'scout', 'devil'] } });
 				assert.strictEqual(snap.type, 'table', JSON.stringify(snap));
 				table = snap.table;
 				t = await startLair(['play', '--server', srv.url, '--name', 'mo',

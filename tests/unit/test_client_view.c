@@ -225,7 +225,8 @@ TEST(client_tview_snapshot_then_updates_in_seq_order)
 	/* the reveal ends the decision and logs the events */
 	f = apply_text(&tv, "{\"type\":\"reveal\",\"table\":7,\"seq\":15,\"decision\":5,"
 			    "\"choices\":[{\"seat\":0,\"choice\":\"card2\",\"ai\":false}],"
-			    "\"events\":[{\"type\":\"monte_seat\",\"seat\":0,\"card\":2,\"gems\":1},"
+			    "\"events\":[{\"type\":\"monte_seat\",\"seat\":0,\"card\":2,"
+			    "\"gems\":1},"
 			    "{\"type\":\"gems\",\"gems\":9,\"floor\":0}]}",
 		       4000);
 	CHECK(f & TV_REVEAL);
@@ -387,7 +388,8 @@ TEST(client_view_gems_draws_the_result)
 			"\"achievements\":[\"highest_score\",\"skynet\"]},"
 			"{\"seat\":2,\"score\":9,\"gold_bars\":0,\"winner\":false,"
 			"\"achievements\":[]}],\"winning_score\":43,\"winners\":[1],"
-			"\"dungeons\":[{\"adventure\":\"monte\",\"depth\":4,\"end\":\"all_left\"}]}}",
+			"\"dungeons\":[{\"adventure\":\"monte\",\"depth\":4,"
+			"\"end\":\"all_left\"}]}}",
 		   0);
 	struct scr s;
 	scr_init(&s, -1, 0);
@@ -423,9 +425,11 @@ TEST(client_view_generic_shows_seats_events_and_form_choices_honestly)
 			"\"kind\":\"deepfall\",\"state\":\"playing\",\"you\":1,"
 			"\"seats\":[{\"seat\":0,\"kind\":\"ai\",\"status\":\"chosen\"},"
 			"{\"seat\":1,\"kind\":\"human\",\"name\":\"dee\",\"status\":\"waiting\"}],"
-			"\"game\":{\"decision\":1,\"deadline\":5000,\"status\":[\"chosen\",\"waiting\"],"
-			"\"options\":[{\"target\":{\"min\":1,\"max\":6},\"press\":{\"min\":0,\"max\":3},"
-			"\"recruit\":[false,true],\"exit\":[\"persist\",\"cash_out\"]}],\"view\":{}}}",
+			"\"game\":{\"decision\":1,\"deadline\":5000,"
+			"\"status\":[\"chosen\",\"waiting\"],"
+			"\"options\":[{\"target\":{\"min\":1,\"max\":6},"
+			"\"press\":{\"min\":0,\"max\":3},\"recruit\":[false,true],"
+			"\"exit\":[\"persist\",\"cash_out\"]}],\"view\":{}}}",
 		   0);
 	const struct kind_view *kv = kind_view_find(tv.kind);
 	cJSON *m = parse("{\"type\":\"reveal\",\"table\":3,\"seq\":5,\"events\":"
@@ -450,7 +454,8 @@ TEST(client_view_generic_shows_seats_events_and_form_choices_honestly)
 	CHECK(strstr(scr_row(&s, 23), "4s left") != NULL);
 	/* plain {id, label} options of an unknown kind still get keys */
 	cJSON_Delete(tv.options);
-	tv.options = parse("[{\"id\":\"go\",\"label\":\"Go on\"},{\"id\":\"rest\",\"label\":\"Rest\"}]");
+	tv.options = parse("[{\"id\":\"go\",\"label\":\"Go on\"},"
+			   "{\"id\":\"rest\",\"label\":\"Rest\"}]");
 	kv->draw(&s, &tv, &ui);
 	CHECK(scr_contains(&s, "[G] Go on  [E] Rest"));
 	CHECK_EQ(kv->option_for_key(&tv, 'g'), 0);
