@@ -388,3 +388,51 @@ test('laird admin-token NAME prints a token that logs NAME in as an admin', asyn
 		fs.rmSync(dbDir, { recursive: true, force: true });
 	}
 });
+
+test('valgrind: start, a whole game (bot.js), a game cut by SIGTERM — no leak, no error', {
+	skip: (!hasValgrind() && 'valgrind not installed') ||
+		(/asan|san/.test(LAIRD) && 'laird is a sanitizer build'),
+	timeout: 150000,
+}, async () => {
+	const { spawn } = require('node:child_process');
+	const bot = path.join(__dirname, '..', '..', 'proto', 'examples', 'bot.js');
+	const runBot = (url, seats) => {
+		const p = spawn(process.execPath, [bot, url, '--seats', String(seats)], {
+			env: { ...process.env, NODE_PATH: path.join(__dirname, 'node_modules') },
+		});
+		let out = '';
+		p.stdout.on('data', (d) => (out += d));
+		p.stderr.on('data', (d) => (out += d));
+		const done = new Promise((resolve) => p.on('close', (code) => resolve({ code, out })));
+		return { p, done };
+	};
+	const srv = await startLaird({ valgrind: true, args: ['--window-ms', '20',
+		'--reveal-pause-ms', '0', '--ai-pacing-ms', '0'] });
+	let r;
+	try {
+		const whole = runBot(srv.url, 4);
+		const g = await withTimeoutT(whole.done, 90000, 'the bot game');
+		assert.equal(g.code, 0, g.out);
+		assert.match(g.out, /"winners":\[/);
+		// A second game, stopped in the middle by the shutdown: once its bot
+		// said hello, created the table and made a choice.
+		const m0 = await metric(srv, 'lair_messages_in_total');
+		const cut = runBot(srv.url, 5);
+		const c = await connect(srv.url, { timeoutMs: 20000 });
+		await waitMetric(srv, 'lair_messages_in_total', (v) => v >= m0 + 3, 30000);
+		r = await srv.stop();
+		assert.equal((await c.waitClose(20000)).code, 1001);
+		cut.p.kill();
+	} finally {
+		if (!r) await srv.stop({ signal: 'SIGKILL' });
+	}
+	assert.equal(r.code, 0, `valgrind reported errors or leaks:\n${r.output}`);
+	assert.doesNotMatch(r.output, /definitely lost|indirectly lost|Invalid (read|write)/);
+});
+
+function withTimeoutT(promise, ms, what) {
+	let t;
+	return Promise.race([promise, new Promise((_, rej) => {
+		t = setTimeout(() => rej(new Error(`timeout after ${ms} ms: ${what}`)), ms);
+	})]).finally(() => clearTimeout(t));
+}
