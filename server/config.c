@@ -34,25 +34,25 @@ struct opt {
 
 static const struct opt opts[] = {
 	{"bind", OPT_STR, F(bind), 0, 0, "address to listen on (0.0.0.0 or :: for all)"},
-	{"port", OPT_INT, F(port), 0, 65535, "TCP port for WebSocket and HTTP (0: any free one)"},
+	{"port", OPT_INT, F(port), 0, 65535, "TCP port, WebSocket and HTTP (0: any free one)"},
 	{"trust_proxy", OPT_BOOL, F(trust_proxy), 0, 1,
-	 "behind a reverse proxy: client address from X-Forwarded-For"},
+	 "client address from X-Forwarded-For (proxy)"},
 	{"db_path", OPT_STR, F(db_path), 0, 0, "SQLite database file"},
 	{"max_connections", OPT_INT, F(max_connections), 1, 1000000,
 	 "WebSocket connections in total"},
 	{"max_conns_per_ip", OPT_INT, F(max_conns_per_ip), 0, 1000000,
-	 "WebSocket connections per client address (0: no limit)"},
+	 "WebSocket connections per address (0: no limit)"},
 	{"max_frame_bytes", OPT_SIZE, F(max_frame_bytes), 64, 64 << 20,
 	 "largest client message; larger closes with 1009"},
 	{"rate_msgs_per_sec", OPT_INT, F(rate_msgs_per_sec), 1, 1000000,
-	 "messages per second per connection (token bucket refill)"},
+	 "messages per second per connection (refill)"},
 	{"rate_burst", OPT_INT, F(rate_burst), 1, 1000000, "token bucket size (burst)"},
 	{"rate_abuse_strikes", OPT_INT, F(rate_abuse_strikes), 1, 1000000,
 	 "rate_limited errors before closing with 1008"},
 	{"idle_timeout_sec", OPT_INT, F(idle_timeout_sec), 0, 86400 * 7,
 	 "close a connection silent this long (0: never)"},
 	{"hello_timeout_sec", OPT_INT, F(hello_timeout_sec), 0, 3600,
-	 "close a connection without hello after this (0: never)"},
+	 "close without a hello after this (0: never)"},
 	{"max_send_queue", OPT_SIZE, F(max_send_queue), 1024, 1 << 30,
 	 "bytes queued to a slow reader before closing it"},
 	{"max_lobbies", OPT_INT, F(max_lobbies), 1, 1000000, "lobbies on the server"},
@@ -69,7 +69,7 @@ static const struct opt opts[] = {
 	{"reveal_pause_ms", OPT_INT, F(reveal_pause_ms), 0, 60000,
 	 "pause after a reveal before the next decision"},
 	{"drain_delay_ms", OPT_INT, F(drain_delay_ms), 0, 600000,
-	 "on SIGTERM, answer /healthz 503 this long before closing clients"},
+	 "on SIGTERM, /healthz 503 this long first"},
 	{"allow_fixed_seed", OPT_BOOL, F(allow_fixed_seed), 0, 1,
 	 "admins may fix a table's seed (tests, replays)"},
 	{"log_level", OPT_LOGLEVEL, F(log_level), 0, 0, "debug, info, warn, error or off"},
@@ -440,7 +440,7 @@ void config_usage(FILE *out)
 		     "lair's game server: WebSocket and HTTP (/healthz, /metrics) on one port.\n"
 		     "Settings come from the defaults, then --config FILE (JSON, keys as below\n"
 		     "with '_' for '-'), then the other flags. Sizes take a k or m suffix.\n\n");
-	fprintf(out, "  %-28s %s\n", "--config FILE", "read settings from a JSON file");
+	fprintf(out, "  %-25s %s\n", "--config FILE", "read settings from a JSON file");
 	for (size_t i = 0; i < ARRAY_LEN(opts); i++) {
 		const struct opt *o = &opts[i];
 		char flag[64], arg[80], val[600];
@@ -450,9 +450,14 @@ void config_usage(FILE *out)
 		const char *m = file ? "FILE" : meta[o->type];
 		snprintf(arg, sizeof arg, "--%s%s%s", flag, *m ? " " : "", m);
 		format_value(&def, o, val, sizeof val);
-		fprintf(out, "  %-28s %s (default: %s)\n", arg, o->help, val);
+		/* Keep within 80 columns: the default goes on its own line if need be. */
+		int w = fprintf(out, "  %-25s %s", arg, o->help);
+		if (w + (int)strlen(val) + 12 <= 80)
+			fprintf(out, " (default: %s)\n", val);
+		else
+			fprintf(out, "\n  %-25s (default: %s)\n", "", val);
 	}
-	fprintf(out, "  %-28s %s\n", "--no-FLAG", "turn a true/false flag off");
-	fprintf(out, "  %-28s %s\n", "-h, --help", "print this help");
-	fprintf(out, "  %-28s %s\n", "--version", "print the version");
+	fprintf(out, "  %-25s %s\n", "--no-FLAG", "turn a true/false flag off");
+	fprintf(out, "  %-25s %s\n", "-h, --help", "print this help");
+	fprintf(out, "  %-25s %s\n", "--version", "print the version");
 }

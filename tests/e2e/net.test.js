@@ -297,11 +297,12 @@ test('laird --help lists every setting of struct laird_config with its default',
 	assert.ok(fields.length >= 20, `parsed ${fields.length} fields`);
 	for (const f of fields) {
 		const flag = '--' + f.replace(/_/g, '-');
-		assert.match(r.stdout, new RegExp(`^  ${flag}\\b.*\\(default: [^)]*\\)$`, 'm'),
+		assert.match(r.stdout, new RegExp(`^  ${flag}\\b.*(\\n +)?\\(default: [^)]*\\)$`, 'm'),
 			`${flag} missing from --help`);
 	}
-	assert.match(r.stdout, /--port N .*\(default: 7777\)/);
-	assert.match(r.stdout, /--db-path FILE .*\(default: \.\/var\/lair\.db\)/);
+	assert.match(r.stdout, /--port N .*\n? *\(default: 7777\)/);
+	assert.match(r.stdout, /--db-path FILE .*\n? *\(default: \.\/var\/lair\.db\)/);
+	for (const line of r.stdout.split('\n')) assert.ok(line.length <= 80, line);
 	assert.match(r.stdout, /--config FILE/);
 });
 
