@@ -21,7 +21,11 @@ test.before(async () => {
 	srv = await startLaird({ args: FAST });
 });
 test.after(async () => {
-	if (srv) await srv.stop();
+	// A clean exit: 0, and (under ASan) no leak or error report.
+	if (!srv) return;
+	const r = await srv.stop();
+	assert.strictEqual(r.code, 0, r.output.slice(-4000));
+	assert.ok(!/ERROR: (Address|Leak)Sanitizer|runtime error/.test(r.output), r.output.slice(-4000));
 });
 
 function statValue(stats, key) {
@@ -326,4 +330,34 @@ test('statistics and adventure-use counts persist across a restart', async () =>
 	} finally {
 		fs.rmSync(dir, { recursive: true, force: true });
 	}
+});
+
+test('a spectator takes over an AI seat by choosing for it, then plays it to the end', async () => {
+	const a = await player(srv, 'owner');
+	const b = await player(srv, 'taker');
+	const t = (await a.ok('table_create', { kind: 'gems', seats: 3, ai: 2, turn_timeout_ms: 30000 })).table;
+	await b.ok('table_spectate', { table: t });
+	const pa = autoplay(a, t);
+	await a.ok('table_start', { table: t });
+	const opt = await b.c.waitFor((m) => m.type === 'options' && m.pending.includes(1), 20000);
+	assert.strictEqual(opt.options, undefined, 'a spectator is offered nothing');
+	// The AI seat's options are those of any seat in the dungeon: leave is one.
+	let r = await b.req('choose', { table: t, seat: 1, decision: opt.decision, choice: 'leave' });
+	if (r.type === 'error') {
+		// The window may already have closed on the AI's choice: try the next decision.
+		assert.ok(['wrong_phase', 'not_pending'].includes(r.code), r.code);
+		const next = await b.c.waitFor((m) => m.type === 'options' && m.pending.includes(1), 20000);
+		r = await b.req('choose', { table: t, seat: 1, decision: next.decision, choice: 'leave' });
+	}
+	assert.strictEqual(r.type, 'ok', JSON.stringify(r));
+	const seated = await b.c.waitFor((m) => m.type === 'seats' &&
+		m.seats[1].kind === 'human' && m.seats[1].name === 'taker', 5000);
+	assert.ok(seated);
+	const pb = autoplay(b, t);
+	const [ra, rb] = await within(Promise.all([pa.done, pb.done]), GAME_MS, 'game end');
+	assert.deepStrictEqual(ra.result, rb.result);
+	const st = await b.ok('stats');
+	assert.strictEqual(statValue(st, 'games_played'), 1, 'the taker is credited with the game');
+	a.c.close();
+	b.c.close();
 });

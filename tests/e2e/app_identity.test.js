@@ -14,7 +14,11 @@ test.before(async () => {
 	srv = await startLaird({ args: ['--rate-burst', '200', '--rate-msgs-per-sec', '200'] });
 });
 test.after(async () => {
-	if (srv) await srv.stop();
+	// A clean exit: 0, and (under ASan) no leak or error report.
+	if (!srv) return;
+	const r = await srv.stop();
+	assert.strictEqual(r.code, 0, r.output.slice(-4000));
+	assert.ok(!/ERROR: (Address|Leak)Sanitizer|runtime error/.test(r.output), r.output.slice(-4000));
 });
 
 test('hello with a new name creates a player and returns a 64-hex token once', async () => {
@@ -228,4 +232,14 @@ test('flooding: rate_limited errors change nothing; an abusive peer is closed', 
 	} finally {
 		await s2.stop();
 	}
+});
+
+test('shutdown: clients are told (bye shutdown) and closed with 1001', async () => {
+	const s2 = await startLaird();
+	const p = await player(s2, 'leaving');
+	const stopped = s2.stop();
+	const bye = await p.c.waitFor((m) => m.type === 'bye', 5000);
+	assert.strictEqual(bye.reason, 'shutdown');
+	assert.strictEqual((await p.c.waitClose()).code, 1001);
+	assert.strictEqual((await stopped).code, 0);
 });
