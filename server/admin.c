@@ -142,13 +142,7 @@ void handle_admin_kick(session *s, proto_msg *m)
 		cJSON_AddStringToObject(bye, "message", m->u.kick.reason);
 	app_send(victim, bye);
 	/* Its seats go to the AI now, not after a deadline. */
-	while (p->n_tables > 0) {
-		uint64_t id = p->tables[p->n_tables - 1];
-		app_table *at = app_table_find(a, id);
-		if (at)
-			table_leave(at->t, (uint64_t)p->id);
-		p->n_tables--;
-	}
+	tables_player_leave_all(a, p);
 	conn_close(victim->c, NET_CLOSE_NORMAL, "kicked");
 }
 

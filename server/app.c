@@ -99,22 +99,32 @@ static void shared_load(app *a)
 				 k->name, err);
 			a->shared[i] = k->shared_new(NULL, err, sizeof err);
 		}
+		if (a->shared[i] && k->shared_json) {
+			cJSON *j = k->shared_json(a->shared[i]);
+			a->shared_text[i] = proto_print(j);
+			cJSON_Delete(j);
+		}
 		cJSON_Delete(json);
 	}
 }
 
-static void shared_save_all(app *a)
+void app_shared_changed(app *a, int i)
 {
-	for (int i = 0; i < game_kind_count() && i < APP_MAX_KINDS; i++) {
-		const game_kind *k = game_kind_at(i);
-		if (!a->shared[i] || !k->shared_json)
-			continue;
-		cJSON *j = k->shared_json(a->shared[i]);
-		char *text = proto_print(j);
-		store_shared_save(a->store, k->name, text, NULL, NULL);
+	const game_kind *k = game_kind_at(i);
+	if (!a->store || !a->shared[i] || !k->shared_json)
+		return;
+	cJSON *j = k->shared_json(a->shared[i]);
+	char *text = proto_print(j);
+	cJSON_Delete(j);
+	if (a->shared_text[i] && strcmp(a->shared_text[i], text) == 0) {
 		free(text);
-		cJSON_Delete(j);
+		return;
 	}
+	/* Saved as soon as it changes: a crash loses at most the change of
+	 * the decision being applied (replayed events are not folded again). */
+	store_shared_save(a->store, k->name, text, NULL, NULL);
+	free(a->shared_text[i]);
+	a->shared_text[i] = text;
 }
 
 /* ---- life ---- */
@@ -200,6 +210,8 @@ void app_free(app *a)
 	for (int i = 0; i < game_kind_count() && i < APP_MAX_KINDS; i++)
 		if (a->shared[i])
 			game_kind_at(i)->shared_free(a->shared[i]);
+	for (int i = 0; i < APP_MAX_KINDS; i++)
+		free(a->shared_text[i]);
 	timers_close(a);
 	free(a);
 }
@@ -219,8 +231,8 @@ void app_drain(app *a)
 	/* Tables in play stay live in the store: the next start restores them
 	 * at the same decision. Their timers stop now. */
 	tables_free_all(a);
-	if (a->store)
-		shared_save_all(a);
+	for (int i = 0; i < game_kind_count() && i < APP_MAX_KINDS; i++)
+		app_shared_changed(a, i);
 	/* Closed here so the loop can finish closing it before uv_run ends. */
 	timers_close(a);
 }

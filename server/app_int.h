@@ -123,6 +123,7 @@ struct app {
 	size_t n_lobbies;
 	uint64_t next_lobby_id, next_table_id;
 	void *shared[APP_MAX_KINDS]; /* each kind's live shared state */
+	char *shared_text[APP_MAX_KINDS]; /* its JSON as last saved */
 	session *sessions;           /* list head */
 	size_t n_sessions;
 	bool draining;
@@ -160,6 +161,8 @@ void app_session_unbusy(session *s);
 /* A table to close once the current callback has returned. */
 void app_table_close_later(app *a, app_table *at);
 int app_kind_index(const game_kind *k);
+/* Saves kind i's shared state if it differs from the last saved. */
+void app_shared_changed(app *a, int i);
 /* Unix time in ms (wall clock: only for `at` fields, never for play). */
 int64_t app_unix_ms(void);
 
@@ -171,6 +174,9 @@ app_table *app_table_find(app *a, uint64_t id);
 void app_table_destroy(app *a, app_table *at, bool end_live);
 /* The player's connection dropped or came back: its tables are told. */
 void tables_player_connected(app *a, player *p, bool connected);
+/* The player leaves every table (kicked): mid-game its seats go to the AI;
+ * tables left empty and not in play close. */
+void tables_player_leave_all(app *a, player *p);
 /* After welcome: missed updates or snapshots for each of its tables. */
 void tables_resume_player(app *a, player *p, const cJSON *resume);
 /* Restores the tables in play from the store (start-up). */

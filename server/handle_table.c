@@ -58,6 +58,7 @@ static void host_events(void *ud, table *t, const game_event *evs, size_t n, boo
 	if (replaying || i < 0 || !a->shared[i] || !k->shared_fold)
 		return;
 	k->shared_fold(a->shared[i], evs, n);
+	app_shared_changed(a, i);
 }
 
 static cJSON *meta_json(const app_table *at, const table_settings *s)
@@ -326,6 +327,19 @@ static void close_if_empty(app *a, app_table *at)
 	if (table_humans(at->t) == 0 && table_spectators(at->t) == 0 &&
 	    table_get_state(at->t) != TABLE_PLAYING)
 		app_table_destroy(a, at, true);
+}
+
+void tables_player_leave_all(app *a, player *p)
+{
+	while (p->n_tables > 0) {
+		uint64_t id = p->tables[p->n_tables - 1];
+		app_table *at = app_table_find(a, id);
+		p->n_tables--;
+		if (!at)
+			continue;
+		table_leave(at->t, (uint64_t)p->id);
+		close_if_empty(a, at);
+	}
 }
 
 /* ---- requests ---- */

@@ -361,3 +361,46 @@ test('a spectator takes over an AI seat by choosing for it, then plays it to the
 	a.c.close();
 	b.c.close();
 });
+
+test('selecting shows in status; a human joins a waiting AI seat; table limits; admin close', async () => {
+	const s2 = await startLaird({ args: [...FAST, '--max-tables-per-player', '2'] });
+	try {
+		const adm = await resume(s2, await adminToken(s2));
+		const a = await player(s2, 'selA');
+		const b = await player(s2, 'selB');
+		const t = (await a.ok('table_create', { kind: 'gems', seats: 2, ai: 1 })).table;
+		// A human may take a waiting table's AI seat: it turns human.
+		const j = await b.ok('table_join', { table: t, seat: 1 });
+		assert.strictEqual(j.you, 1);
+		assert.strictEqual(j.seats[1].kind, 'human');
+		await a.ok('table_start', { table: t });
+		await a.c.waitFor((m) => m.type === 'options' && m.seat === 0);
+		await a.ok('selecting', { table: t });
+		const st = await b.c.waitFor((m) => m.type === 'status' && m.status[0] === 'selecting');
+		assert.ok(!('choice' in st) || st.choice === undefined);
+		// Limits: two hosted tables at most.
+		await a.ok('table_create', { kind: 'gems', seats: 1 });
+		const r = await a.req('table_create', { kind: 'gems', seats: 1 });
+		assert.strictEqual(r.code, 'limit_reached');
+		// Fixed seeds are for admins only.
+		const seeded = await b.req('table_create', { kind: 'gems', seats: 1, seed: 5 });
+		assert.strictEqual(seeded.code, 'forbidden');
+		assert.strictEqual(seeded.field, 'seed');
+		// An admin sees private tables and closes any table.
+		const priv = (await b.ok('table_create', { kind: 'gems', seats: 2, private: true,
+			password: 'x' })).table;
+		const all = await adm.ok('admin_tables');
+		assert.ok(all.tables.some((x) => x.id === priv && x.private));
+		assert.ok(all.tables.some((x) => x.id === t && x.state === 'playing'));
+		await adm.ok('admin_table_close', { table: t });
+		await a.c.waitFor((m) => m.type === 'table_closed' && m.table === t);
+		await b.c.waitFor((m) => m.type === 'table_closed' && m.table === t);
+		const gone = await a.req('choose', { table: t, choice: 'leave' });
+		assert.strictEqual(gone.code, 'not_found');
+		// A closed table frees its host's slot.
+		await a.ok('table_create', { kind: 'gems', seats: 1 });
+		for (const p of [adm, a, b]) p.c.close();
+	} finally {
+		await s2.stop();
+	}
+});

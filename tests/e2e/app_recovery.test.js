@@ -41,6 +41,8 @@ for (const signal of ['SIGKILL', 'SIGTERM']) {
 			await a.ok('table_sync', { table: t, since: 0 });
 			const before = await a.c.waitFor((m) => m.type === 'table' && m.id === undefined);
 			assert.strictEqual(before.game.decision, opt.decision);
+			// The adventure-use counts of the dungeons built so far are saved.
+			const rec = await a.ok('records');
 			await srv.stop({ signal });
 
 			srv = await startLaird({ dbDir: dir, args: ARGS });
@@ -49,6 +51,7 @@ for (const signal of ['SIGKILL', 'SIGTERM']) {
 			assert.ok(entry, 'the restored table is listed in welcome');
 			assert.strictEqual(entry.seat, 0);
 			const snap = await back.c.waitFor((m) => m.type === 'table' && m.table === t);
+			assert.deepStrictEqual((await back.ok('records')).records, rec.records);
 			assert.strictEqual(snap.state, 'playing');
 			assert.strictEqual(snap.game.decision, before.game.decision);
 			assert.deepStrictEqual(snap.game.view, before.game.view, 'same hidden state');
