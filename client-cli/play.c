@@ -259,10 +259,23 @@ static void on_ready(struct lsess *s, const cJSON *w, int first, void *ud)
 		p->default_lobby = (int64_t)dl->valuedouble;
 	if (!first) {
 		p->ui.link_down = 0;
-		/* Resumed: the server sends what we missed (or a snapshot). When
-		 * we are not at a table any more, refresh the lobby. */
-		if (p->mode != M_TABLE)
+		/* Resumed: the server sends what we missed (or a snapshot) for
+		 * every table in welcome.tables. A table missing there is gone
+		 * (closed while we were away): back to the lobby. */
+		int still_there = 0;
+		const cJSON *it;
+		cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(w, "tables"))
+		{
+			const cJSON *id = cJSON_GetObjectItemCaseSensitive(it, "table");
+			if (cJSON_IsNumber(id) && (int64_t)id->valuedouble == p->tv.table)
+				still_there = 1;
+		}
+		if (p->mode == M_TABLE && !still_there) {
+			set_notice(p, "the table is gone");
+			back_to_lobby(p);
+		} else if (p->mode != M_TABLE) {
 			join_lobby(p, p->lobby ? p->lobby : p->default_lobby);
+		}
 		draw(p);
 		return;
 	}
