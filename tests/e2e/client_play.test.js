@@ -335,3 +335,42 @@ test('lair watch: a kind without its own screen (deepfall) is shown generically 
 			fs.rmSync(cfg, { recursive: true, force: true });
 		}
 	});
+
+test('lair play: laird restarts mid-game (SIGTERM, then kill -9): lair comes back to its seat',
+	{ timeout: 150000 }, async () => {
+		const args = ['--window-ms', '100', '--reveal-pause-ms', '0', '--log-level', 'warn'];
+		const dbDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lair-restart-'));
+		let srv = await startLaird({ args, dbDir });
+		const proxy = await tcpProxy(srv.port);
+		const cfg = tmpCfg();
+		const t = await startLair(['play', '--server', proxy.url, '--name', 'gus'],
+			{ env: { XDG_CONFIG_HOME: cfg } });
+		try {
+			await t.waitScreen(/No tables yet/, 8000);
+			await t.keys('C');
+			await t.waitScreen(/create a table/);
+			await t.keys('G');
+			const first = await t.waitScreen(/Choose: \d+s left/, 8000);
+			const table = Number(first.match(/table (\d+)/)[1]);
+			for (const signal of ['SIGTERM', 'SIGKILL']) {
+				await srv.stop({ signal });
+				await t.waitScreen(/connection lost: resuming/, 10000);
+				srv = await startLaird({ args, dbDir });
+				proxy.retarget(srv.port);
+				const s = await t.waitScreen((x) => !/connection lost/.test(x) &&
+					/>1 gus/.test(x) && new RegExp(`table ${table}`).test(x), 40000,
+					`the table back after ${signal}`);
+				assert.match(s, /dungeon \d\/5|GAME OVER/);
+			}
+			const { screen } = await leaveUntilGameOver(t, 100000);
+			assert.match(screen, />1 gus/);
+			await t.keys('Q');
+			assert.strictEqual(await t.waitExit(5000), 0);
+		} finally {
+			await t.kill();
+			await proxy.close();
+			await srv.stop();
+			fs.rmSync(cfg, { recursive: true, force: true });
+			fs.rmSync(dbDir, { recursive: true, force: true });
+		}
+	});

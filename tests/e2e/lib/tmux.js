@@ -22,7 +22,7 @@
  *   tcpProxy(port) -> { port, url, dropAll(), refuse(bool), close() }: a
  *   loopback TCP relay to laird; dropAll() cuts every relayed connection at
  *   once (a network failure as the client sees it); refuse(true) cuts new
- *   ones too until refuse(false).
+ *   ones too until refuse(false); retarget(port) sends new ones elsewhere.
  *
  * LAIR (set by tests/run) points at the binary; default build/lair.
  */
@@ -136,6 +136,7 @@ function runLair(args, { env = {}, timeoutMs = 10000 } = {}) {
 }
 
 function tcpProxy(targetPort) {
+	let target = targetPort;
 	const pairs = new Set();
 	let refusing = false;
 	const server = net.createServer((client) => {
@@ -143,7 +144,7 @@ function tcpProxy(targetPort) {
 			client.destroy();
 			return;
 		}
-		const upstream = net.connect(targetPort, '127.0.0.1');
+		const upstream = net.connect(target, '127.0.0.1');
 		const pair = { client, upstream };
 		pairs.add(pair);
 		client.pipe(upstream);
@@ -164,6 +165,10 @@ function tcpProxy(targetPort) {
 				port: server.address().port,
 				url: `ws://127.0.0.1:${server.address().port}/`,
 				connections: () => pairs.size,
+				/* New connections go to this port from now on (a restarted laird). */
+				retarget(port) {
+					target = port;
+				},
 				/* While on, new connections are cut at once (the network is down). */
 				refuse(on) {
 					refusing = on;
