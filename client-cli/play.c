@@ -50,7 +50,6 @@ struct play {
 	int64_t lobby, default_lobby;
 	char lobby_name[48];
 	cJSON *tables; /* array of table summaries */
-	cJSON *lobbies;
 	int sel;       /* selected table row, -1 */
 
 	/* create form */
@@ -294,9 +293,8 @@ static void on_ready(struct lsess *s, const cJSON *w, int first, void *ud)
 	const cJSON *tid = cJSON_GetObjectItemCaseSensitive(t0, "table");
 	if (cJSON_IsNumber(tid) && p->o->join <= 0) {
 		p->tv.table = (int64_t)tid->valuedouble;
-		p->mode = M_TABLE;
+		p->mode = M_TABLE; /* the lobby is joined for later, not shown */
 		join_lobby(p, p->default_lobby);
-		p->mode = M_TABLE;
 		draw(p);
 		return;
 	}
@@ -832,7 +830,6 @@ int play_run(const struct play_opts *o)
 	lsess_free(p->s);
 	tv_free(&p->tv);
 	cJSON_Delete(p->tables);
-	cJSON_Delete(p->lobbies);
 	free(p);
 	if (uv_loop_close(&loop) != 0)
 		fprintf(stderr, "lair: warning: the event loop did not close cleanly\n");

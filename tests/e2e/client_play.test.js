@@ -374,3 +374,32 @@ test('lair play: laird restarts mid-game (SIGTERM, then kill -9): lair comes bac
 			fs.rmSync(dbDir, { recursive: true, force: true });
 		}
 	});
+
+test('lair play: quitting mid-game keeps the seat; the next lair play goes back to it',
+	{ timeout: 60000 }, async () => {
+		const srv = await startLaird({ args: ['--window-ms', '100', '--reveal-pause-ms', '0'] });
+		const cfg = tmpCfg();
+		let t = await startLair(['play', '--server', srv.url, '--name', 'hal'],
+			{ env: { XDG_CONFIG_HOME: cfg } });
+		try {
+			await t.waitScreen(/No tables yet/, 8000);
+			await t.keys('C');
+			await t.waitScreen(/create a table/);
+			await t.keys('G');
+			const s1 = await t.waitScreen(/Choose: \d+s left/, 8000);
+			const table = s1.match(/table (\d+)/)[1];
+			await t.keys('Q');
+			assert.strictEqual(await t.waitExit(5000), 0);
+			await t.kill();
+			// The same player (the stored token), no name needed.
+			t = await startLair(['play', '--server', srv.url], { env: { XDG_CONFIG_HOME: cfg } });
+			const s2 = await t.waitScreen(new RegExp(`table ${table} .*dungeon \\d/5`), 8000);
+			assert.match(s2, />1 hal/);
+			await t.keys('Q');
+			assert.strictEqual(await t.waitExit(5000), 0);
+		} finally {
+			await t.kill();
+			await srv.stop();
+			fs.rmSync(cfg, { recursive: true, force: true });
+		}
+	});
