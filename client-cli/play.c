@@ -2,7 +2,8 @@
  * play.c — `lair play` / `lair watch` (see play.h).
  *
  * Screens and their keys (single keys; shown on every screen):
- *   lobby   1-9 select a table, J join, W watch, C create, N next lobby, Q quit
+ *   lobby   1-9 select a table, J join, W watch (a private table asks for its
+ *           password), C create, N next lobby, Q quit
  *   create  K kind, S seats, A AI seats, P private (then type a password),
  *           G go (create and start), C create (start later), B back
  *   table   waiting: S start (host), A add AI (host), L leave, Q quit;
@@ -32,7 +33,9 @@
 #define MONTE_STEP_MS 700
 #define TICK_MS 200
 
-enum mode { M_CONNECTING, M_LOBBY, M_CREATE, M_PASSWORD, M_TABLE };
+/* M_PASSWORD: typing the password of a table we create; M_JOINPW: of a
+ * private table we join (pw_join) or watch. */
+enum mode { M_CONNECTING, M_LOBBY, M_CREATE, M_PASSWORD, M_JOINPW, M_TABLE };
 
 struct play {
 	const struct play_opts *o;
@@ -54,7 +57,9 @@ struct play {
 
 	/* create form */
 	int c_kind, c_seats, c_ai, c_private;
-	char c_password[65];
+	char c_password[65]; /* also the entry line of M_JOINPW */
+	int64_t pw_table;
+	int pw_join;
 
 	/* table */
 	struct tv tv;
@@ -531,6 +536,12 @@ static void draw(struct play *p)
 	case M_LOBBY:
 		draw_lobby(p);
 		break;
+	case M_JOINPW:
+		draw_lobby(p);
+		scr_fill(s, 22, 0, 0);
+		scr_printf(s, 22, 0, SC_CYAN, "Table %lld is private. Password: %s_   (Enter; "
+			   "empty cancels)", (long long)p->pw_table, p->c_password);
+		break;
 	case M_CREATE:
 	case M_PASSWORD:
 		draw_create(p);
@@ -587,7 +598,10 @@ static void key_lobby(struct play *p, int k)
 			return;
 		}
 		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(t, "private"))) {
-			set_notice(p, "private table: use lair play --table ID --password PW");
+			p->pw_table = (int64_t)id->valuedouble;
+			p->pw_join = k == 'J';
+			p->c_password[0] = '\0';
+			p->mode = M_JOINPW;
 			return;
 		}
 		{
@@ -644,7 +658,16 @@ static void key_create(struct play *p, int k)
 static void key_password(struct play *p, int raw)
 {
 	size_t n = strlen(p->c_password);
-	if (raw == '\r' || raw == '\n') {
+	if ((raw == '\r' || raw == '\n') && p->mode == M_JOINPW) {
+		p->mode = M_LOBBY;
+		if (!n)
+			return; /* nothing typed: cancelled */
+		cJSON *req = lsess_msg(p->pw_join ? "table_join" : "table_spectate");
+		cJSON_AddNumberToObject(req, "table", (double)p->pw_table);
+		cJSON_AddStringToObject(req, "password", p->c_password);
+		request(p, req, on_table);
+		p->c_password[0] = '\0';
+	} else if (raw == '\r' || raw == '\n') {
 		p->mode = M_CREATE;
 		if (!n)
 			p->c_private = 0;
@@ -721,7 +744,7 @@ static void on_input(uv_poll_t *h, int status, int events)
 		int raw = keys[i];
 		if (raw == 27) /* an escape sequence (arrows...): ignore it whole */
 			break;
-		if (p->mode == M_PASSWORD) {
+		if (p->mode == M_PASSWORD || p->mode == M_JOINPW) {
 			key_password(p, raw);
 			continue;
 		}

@@ -403,3 +403,35 @@ test('lair play: quitting mid-game keeps the seat; the next lair play goes back 
 			fs.rmSync(cfg, { recursive: true, force: true });
 		}
 	});
+
+test('lair play: joining a private table from the lobby asks for its password',
+	{ timeout: 60000 }, async () => {
+		const srv = await startLaird();
+		const cfg = tmpCfg();
+		const t = await startLair(['play', '--server', srv.url, '--name', 'ivy'],
+			{ env: { XDG_CONFIG_HOME: cfg } });
+		try {
+			const host = await hello(srv.url, 'jon');
+			const snap = await ask(host, { type: 'table_create', kind: 'gems', seats: 2,
+				private: true, password: 'sesame', name: 'secret' });
+			assert.strictEqual(snap.type, 'table', JSON.stringify(snap));
+			await t.waitScreen(/secret \(private\)/, 8000);
+			await t.keys('1', 'J');
+			await t.waitScreen(/is private\. Password: _/);
+			await t.keys('wrong', '\r');
+			await t.waitScreen(/wrong_password/, 5000);
+			await t.keys('J', 'sesame', '\r');
+			const s = await t.waitScreen(/>2 ivy/, 5000);
+			assert.match(s, /Waiting for players/);
+			const after = await ask(host, { type: 'table_list' });
+			assert.deepStrictEqual(after.tables.find((x) => x.id === snap.table).humans,
+				['jon', 'ivy']);
+			host.close();
+			await t.keys('Q');
+			assert.strictEqual(await t.waitExit(5000), 0);
+		} finally {
+			await t.kill();
+			await srv.stop();
+			fs.rmSync(cfg, { recursive: true, force: true });
+		}
+	});
