@@ -775,3 +775,43 @@ TEST(deepfall_worthy_end_pays_the_deepest_floor_reached_not_the_floor_taken)
 	CHECK(other->active); /* keeps playing */
 	CHECK_EQ(g.pl[1].worthy_ends, 0);
 }
+
+/* Regression: recruiting counted the bag and the hand but not the wounded
+ * dice, so a party that kept recruiting while Setbacks wounded it owned
+ * more than DF_MAX_BAG dice and the wound pile overran its array (seen as a
+ * corrupt lineage). Every knob here is within its documented range and the
+ * choices are legal ones a client may send. */
+TEST(deepfall_bag_max_counts_wounded_dice_so_the_piles_never_overflow)
+{
+	static df_game g;
+	df_config c = cfg_default();
+	char err[128];
+	REQUIRE(df_config_set(&c, "bag_max", 40, err, sizeof err) == 0);
+	REQUIRE(df_config_set(&c, "min_bag", 1, err, sizeof err) == 0);
+	REQUIRE(df_config_set(&c, "max_rounds", 500, err, sizeof err) == 0);
+	REQUIRE(df_config_set(&c, "maw_base", 0, err, sizeof err) == 0);
+	REQUIRE(df_config_set(&c, "maw_accel", 0.001, err, sizeof err) == 0);
+	REQUIRE(df_config_set(&c, "dread_push", 0, err, sizeof err) == 0);
+	REQUIRE(df_config_set(&c, "press_push", 0, err, sizeof err) == 0);
+	REQUIRE(df_config_set(&c, "floors", 12, err, sizeof err) == 0);
+	REQUIRE(df_config_set(&c, "max_press", 5, err, sizeof err) == 0);
+	REQUIRE(df_config_set(&c, "recruit_cost", 1, err, sizeof err) == 0);
+	REQUIRE(df_config_set(&c, "dread_threshold", 1, err, sizeof err) == 0);
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		df_game_init(&g, &c, 4, seed, NULL);
+		while (!g.over) {
+			game_choice ch[DF_MAX_SEATS];
+			for (int s = 0; s < 4; s++)
+				ch[s] = df_choice_pack(
+					(df_choice){g.pl[s].party.floor, 5, 1, DF_PERSIST});
+			REQUIRE(df_round(&g, ch, NULL, err, sizeof err) == 0);
+			for (int s = 0; s < 4; s++) {
+				const df_party *pa = &g.pl[s].party;
+				CHECK(pa->n_draw + pa->n_disc + pa->n_wound <= c.bag_max);
+				CHECK(pa->lineage < DF_NLINEAGE && pa->calling < DF_NCALLING);
+			}
+			if (test_failed())
+				return;
+		}
+	}
+}

@@ -27,7 +27,7 @@ const df_knob df_knobs[] = {
 	K(press_dread, 1, 0, 10, 1, "Dread each pressed hand adds (\"stacks more Dread risk\")"),
 	K(revenant_convert, 1, 0, 20, 2, "Dread a Revenant turns into Mettle per turn"),
 	K(min_bag, 1, 1, 30, 6, "a bag this small loses loot instead of a die"),
-	K(bag_max, 1, 4, DF_MAX_BAG, 24, "most dice a bag may hold"),
+	K(bag_max, 1, 4, DF_MAX_BAG, 24, "most dice a party may own, wounded ones included"),
 	K(setback_loot, 1, 0, 100, 3, "unbanked loot a Setback takes from a minimal bag"),
 	K(loot_per_greed, 1, 0, 20, 1, "loot per Greed rolled (before the depth scale)"),
 	K(production, 1, 0, 5, 1, "symbols a held room adds when its symbol is rolled"),

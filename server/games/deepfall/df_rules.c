@@ -489,7 +489,9 @@ void df_turn(df_game *g, int seat, df_choice c, game_events *evs)
 		pa->disc[pa->n_disc++] = d;
 		emit(evs, DF_EV_HEAL, seat, d, 0, 0);
 	}
-	if (c.recruit && df_bag_size(pa) + nh < g->cfg.bag_max) {
+	/* bag_max bounds every die the party owns, the wounded ones included:
+	 * the draw, discard and wound piles each hold at most DF_MAX_BAG. */
+	if (c.recruit && df_bag_size(pa) + nh + pa->n_wound < g->cfg.bag_max) {
 		int cost = g->cfg.recruit_cost - ((cal->flags & DF_C_CHEAP_RECRUIT) ? 1 : 0);
 		if (cost < 1)
 			cost = 1;
