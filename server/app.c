@@ -123,8 +123,37 @@ void app_shared_changed(app *a, int i)
 	/* Saved as soon as it changes: a crash loses at most the change of
 	 * the decision being applied (replayed events are not folded again). */
 	store_shared_save(a->store, k->name, text, NULL, NULL);
+	a->shared_saved_ms[i] = now_ms();
 	free(a->shared_text[i]);
 	a->shared_text[i] = text;
+}
+
+/* A change is saved at once, unless another was saved less than
+ * APP_SHARED_SAVE_MS ago: then thousands of tables share one save at the
+ * end of that interval. A crash loses at most that much of the changes. */
+static void saver_cb(uv_timer_t *t)
+{
+	app *a = t->data;
+	a->saver_armed = false;
+	for (int i = 0; i < APP_MAX_KINDS; i++) {
+		if (a->shared_dirty[i]) {
+			a->shared_dirty[i] = false;
+			app_shared_changed(a, i);
+		}
+	}
+}
+
+void app_shared_dirty(app *a, int i)
+{
+	if (now_ms() - a->shared_saved_ms[i] >= APP_SHARED_SAVE_MS && !a->shared_dirty[i]) {
+		app_shared_changed(a, i);
+		return;
+	}
+	a->shared_dirty[i] = true;
+	if (!a->saver_armed && a->saver) {
+		a->saver_armed = true;
+		uv_timer_start(a->saver, saver_cb, APP_SHARED_SAVE_MS, 0);
+	}
 }
 
 /* ---- life ---- */
@@ -145,6 +174,9 @@ app *app_new(uv_loop_t *loop, const laird_config *cfg, struct store *st, struct 
 	a->reaper = xcalloc(1, sizeof *a->reaper);
 	uv_timer_init(loop, a->reaper);
 	a->reaper->data = a;
+	a->saver = xcalloc(1, sizeof *a->saver);
+	uv_timer_init(loop, a->saver);
+	a->saver->data = a;
 	a->sweep = xcalloc(1, sizeof *a->sweep);
 	uv_timer_init(loop, a->sweep);
 	a->sweep->data = a;
@@ -167,6 +199,11 @@ static void timers_close(app *a)
 		uv_timer_stop(a->reaper);
 		uv_close((uv_handle_t *)a->reaper, free_handle);
 		a->reaper = NULL;
+	}
+	if (a->saver) {
+		uv_timer_stop(a->saver);
+		uv_close((uv_handle_t *)a->saver, free_handle);
+		a->saver = NULL;
 	}
 	if (a->sweep) {
 		uv_timer_stop(a->sweep);

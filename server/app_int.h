@@ -124,6 +124,10 @@ struct app {
 	uint64_t next_lobby_id, next_table_id;
 	void *shared[APP_MAX_KINDS]; /* each kind's live shared state */
 	char *shared_text[APP_MAX_KINDS]; /* its JSON as last saved */
+	bool shared_dirty[APP_MAX_KINDS];  /* folded since the last check */
+	uint64_t shared_saved_ms[APP_MAX_KINDS]; /* now_ms() of the last save */
+	uv_timer_t *saver;                 /* checks dirty shared states */
+	bool saver_armed;
 	session *sessions;           /* list head */
 	size_t n_sessions;
 	bool draining;
@@ -163,6 +167,9 @@ void app_table_close_later(app *a, app_table *at);
 int app_kind_index(const game_kind *k);
 /* Saves kind i's shared state if it differs from the last saved. */
 void app_shared_changed(app *a, int i);
+/* Kind i's shared state was folded: saved within APP_SHARED_SAVE_MS. */
+void app_shared_dirty(app *a, int i);
+#define APP_SHARED_SAVE_MS 100
 /* Unix time in ms (wall clock: only for `at` fields, never for play). */
 int64_t app_unix_ms(void);
 

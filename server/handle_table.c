@@ -58,7 +58,7 @@ static void host_events(void *ud, table *t, const game_event *evs, size_t n, boo
 	if (replaying || i < 0 || !a->shared[i] || !k->shared_fold)
 		return;
 	k->shared_fold(a->shared[i], evs, n);
-	app_shared_changed(a, i);
+	app_shared_dirty(a, i);
 }
 
 static cJSON *meta_json(const app_table *at, const table_settings *s)
