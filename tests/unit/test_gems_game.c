@@ -403,14 +403,16 @@ TEST(gems_G16_ferryman_grant_then_pay_parts)
 	int tolls[3] = {4, 3, 2};
 	for (int part = 0; part < 3; part++) {
 		CHECK(gems_options_mask(&g, 0) == (1u << GEMS_C_LEAVE | 1u << GEMS_C_PAY));
+		/* entering granted this part's toll to every hand */
+		const game_event *grant = find_event(GEMS_EV_FERRY_GRANT, -1);
+		REQUIRE(grant != NULL);
+		CHECK_EQ(grant->a, tolls[part]);
 		int before = g.seat[0].hand;
-		int granted = (int)g.ledger.granted;
-		(void)granted;
 		REQUIRE(all(&g, GEMS_C_PAY) == GAME_OK);
 		const game_event *e = find_event(GEMS_EV_FERRY_PAY, 0);
 		REQUIRE(e != NULL);
 		CHECK_EQ(e->a, tolls[part]);
-		(void)before;
+		CHECK_EQ(g.seat[0].hand, before - tolls[part] + find_event(GEMS_EV_SHARE, 0)->a);
 		REQUIRE(all(&g, GEMS_C_STAY) == GAME_OK);
 	}
 	CHECK_EQ(g.ledger.ferryman, 2 * (4 + 3 + 2));
@@ -696,6 +698,147 @@ TEST(gems_G36_stat_defs_are_snake_case_and_complete)
 	CHECK_EQ(gems_stat_defs[GEMS_ST_MAX_DEPTH].agg, GAME_STAT_MAX);
 	CHECK_EQ(gems_stat_defs[GEMS_ST_LOWEST_WIN].agg, GAME_STAT_MIN);
 	CHECK_STR(gems_stat_defs[GEMS_ST_REPORTS].label, "Spider Lair Reports Received");
+}
+
+static size_t event_index(int type, int seat)
+{
+	for (size_t i = 0; i < evs.len; i++)
+		if (evs.v[i].type == type && (seat < -1 || evs.v[i].seat == seat))
+			return i;
+	return (size_t)-1;
+}
+
+TEST(gems_G1_one_to_nine_seats_and_formulas_count_seats_not_those_inside)
+{
+	gems_game g;
+	CHECK_EQ(gems_init(&g, 0, 1, NULL, NULL, NULL), GAME_ERR_CONFIG);
+	CHECK_EQ(gems_init(&g, GAME_MAX_SEATS + 1, 1, NULL, NULL, NULL), GAME_ERR_CONFIG);
+	CHECK_EQ(gems_init(&g, 1, 1, NULL, NULL, NULL), GAME_OK);
+	CHECK_EQ(gems_init(&g, 9, 1, NULL, NULL, NULL), GAME_OK);
+	gems_room r[5] = {GEM(0), BAR, GEM(1), GEM(2), GEM(3)};
+	start(&g, 7, GEMS_ADV_SCOUT, r, 5);
+	CHECK_EQ(g.bravery, 7); /* a dungeon starts with bravery = seats */
+	for (int i = 0; i < 7; i++) {
+		CHECK(g.seat[i].ai.good_take >= 7 && g.seat[i].ai.good_take <= 4 * 7 + 1);
+	}
+	/* five leave: bravery unchanged (3 or more leavers) */
+	game_choice ch[GAME_MAX_SEATS] = {GEMS_C_LEAVE, GEMS_C_LEAVE, GEMS_C_LEAVE, GEMS_C_LEAVE,
+					  GEMS_C_LEAVE, GEMS_C_STAY, GEMS_C_STAY, -1, -1};
+	REQUIRE(play(&g, ch) == GAME_OK);
+	CHECK_EQ(g.bravery, 7);
+	/* two inside, but the bar's value counts the game's 7 seats: 1 × min(7, 6) */
+	CHECK_EQ(g.inside, 2);
+	REQUIRE(g.n_floor_bars == 1);
+	CHECK_EQ(g.floor_bars[0], 6);
+	CHECK_EQ(gems_current_bar_value(&g), 6);
+	/* the unseen gem rooms are rumored at bravery 7, over 3 unseen rooms */
+	double want = (gems_room_gems(7, 1) + gems_room_gems(7, 2) + gems_room_gems(7, 3)) / 3.0;
+	CHECK(g.rumor > want - 1e-9 && g.rumor < want + 1e-9);
+	/* two of the two inside leave: in a 7-seat game that lowers bravery */
+	game_choice ch2[GAME_MAX_SEATS] = {-1, -1, -1, -1, -1, GEMS_C_LEAVE, GEMS_C_LEAVE, -1, -1};
+	REQUIRE(play(&g, ch2) == GAME_OK);
+	const game_event *b = find_event(GEMS_EV_BRAVERY, -1);
+	REQUIRE(b != NULL);
+	CHECK_EQ(b->a, 6);
+	CHECK_EQ(g.dungeon, 1);
+}
+
+TEST(gems_G3_order_stay_effects_then_leavers_then_bravery_then_next_room)
+{
+	gems_room r[4] = {ADV(GEMS_ADV_PEOPLE), GEM(3), ADV(GEMS_ADV_PEOPLE), GEM(4)};
+	gems_game g;
+	start(&g, 3, GEMS_ADV_PEOPLE, r, 4);
+	game_choice ch[GAME_MAX_SEATS] = {GEMS_C_CARRY, GEMS_C_LEAVE, GEMS_C_STAY, -1, -1,
+					  -1, -1, -1, -1};
+	REQUIRE(play(&g, ch) == GAME_OK);
+	size_t choice = event_index(GEMS_EV_CHOICE, 0), carry = event_index(GEMS_EV_CARRY, -1);
+	size_t leave = event_index(GEMS_EV_LEAVE, 1), brave = event_index(GEMS_EV_BRAVERY, -1);
+	size_t room = event_index(GEMS_EV_ROOM, -1), gems = event_index(GEMS_EV_GEMS, -1);
+	size_t share = event_index(GEMS_EV_SHARE, 0), people = event_index(GEMS_EV_PEOPLE, 0);
+	REQUIRE(people != (size_t)-1);
+	CHECK(choice < carry);
+	CHECK(carry < leave);
+	CHECK(leave < brave);
+	CHECK(brave < room);
+	CHECK(room < gems);
+	CHECK(gems < share);
+	CHECK(share < people); /* G22: the carried person acts after the split */
+	/* the next room already counts the lowered bravery (G13) */
+	CHECK_EQ(g.bravery, 2);
+	CHECK_EQ(evs.v[gems].a, gems_room_gems(2, 3));
+	CHECK(gems_room_gems(2, 3) != gems_room_gems(3, 3));
+}
+
+TEST(gems_G4_adventure_gems_come_from_the_supply_into_the_hand_at_risk)
+{
+	/* Monte part 1 pays 2 from the supply into the hand; the lair takes it */
+	gems_room r[3] = {ADV(GEMS_ADV_MONTE), WARN(0), WARN(0)};
+	gems_game g;
+	start(&g, 2, GEMS_ADV_MONTE, r, 3);
+	const game_event *deal = find_event(GEMS_EV_MONTE_DEAL, -1);
+	REQUIRE(deal != NULL);
+	int pos = monte_final_valuable(deal);
+	game_choice ch[GAME_MAX_SEATS] = {GEMS_C_CARD1 + pos, GEMS_C_CARD1 + pos, -1, -1, -1,
+					  -1, -1, -1, -1};
+	REQUIRE(play(&g, ch) == GAME_OK);
+	CHECK_EQ(g.seat[0].hand, 2);
+	CHECK_EQ(g.seat[0].chest, 0);
+	CHECK_EQ(g.ledger.granted, 4);
+	REQUIRE(all(&g, GEMS_C_STAY) == GAME_OK); /* the warning, then the lair */
+	REQUIRE(all(&g, GEMS_C_STAY) == GAME_OK);
+	CHECK_EQ(g.dungeon_end[0], GEMS_END_LAIR);
+	CHECK_EQ(g.seat[0].chest + g.seat[1].chest, 0);
+	CHECK_EQ(g.ledger.spider, 4);
+	/* a loss leaves the game: Sun & Moon's taking side goes to its sink */
+	gems_room s[3] = {ADV(GEMS_ADV_SUNMOON), GEM(0), GEM(1)};
+	start(&g, 2, GEMS_ADV_SUNMOON, s, 3);
+	g.seat[0].hand = g.seat[1].hand = 5;
+	game_choice sm[GAME_MAX_SEATS] = {GEMS_C_SUN, GEMS_C_MOON, -1, -1, -1, -1, -1, -1, -1};
+	REQUIRE(play(&g, sm) == GAME_OK);
+	CHECK_EQ(g.ledger.granted, 2);
+	CHECK_EQ(g.ledger.moon, 2);
+	CHECK_EQ(g.seat[0].hand + g.seat[1].hand,
+		 10 + find_event(GEMS_EV_SHARE, 0)->a + find_event(GEMS_EV_SHARE, 1)->a);
+}
+
+TEST(gems_G36_statistics_of_a_played_dungeon)
+{
+	gems_room r[5] = {GEM(9), ADV(GEMS_ADV_BANKER), BAR, WARN(0), WARN(0)};
+	gems_game g;
+	start(&g, 2, GEMS_ADV_BANKER, r, 5);
+	CHECK_EQ(g.seat[0].hand, 3); /* 6 gems at bravery 2, split */
+	REQUIRE(all(&g, GEMS_C_STAY) == GAME_OK); /* the Banker */
+	g.seat[0].hand = 8;
+	game_choice bank[GAME_MAX_SEATS] = {GEMS_C_BANK4, GEMS_C_STAY, -1, -1, -1, -1, -1, -1, -1};
+	REQUIRE(play(&g, bank) == GAME_OK); /* into the bar room: a 2-bar on the floor */
+	game_choice lone[GAME_MAX_SEATS] = {GEMS_C_STAY, GEMS_C_LEAVE, -1, -1, -1, -1, -1, -1, -1};
+	REQUIRE(play(&g, lone) == GAME_OK);
+	REQUIRE(all(&g, GEMS_C_STAY) == GAME_OK); /* the warning, then the lair */
+	REQUIRE(g.dungeon == 1 && g.dungeon_end[0] == GEMS_END_LAIR);
+	int64_t v[GEMS_N_STATS];
+	gems_stats(&g, 1, 0, v);
+	CHECK_EQ(v[GEMS_ST_GEMS_LOOTED], 3);
+	CHECK_EQ(v[GEMS_ST_BARS_LOOTED], 1);
+	CHECK_EQ(v[GEMS_ST_BARS_SOLD_FOR], 2);
+	CHECK_EQ(v[GEMS_ST_LONE_LEAVERS], 1);
+	CHECK_EQ(v[GEMS_ST_LAIRS], 0);
+	CHECK_EQ(v[GEMS_ST_MIN_DEPTH], 3);
+	gems_stats(&g, 0, 0, v);
+	CHECK_EQ(v[GEMS_ST_GEMS_LOOTED], 0); /* banked gems are not looted */
+	CHECK_EQ(v[GEMS_ST_BANKER_PROFIT], 1);
+	CHECK_EQ(v[GEMS_ST_SPIDER_STOLEN], 4);
+	CHECK_EQ(v[GEMS_ST_LAIRS], 1);
+	CHECK_EQ(v[GEMS_ST_MAX_DEPTH], 5);
+	gems_stats(&g, -1, 0, v);
+	CHECK_EQ(v[GEMS_ST_GAMES_PLAYED], 1);
+	CHECK_EQ(v[GEMS_ST_PLAYERS], 2);
+	CHECK_EQ(v[GEMS_ST_GEMS_LOOTED], 3);
+	CHECK_EQ(v[GEMS_ST_LONE_LEAVERS], 1);
+	CHECK_EQ(v[GEMS_ST_BANKER_PROFIT], 1);
+	CHECK_EQ(v[GEMS_ST_SPIDER_STOLEN], 4);
+	CHECK_EQ(v[GEMS_ST_LAIRS], 1);
+	CHECK_EQ(v[GEMS_ST_MIN_DEPTH], 5); /* the dungeon's depth, lair included */
+	CHECK_EQ(v[GEMS_ST_GAMES_WITH_AIS], 0);
 }
 
 __attribute__((destructor)) static void free_events(void) { game_events_free(&evs); }
