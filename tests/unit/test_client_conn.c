@@ -1,13 +1,17 @@
 /*
  * test_client_conn.c — lair's WebSocket client: URL parsing, and a refused
  * connection reported through on_down after the retry policy runs out, with
- * the double context destroy leaving the loop closable.
+ * the double context destroy leaving the loop closable; the session's exit
+ * codes and server URL.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include <uv.h>
 
+#include "../../client-cli/cmd.h"
 #include "../../client-cli/conn.h"
+#include "../../client-cli/session.h"
 #include "../test.h"
 
 TEST(client_conn_parse_url)
@@ -139,4 +143,41 @@ TEST(client_conn_open_rejects_bad_url)
 	CHECK(lconn_open(&loop, "http://x/", &h, NULL, err, sizeof err) == NULL);
 	CHECK(strstr(err, "ws://") != NULL);
 	CHECK_EQ(uv_loop_close(&loop), 0);
+}
+
+/* lair's exit codes for a failed request (cmd.h): a reply lost with the
+ * connection is a connection failure (3); any server error is a refusal (1). */
+TEST(client_session_error_exit_codes)
+{
+	cJSON *e = cJSON_Parse("{\"type\":\"error\",\"code\":\"disconnected\",\"message\":\"x\"}");
+	CHECK_EQ(lsess_error_exit(e), LAIR_CONNECT);
+	char text[128];
+	lsess_error_text(e, text, sizeof text);
+	CHECK_STR(text, "disconnected: x");
+	cJSON_Delete(e);
+	e = cJSON_Parse("{\"type\":\"error\",\"code\":\"not_found\",\"message\":\"no lobby 9\"}");
+	CHECK_EQ(lsess_error_exit(e), LAIR_REFUSED);
+	lsess_error_text(e, text, sizeof text);
+	CHECK_STR(text, "not_found: no lobby 9");
+	cJSON_Delete(e);
+	e = cJSON_Parse("{\"type\":\"error\"}");
+	CHECK_EQ(lsess_error_exit(e), LAIR_REFUSED);
+	lsess_error_text(e, text, sizeof text);
+	CHECK_STR(text, "error: (no message)");
+	cJSON_Delete(e);
+}
+
+TEST(client_session_url_default_and_env)
+{
+	char *old = getenv("LAIR_SERVER") ? strdup(getenv("LAIR_SERVER")) : NULL;
+	unsetenv("LAIR_SERVER");
+	CHECK_STR(lsess_url(NULL), LSESS_DEFAULT_URL);
+	setenv("LAIR_SERVER", "ws://example:1/", 1);
+	CHECK_STR(lsess_url(NULL), "ws://example:1/");
+	CHECK_STR(lsess_url("ws://flag:2/"), "ws://flag:2/");
+	if (old)
+		setenv("LAIR_SERVER", old, 1);
+	else
+		unsetenv("LAIR_SERVER");
+	free(old);
 }
