@@ -4,6 +4,7 @@
  * all-or-nothing validation, the view (no bag order ever shown), events,
  * and a whole AI game to its result.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -180,4 +181,145 @@ TEST(deepfall_kind_full_ai_game_to_result)
 	game_events_free(&evs);
 	k->destroy(st);
 	k->config_free(cfg);
+}
+
+/* Untrusted input (DESIGN §6): every shape of choice a client can send is
+ * refused with a code and a message before anything is cast or packed, and
+ * a refusal changes nothing. */
+TEST(deepfall_kind_untrusted_choices_are_refused_and_change_nothing)
+{
+	const game_kind *k = &deepfall_kind;
+	void *cfg;
+	game_state *st = new_game(k, &cfg, 2, 5, NULL);
+	REQUIRE(st);
+	cJSON *before = k->view(st, 0);
+	char err[160];
+	struct {
+		const char *text;
+		int code;
+	} bad[] = {
+		{"null", GAME_ERR_MALFORMED},
+		{"[1, 0, false, \"persist\"]", GAME_ERR_MALFORMED},
+		{"7", GAME_ERR_MALFORMED},
+		{"{}", GAME_ERR_MALFORMED},
+		{"{\"target\": -1}", GAME_ERR_MALFORMED},
+		{"{\"target\": -0.5}", GAME_ERR_MALFORMED},
+		{"{\"target\": 1e999}", GAME_ERR_MALFORMED},
+		{"{\"target\": -1e999}", GAME_ERR_MALFORMED},
+		{"{\"target\": 1e300}", GAME_ERR_MALFORMED},
+		{"{\"target\": 4294967297}", GAME_ERR_MALFORMED},
+		{"{\"target\": 256}", GAME_ERR_MALFORMED},
+		{"{\"target\": 255}", GAME_ERR_ILLEGAL},
+		{"{\"target\": \"1\"}", GAME_ERR_MALFORMED},
+		{"{\"target\": true}", GAME_ERR_MALFORMED},
+		{"{\"target\": null}", GAME_ERR_MALFORMED},
+		{"{\"target\": [1]}", GAME_ERR_MALFORMED},
+		{"{\"target\": 1, \"press\": -1}", GAME_ERR_MALFORMED},
+		{"{\"target\": 1, \"press\": 0.5}", GAME_ERR_MALFORMED},
+		{"{\"target\": 1, \"press\": 4}", GAME_ERR_ILLEGAL},
+		{"{\"target\": 1, \"press\": 16}", GAME_ERR_ILLEGAL},
+		{"{\"target\": 1, \"press\": 255}", GAME_ERR_ILLEGAL},
+		{"{\"target\": 1, \"press\": 1e999}", GAME_ERR_MALFORMED},
+		{"{\"target\": 1, \"recruit\": null}", GAME_ERR_MALFORMED},
+		{"{\"target\": 1, \"recruit\": \"true\"}", GAME_ERR_MALFORMED},
+		{"{\"target\": 1, \"exit\": 1}", GAME_ERR_MALFORMED},
+		{"{\"target\": 1, \"exit\": \"Persist\"}", GAME_ERR_MALFORMED},
+		{"{\"target\": 1, \"exit\": null}", GAME_ERR_MALFORMED},
+		{"{\"target\": 1, \"Target\": 1}", GAME_ERR_MALFORMED},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		cJSON *j = cJSON_Parse(bad[i].text);
+		REQUIRE(j != NULL);
+		game_choice c = 12345;
+		err[0] = 0;
+		int rc = k->choice_parse(st, 0, j, &c, err, sizeof err);
+		CHECK_MSG(rc == bad[i].code, "%s gave %d", bad[i].text, rc);
+		CHECK(err[0] != 0);
+		CHECK_EQ(c, 12345);
+		cJSON_Delete(j);
+	}
+	/* values no JSON text carries but a cJSON tree built in code can */
+	game_choice c = 12345;
+	CHECK_EQ(k->choice_parse(st, 0, NULL, &c, err, sizeof err), GAME_ERR_MALFORMED);
+	cJSON *nan = cJSON_CreateObject();
+	cJSON_AddNumberToObject(nan, "target", NAN);
+	CHECK_EQ(k->choice_parse(st, 0, nan, &c, err, sizeof err), GAME_ERR_MALFORMED);
+	cJSON_Delete(nan);
+	cJSON *ok = cJSON_Parse("{\"target\": 1}");
+	CHECK_EQ(k->choice_parse(st, -1, ok, &c, err, sizeof err), GAME_ERR_NOT_PENDING);
+	CHECK_EQ(k->choice_parse(st, 2, ok, &c, err, sizeof err), GAME_ERR_NOT_PENDING);
+	CHECK_EQ(c, 12345);
+	cJSON_Delete(ok);
+	/* apply refuses codes no parse produces (negative, high bits, out of range) */
+	game_choice ch[GAME_MAX_SEATS];
+	for (int s = 0; s < GAME_MAX_SEATS; s++)
+		ch[s] = s < 2 ? df_choice_pack((df_choice){1, 0, 0, DF_PERSIST}) : GAME_NO_CHOICE;
+	game_choice odd[] = {-2, INT32_MIN, INT32_MAX, 1 << 15, 0,
+			     df_choice_pack((df_choice){1, 0, 0, 3})};
+	for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++) {
+		ch[1] = odd[i];
+		CHECK_MSG(k->apply(st, ch, NULL, err, sizeof err) == GAME_ERR_ILLEGAL, "code %d",
+			  (int)odd[i]);
+	}
+	cJSON *after = k->view(st, 0);
+	CHECK(cJSON_Compare(before, after, true));
+	cJSON_Delete(before);
+	cJSON_Delete(after);
+	k->destroy(st);
+	k->config_free(cfg);
+}
+
+TEST(deepfall_kind_untrusted_configs_are_refused)
+{
+	const game_kind *k = &deepfall_kind;
+	char err[160];
+	const char *bad[] = {
+		"null",
+		"[]",
+		"{\"floors\": -1}",
+		"{\"floors\": 0}",
+		"{\"floors\": 13}",
+		"{\"floors\": 1e999}",
+		"{\"floors\": -1e999}",
+		"{\"floors\": 1e300}",
+		"{\"floors\": 6.000001}",
+		"{\"floors\": null}",
+		"{\"floors\": true}",
+		"{\"floors\": [6]}",
+		"{\"maw_base\": -0.001}",
+		"{\"maw_base\": 5.001}",
+		"{\"value_rise\": 1.5}",
+		"{\"max_rounds\": 5}",
+		"{\"min_bag\": 30, \"bag_max\": 10}",
+		"{\"ai\": \"presson\"}",
+		"{\"ai\": [1]}",
+		"{\"ai\": [null]}",
+		"{\"ai\": [\"PressOn\"]}",
+		"{\"ai\": [\"a\", \"b\", \"c\", \"d\", \"e\", \"f\", \"g\", \"h\", \"i\", \"j\"]}",
+		"{\"ai\": [\"balanced\", \"balanced\", \"balanced\", \"balanced\", \"balanced\", "
+		"\"balanced\", \"balanced\", \"balanced\", \"balanced\", \"balanced\"]}",
+		"{\"seed\": 3}",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		cJSON *j = cJSON_Parse(bad[i]);
+		REQUIRE(j != NULL);
+		err[0] = 0;
+		void *cfg = k->config_new(j, err, sizeof err);
+		CHECK_MSG(cfg == NULL, "accepted %s", bad[i]);
+		if (cfg)
+			k->config_free(cfg);
+		CHECK(err[0] != 0);
+		cJSON_Delete(j);
+	}
+	/* the knob setter the simulator's --sweep uses refuses what JSON cannot carry */
+	df_config c;
+	df_config_defaults(&c);
+	df_config before = c;
+	double odd[] = {NAN, INFINITY, -INFINITY, 1e300, -1e300};
+	for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++) {
+		CHECK(df_config_set(&c, "maw_base", odd[i], err, sizeof err) == -1);
+		CHECK(df_config_set(&c, "floors", odd[i], err, sizeof err) == -1);
+	}
+	CHECK(df_config_set(&c, "no_such_knob", 1, err, sizeof err) == -1);
+	CHECK(memcmp(&c, &before, sizeof c) == 0);
 }

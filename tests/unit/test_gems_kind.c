@@ -4,6 +4,7 @@
  * create/apply/AI to the end, options and choices as JSON with their error
  * codes, views, events, result, statistics and achievements.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -233,4 +234,129 @@ TEST(gems_kind_replay_from_the_choice_log)
 	k->config_free(cfg);
 	cJSON_Delete(cfg_json);
 	cJSON_Delete(saved);
+}
+
+/* Untrusted input (DESIGN §6): every shape a client can send for a choice
+ * or a config is refused with a code and a message, and a refused choice
+ * changes nothing. */
+TEST(gems_kind_untrusted_choices_and_configs_are_refused)
+{
+	const game_kind *k = kind();
+	char err[128];
+	game_state *st = k->create(NULL, 3, 9, NULL, NULL, err, sizeof err);
+	REQUIRE(st != NULL);
+	cJSON *before = k->view(st, 0);
+	char long_id[4096];
+	memset(long_id, 'x', sizeof long_id - 1);
+	long_id[sizeof long_id - 1] = 0;
+	cJSON *shapes[] = {
+		NULL,
+		cJSON_CreateNull(),
+		cJSON_CreateTrue(),
+		cJSON_CreateNumber(0),
+		cJSON_CreateNumber(NAN),
+		cJSON_CreateArray(),
+		cJSON_Parse("[\"stay\"]"),
+		cJSON_Parse("{}"),
+		cJSON_Parse("{\"id\": 1}"),
+		cJSON_Parse("{\"id\": null}"),
+		cJSON_Parse("{\"id\": [\"stay\"]}"),
+		cJSON_CreateString(""),
+		cJSON_CreateString("STAY"),
+		cJSON_CreateString("stay "),
+		cJSON_CreateString(long_id),
+	};
+	for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
+		game_choice c = 12345;
+		err[0] = 0;
+		CHECK_MSG(k->choice_parse(st, 0, shapes[i], &c, err, sizeof err) ==
+				  GAME_ERR_MALFORMED,
+			  "shape %zu", i);
+		CHECK(err[0] != 0 && strlen(err) < sizeof err);
+		CHECK_EQ(c, 12345); /* *out untouched */
+		cJSON_Delete(shapes[i]);
+	}
+	/* well-formed but not legal now, or not this seat's turn */
+	cJSON *bank = cJSON_CreateString("bank12"), *stay = cJSON_CreateString("stay");
+	game_choice c;
+	CHECK_EQ(k->choice_parse(st, 0, bank, &c, err, sizeof err), GAME_ERR_ILLEGAL);
+	CHECK_EQ(k->choice_parse(st, -1, stay, &c, err, sizeof err), GAME_ERR_NOT_PENDING);
+	CHECK_EQ(k->choice_parse(st, 3, stay, &c, err, sizeof err), GAME_ERR_NOT_PENDING);
+	CHECK_EQ(k->choice_parse(st, GAME_MAX_SEATS, stay, &c, err, sizeof err),
+		 GAME_ERR_NOT_PENDING);
+	cJSON_Delete(bank);
+	cJSON_Delete(stay);
+	/* apply refuses codes out of range without touching the state */
+	game_choice ch[GAME_MAX_SEATS];
+	for (int i = 0; i < GAME_MAX_SEATS; i++)
+		ch[i] = i < 3 ? GEMS_C_STAY : GAME_NO_CHOICE;
+	int odd[] = {-2, GEMS_N_CHOICES, 31, 32, INT32_MAX, INT32_MIN};
+	for (size_t i = 0; i < sizeof odd / sizeof *odd; i++) {
+		ch[1] = odd[i];
+		CHECK_EQ(k->apply(st, ch, NULL, err, sizeof err), GAME_ERR_ILLEGAL);
+	}
+	cJSON *after = k->view(st, 0);
+	CHECK(cJSON_Compare(before, after, true));
+	cJSON_Delete(before);
+	cJSON_Delete(after);
+	k->destroy(st);
+
+	const char *bad[] = {
+		"\"banker\"",
+		"{\"adventures\": 5}",
+		"{\"adventures\": \"monte\"}",
+		"{\"adventures\": {}}",
+		"{\"adventures\": [1, 2, 3, 4, 5]}",
+		"{\"adventures\": [\"monte\", \"devil\", \"sphinx\", \"banker\", null]}",
+		"{\"adventures\": [\"monte\", \"devil\", \"sphinx\", \"banker\", \"scout\", "
+		"\"poison\"]}",
+		"{\"adventures\": [\"Monte\", \"devil\", \"sphinx\", \"banker\", \"scout\"]}",
+		"{\"adventures\": [[\"monte\"], \"devil\", \"sphinx\", \"banker\", \"scout\"]}",
+		"{\"adventures\": null, \"seats\": 3}",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		cJSON *in = cJSON_Parse(bad[i]);
+		REQUIRE(in != NULL);
+		err[0] = 0;
+		CHECK_MSG(k->config_new(in, err, sizeof err) == NULL, "accepted %s", bad[i]);
+		CHECK(err[0] != 0);
+		cJSON_Delete(in);
+	}
+	/* null and {} both mean the default pick */
+	const char *ok[] = {"null", "{}", "{\"adventures\": null}"};
+	for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
+		cJSON *in = cJSON_Parse(ok[i]);
+		void *cfg = k->config_new(in, err, sizeof err);
+		CHECK_MSG(cfg != NULL, "refused %s", ok[i]);
+		if (cfg)
+			k->config_free(cfg);
+		cJSON_Delete(in);
+	}
+}
+
+/* The shared state comes from our own database, but a damaged row must be
+ * refused, not cast: NaN, infinities and fractions are not counts. */
+TEST(gems_kind_shared_state_refuses_non_finite_and_out_of_range_counts)
+{
+	const game_kind *k = kind();
+	char err[128];
+	double odd[] = {NAN, INFINITY, -INFINITY, -1, 1e13, 2.5};
+	const char *where[] = {"best_winning_score", "deepest_depth", "adventure_uses"};
+	for (size_t w = 0; w < 3; w++)
+		for (size_t i = 0; i < sizeof odd / sizeof *odd; i++) {
+			cJSON *j = cJSON_CreateObject();
+			if (w < 2) {
+				cJSON_AddNumberToObject(j, where[w], odd[i]);
+			} else {
+				cJSON *u = cJSON_AddObjectToObject(j, "adventure_uses");
+				cJSON_AddNumberToObject(u, "monte", odd[i]);
+			}
+			err[0] = 0;
+			void *sh = k->shared_new(j, err, sizeof err);
+			CHECK_MSG(sh == NULL, "%s = %g accepted", where[w], odd[i]);
+			if (sh)
+				k->shared_free(sh);
+			CHECK(err[0] != 0);
+			cJSON_Delete(j);
+		}
 }

@@ -4,6 +4,7 @@
  * state as JSON, options and choices as JSON, and the result. Views and
  * events are rendered in gems_view.c.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,11 +91,13 @@ static int get_count(const cJSON *o, const char *key, int64_t *out, char *err, s
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
 	if (!v || cJSON_IsNull(v))
 		return 0;
-	if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 1e12) {
+	/* Written so that NaN fails too: casting it (or an infinity) is undefined. */
+	double d = cJSON_IsNumber(v) ? v->valuedouble : -1;
+	if (!(d >= 0 && d <= 1e12) || d != floor(d)) {
 		snprintf(err, errlen, "gems shared state: '%s' must be a count", key);
 		return -1;
 	}
-	*out = (int64_t)v->valuedouble;
+	*out = (int64_t)d;
 	return 0;
 }
 
