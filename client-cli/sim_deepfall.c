@@ -454,21 +454,14 @@ static int parse_mix(const char *s, int *mix, int *n)
 
 static cJSON *read_json_file(const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
-		return NULL;
-	}
 	buf b = {0};
-	char chunk[4096];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_append(&b, chunk, n);
-	fclose(f);
-	cJSON *j = b.data ? cJSON_Parse(b.data) : NULL;
+	cJSON *j = NULL;
+	if (buf_read_file(&b, path, 1 << 20, err, errlen) == 0) {
+		j = b.data ? cJSON_ParseWithLength(b.data, b.len) : NULL;
+		if (!j)
+			snprintf(err, errlen, "%s is not valid JSON", path);
+	}
 	buf_free(&b);
-	if (!j)
-		snprintf(err, errlen, "%s is not valid JSON", path);
 	return j;
 }
 

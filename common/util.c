@@ -3,6 +3,7 @@
  */
 #include "util.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +96,31 @@ void buf_free(buf *b)
 	free(b->data);
 	b->data = NULL;
 	b->len = b->cap = 0;
+}
+
+int buf_read_file(buf *b, const char *path, size_t max, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	char chunk[4096];
+	size_t got, total = 0;
+	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0 && total <= max) {
+		buf_append(b, chunk, got);
+		total += got;
+	}
+	int read_err = ferror(f);
+	fclose(f);
+	if (read_err || total > max) {
+		if (read_err)
+			snprintf(err, errlen, "%s: read error", path);
+		else
+			snprintf(err, errlen, "%s: larger than %zu bytes", path, max);
+		return -1;
+	}
+	return 0;
 }
 
 size_t strlcpy_safe(char *dst, const char *src, size_t size)

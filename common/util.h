@@ -1,6 +1,7 @@
 /*
  * util.h — small helpers both programs need: checked allocation, a growable
- * byte buffer, and bounded string copies.
+ * byte buffer (and reading a whole small file into one), and bounded string
+ * copies.
  *
  * Allocation failure is not a recoverable condition for lair (a server that
  * cannot allocate a few bytes cannot report it either), so the x* functions
@@ -40,6 +41,11 @@ void buf_puts(buf *b, const char *s);
 void buf_printf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_clear(buf *b);
 void buf_free(buf *b);
+
+/* Appends the whole file at path to b, refusing files larger than max bytes
+ * (config files and the like: a blocking read, never on the event loop).
+ * 0, or -1 with "PATH: reason" in err; b may then hold part of the file. */
+int buf_read_file(buf *b, const char *path, size_t max, char *err, size_t errlen);
 
 /* Copies at most size-1 bytes and always terminates; returns strlen(src). */
 size_t strlcpy_safe(char *dst, const char *src, size_t size);

@@ -276,20 +276,8 @@ static int set_from_json(laird_config *cfg, const struct opt *o, const cJSON *it
 
 int config_load_file(laird_config *cfg, const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		errf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
 	buf text = {0};
-	char chunk[4096];
-	size_t got;
-	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0 && text.len < (1 << 20))
-		buf_append(&text, chunk, got);
-	bool read_err = ferror(f);
-	fclose(f);
-	if (read_err || text.len >= (1 << 20)) {
-		errf(err, errlen, "%s: %s", path, read_err ? "read error" : "larger than 1 MiB");
+	if (buf_read_file(&text, path, 1 << 20, err, errlen) != 0) {
 		buf_free(&text);
 		return -1;
 	}

@@ -1,0 +1,69 @@
+/*
+ * test_util.c — common/util.c: the growable buffer and reading a whole file
+ * into it (used by laird's config file and the simulator's --config).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../common/util.h"
+#include "../test.h"
+
+/* A temporary file holding n bytes of c; the path is the caller's to unlink. */
+static void temp_file(char *path, size_t n, char c)
+{
+	strcpy(path, "/tmp/lair-test-util-XXXXXX");
+	int fd = mkstemp(path);
+	REQUIRE(fd >= 0);
+	char chunk[1024];
+	memset(chunk, c, sizeof chunk);
+	while (n > 0) {
+		size_t k = n < sizeof chunk ? n : sizeof chunk;
+		REQUIRE(write(fd, chunk, k) == (ssize_t)k);
+		n -= k;
+	}
+	close(fd);
+}
+
+TEST(util_buf_append_printf_and_terminate)
+{
+	buf b = {0};
+	buf_puts(&b, "ab");
+	buf_append(&b, "cd", 2);
+	buf_printf(&b, "%d-%s", 42, "x");
+	CHECK_EQ(b.len, 8u);
+	CHECK_STR(b.data, "abcd42-x");
+	buf_clear(&b);
+	CHECK_EQ(b.len, 0u);
+	CHECK_STR(b.data, "");
+	buf_free(&b);
+	CHECK(b.data == NULL);
+}
+
+TEST(util_buf_read_file_whole_empty_missing_and_too_large)
+{
+	char path[64], err[160];
+	buf b = {0};
+	temp_file(path, 10000, 'q'); /* several reads' worth */
+	CHECK_EQ(buf_read_file(&b, path, 10000, err, sizeof err), 0);
+	CHECK_EQ(b.len, 10000u);
+	CHECK(b.data[0] == 'q' && b.data[9999] == 'q' && b.data[10000] == 0);
+	buf_free(&b);
+	err[0] = 0;
+	CHECK_EQ(buf_read_file(&b, path, 9999, err, sizeof err), -1);
+	CHECK(strstr(err, path) != NULL && strstr(err, "larger than 9999") != NULL);
+	buf_free(&b);
+	unlink(path);
+
+	temp_file(path, 0, 'q');
+	CHECK_EQ(buf_read_file(&b, path, 100, err, sizeof err), 0);
+	CHECK_EQ(b.len, 0u);
+	buf_free(&b);
+	unlink(path);
+
+	err[0] = 0;
+	CHECK_EQ(buf_read_file(&b, path, 100, err, sizeof err), -1); /* gone now */
+	CHECK(strstr(err, path) != NULL && strstr(err, "No such file") != NULL);
+	buf_free(&b);
+}
