@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../common/util.h"
+#include "json_out.h"
 
 static const char *const err_codes[PROTO_ERR_COUNT] = {
 	[PROTO_OK] = "ok",
@@ -519,15 +520,7 @@ cJSON *proto_error_from(const cJSON *id, const proto_error *err)
 	return o;
 }
 
-char *proto_print(const cJSON *msg)
-{
-	char *s = cJSON_PrintUnformatted(msg);
-	if (!s) {
-		fprintf(stderr, "lair: out of memory printing JSON\n");
-		abort();
-	}
-	return s;
-}
+char *proto_print(const cJSON *msg) { return json_print(msg, NULL); }
 
 cJSON *proto_request(enum proto_type t, int64_t id)
 {

@@ -367,6 +367,8 @@ void app_dispatch(session *s, proto_msg *m)
 {
 	app *a = s->app;
 	if (s->state != SESSION_READY && !handlers[m->type].before_hello) {
+		if (!s->c)
+			return;
 		app_error(s, m->id, PROTO_E_NOT_HELLO, NULL,
 			  "the first request must be hello {protocol: 1, name | token}");
 		return;

@@ -131,6 +131,7 @@ static void welcome(session *s, const store_player *sp, const char *token)
 		cJSON_AddStringToObject(bye, "reason", "replaced");
 		app_send(old, bye);
 		old->pl = NULL;
+		old->state = SESSION_NEW; /* anything it still had queued is refused */
 		conn_close(old->c, NET_CLOSE_NORMAL, "replaced by a newer connection");
 		/* Its lobby membership moves with the player. */
 	}

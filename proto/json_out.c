@@ -1,0 +1,133 @@
+/*
+ * json_out.c — see json_out.h.
+ */
+#include "json_out.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/util.h"
+
+static void put_int(buf *b, long long v)
+{
+	char tmp[24];
+	int n = 0;
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	do {
+		tmp[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		tmp[n++] = '-';
+	buf_reserve(b, (size_t)n);
+	while (n)
+		b->data[b->len++] = tmp[--n];
+	b->data[b->len] = 0;
+}
+
+static void put_number(buf *b, double d)
+{
+	if (isnan(d) || isinf(d)) {
+		buf_append(b, "null", 4);
+	} else if (d == 0 && signbit(d)) {
+		buf_append(b, "-0", 2); /* as cJSON writes it */
+	} else if (d == floor(d) && fabs(d) < 9007199254740992.0) {
+		put_int(b, (long long)d);
+	} else {
+		/* As cJSON does: 15 digits if they read back exactly, else 17. */
+		char tmp[32];
+		double back = 0;
+		int n = snprintf(tmp, sizeof tmp, "%1.15g", d);
+		if (sscanf(tmp, "%lg", &back) != 1 || back != d)
+			n = snprintf(tmp, sizeof tmp, "%1.17g", d);
+		buf_append(b, tmp, (size_t)n);
+	}
+}
+
+static void put_string(buf *b, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	buf_reserve(b, strlen(s) + 2);
+	b->data[b->len++] = '"';
+	const char *run = s;
+	for (const char *p = s;; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c && c >= 0x20 && c != '"' && c != '\\')
+			continue;
+		buf_append(b, run, (size_t)(p - run));
+		if (!c)
+			break;
+		char esc[6] = {'\\', 0};
+		size_t n = 2;
+		switch (c) {
+		case '"': esc[1] = '"'; break;
+		case '\\': esc[1] = '\\'; break;
+		case '\b': esc[1] = 'b'; break;
+		case '\f': esc[1] = 'f'; break;
+		case '\n': esc[1] = 'n'; break;
+		case '\r': esc[1] = 'r'; break;
+		case '\t': esc[1] = 't'; break;
+		default:
+			esc[1] = 'u';
+			esc[2] = '0';
+			esc[3] = '0';
+			esc[4] = hex[c >> 4];
+			esc[5] = hex[c & 15];
+			n = 6;
+			break;
+		}
+		buf_append(b, esc, n);
+		run = p + 1;
+	}
+	buf_append(b, "\"", 1);
+}
+
+static void put_item(buf *b, const cJSON *it)
+{
+	switch (it->type & 0xFF) {
+	case cJSON_NULL: buf_append(b, "null", 4); break;
+	case cJSON_False: buf_append(b, "false", 5); break;
+	case cJSON_True: buf_append(b, "true", 4); break;
+	case cJSON_Number: put_number(b, it->valuedouble); break;
+	case cJSON_Raw:
+		if (it->valuestring)
+			buf_puts(b, it->valuestring);
+		break;
+	case cJSON_String: put_string(b, it->valuestring ? it->valuestring : ""); break;
+	case cJSON_Array:
+		buf_append(b, "[", 1);
+		for (const cJSON *c = it->child; c; c = c->next) {
+			put_item(b, c);
+			if (c->next)
+				buf_append(b, ",", 1);
+		}
+		buf_append(b, "]", 1);
+		break;
+	case cJSON_Object:
+		buf_append(b, "{", 1);
+		for (const cJSON *c = it->child; c; c = c->next) {
+			put_string(b, c->string ? c->string : "");
+			buf_append(b, ":", 1);
+			put_item(b, c);
+			if (c->next)
+				buf_append(b, ",", 1);
+		}
+		buf_append(b, "}", 1);
+		break;
+	default:
+		buf_append(b, "null", 4);
+		break;
+	}
+}
+
+char *json_print(const cJSON *item, size_t *len)
+{
+	buf b = {0};
+	buf_reserve(&b, 256);
+	put_item(&b, item);
+	if (len)
+		*len = b.len;
+	return b.data;
+}
