@@ -26,8 +26,12 @@
  * then everything is stopped (about two minutes by default). Loopback only.
  *
  *   node tests/bench/load.js --laird build-bench/laird [--tables 2000]
- *        [--workers 4] [--measure-sec 45] [--ramp-sec 60] [--think-ms 300-1500]
- *        [--window-ms 1000]
+ *        [--workers 4] [--measure-sec 45] [--ramp-sec 40] [--think-ms 1000-3000]
+ *        [--window-ms 1000] [--leave 0.35]
+ *
+ * The bots think 1-3 s before each choice (a quick human) and leave the
+ * dungeon with probability 0.35 at each decision, so games take about a
+ * minute and finish within the run; the window is laird's real 1 s.
  */
 const { fork } = require('node:child_process');
 const fs = require('node:fs');
@@ -37,7 +41,7 @@ const SEATS = 5;
 
 function parseArgs(argv) {
 	const o = { laird: 'build-bench/laird', tables: 2000, workers: 4, measureSec: 45,
-		rampSec: 60, thinkMin: 300, thinkMax: 1500, windowMs: 1000 };
+		rampSec: 40, thinkMin: 1000, thinkMax: 3000, windowMs: 1000, leaveP: 0.35 };
 	for (let i = 0; i < argv.length; i++) {
 		const a = argv[i];
 		const v = () => argv[++i];
@@ -47,6 +51,7 @@ function parseArgs(argv) {
 		else if (a === '--measure-sec') o.measureSec = Number(v());
 		else if (a === '--ramp-sec') o.rampSec = Number(v());
 		else if (a === '--window-ms') o.windowMs = Number(v());
+		else if (a === '--leave') o.leaveP = Number(v());
 		else if (a === '--think-ms') {
 			const [lo, hi] = v().split('-').map(Number);
 			o.thinkMin = lo;
@@ -141,9 +146,12 @@ function runWorker() {
 				case 'options':
 					if (m.seat === seat && Array.isArray(m.options)) {
 						const ids = m.options.map((o) => o.id);
-						// Stay while it is early; otherwise any option.
-						const pick = ids.length > 1 && Math.random() < 0.15
-							? ids[0] : ids[ids.length - 1];
+						// Leave fairly often (dungeons, and so games, stay short
+						// enough to finish within the run); else any other option.
+						const rest = ids.filter((x) => x !== 'leave');
+						const pick = ids.includes('leave') && (Math.random() < cfg.leaveP ||
+							!rest.length) ? 'leave'
+							: rest[Math.floor(Math.random() * rest.length)];
 						const think = cfg.thinkMin +
 							Math.random() * (cfg.thinkMax - cfg.thinkMin);
 						setTimeout(() => send({ type: 'choose', table: T.id,
@@ -248,7 +256,7 @@ async function runParent(o) {
 	const pid = srv.proc.pid;
 	console.log(`load: laird pid ${pid} on port ${srv.port}; ${o.workers} workers, ` +
 		`${o.tables} tables x ${SEATS} bots = ${conns} connections, window ${o.windowMs} ms, ` +
-		`think ${o.thinkMin}-${o.thinkMax} ms`);
+		`think ${o.thinkMin}-${o.thinkMax} ms, leave p=${o.leaveP}`);
 	const workers = [];
 	const wstats = [];
 	let lat = [];
@@ -265,7 +273,7 @@ async function runParent(o) {
 		});
 		child.send({ cmd: 'start', cfg: { url: srv.url, w, tables: n, firstTable: w * per,
 			rampOpenMs: Math.max(1000, (o.rampSec * 1000) / 3),
-			thinkMin: o.thinkMin, thinkMax: o.thinkMax } });
+			thinkMin: o.thinkMin, thinkMax: o.thinkMax, leaveP: o.leaveP } });
 		workers.push(child);
 	}
 	const sum = (k) => wstats.reduce((a, s) => a + (s ? s[k] : 0), 0);
