@@ -14,12 +14,6 @@
  */
 #include "deepfall.h"
 
-static void emit(game_events *evs, uint16_t type, int seat, int32_t a, int32_t b, int32_t c)
-{
-	if (evs)
-		game_events_push(evs, type, seat, a, b, c);
-}
-
 /* v2 §7: a trailing player's exit payout grows with its glory deficit. */
 int df_comeback(const df_game *g, int seat, int payout)
 {
@@ -56,7 +50,7 @@ static void worthy_end(df_game *g, int seat, int floor, game_events *evs)
 	pl->glory += payout;
 	pl->src[DF_SRC_WORTHY] += payout;
 	pl->worthy_ends++;
-	emit(evs, DF_EV_WORTHY_END, seat, payout, floor, consumed);
+	df_emit(evs, DF_EV_WORTHY_END, seat, payout, floor, consumed);
 	pa->active = 0;
 	pa->unbanked = 0;
 }
@@ -74,7 +68,7 @@ static void taken(df_game *g, int seat, game_events *evs)
 		}
 	}
 	pl->taken++;
-	emit(evs, DF_EV_TAKEN, seat, pa->unbanked, lost, 0);
+	df_emit(evs, DF_EV_TAKEN, seat, pa->unbanked, lost, 0);
 	pa->active = 0;
 	pa->unbanked = 0;
 }
@@ -82,7 +76,7 @@ static void taken(df_game *g, int seat, game_events *evs)
 void df_collapse(df_game *g, int f, game_events *evs)
 {
 	const int R = g->cfg.rooms;
-	emit(evs, DF_EV_COLLAPSE, -1, f, 0, 0);
+	df_emit(evs, DF_EV_COLLAPSE, -1, f, 0, 0);
 	for (int s = 0; s < g->seats; s++) {
 		df_party *pa = &g->pl[s].party;
 		if (pa->active && pa->floor == f && pa->last_stand)
@@ -109,7 +103,7 @@ void df_collapse(df_game *g, int f, game_events *evs)
 		int idx = (f - 1) * R + r;
 		if (n == 0) {
 			rise += rm->value * g->cfg.value_rise / 1000;
-			emit(evs, DF_EV_ROOM_SCORED, -1, idx, 0, 0);
+			df_emit(evs, DF_EV_ROOM_SCORED, -1, idx, 0, 0);
 		} else {
 			int share = rm->value / n; /* ties split, rounding down */
 			for (int s = 0; s < g->seats; s++) {
@@ -120,7 +114,7 @@ void df_collapse(df_game *g, int f, game_events *evs)
 				int act = df_room_strength(g, rm, s) - rm->fallen[s];
 				pl->src[act >= rm->fallen[s] ? DF_SRC_PRESS : DF_SRC_CASH] += share;
 				pl->rooms_scored++;
-				emit(evs, DF_EV_ROOM_SCORED, s, idx, share, n);
+				df_emit(evs, DF_EV_ROOM_SCORED, s, idx, share, n);
 			}
 		}
 		rm->alive = 0;
@@ -146,7 +140,7 @@ void df_collapse(df_game *g, int f, game_events *evs)
 				extra -= extra > 0;
 				rm->value = (int16_t)(v > 30000 ? 30000 : v);
 			}
-			emit(evs, DF_EV_VALUE_RISE, -1, f - 1, rise, 0);
+			df_emit(evs, DF_EV_VALUE_RISE, -1, f - 1, rise, 0);
 		}
 	}
 }
@@ -169,7 +163,7 @@ void df_maw_advance(df_game *g, game_events *evs)
 	if (n == 0 && g->round >= c->max_rounds && g->frontier >= 1)
 		df_collapse(g, g->frontier, evs);
 	g->round_dread = g->round_press = 0;
-	emit(evs, DF_EV_MAW, -1, speed, g->accum, g->frontier);
+	df_emit(evs, DF_EV_MAW, -1, speed, g->accum, g->frontier);
 }
 
 void df_finish(df_game *g, game_events *evs)
@@ -183,5 +177,5 @@ void df_finish(df_game *g, game_events *evs)
 	for (int s = 0; s < g->seats; s++)
 		if (g->pl[s].glory == best)
 			g->winners |= 1u << s;
-	emit(evs, DF_EV_GAME_OVER, -1, g->rounds_played, (int32_t)g->winners, 0);
+	df_emit(evs, DF_EV_GAME_OVER, -1, g->rounds_played, (int32_t)g->winners, 0);
 }

@@ -15,12 +15,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static void emit(game_events *evs, uint16_t type, int seat, int32_t a, int32_t b, int32_t c)
-{
-	if (evs)
-		game_events_push(evs, type, seat, a, b, c);
-}
-
 /* ---- choices ---------------------------------------------------------- */
 
 game_choice df_choice_pack(df_choice c)
@@ -167,7 +161,7 @@ void df_draft(df_game *g, int seat, game_events *evs)
 		pl->cal_parties[pa->calling]++;
 	if (pa->deepest > pl->deepest)
 		pl->deepest = pa->deepest;
-	emit(evs, DF_EV_DRAFT, seat, pa->lineage, pa->calling, pa->floor);
+	df_emit(evs, DF_EV_DRAFT, seat, pa->lineage, pa->calling, pa->floor);
 }
 
 void df_game_init(df_game *g, const df_config *cfg, int seats, uint64_t seed, game_events *evs)
@@ -188,7 +182,7 @@ void df_game_init(df_game *g, const df_config *cfg, int seats, uint64_t seed, ga
 		}
 	for (int s = 0; s < seats; s++)
 		df_draft(g, s, evs);
-	emit(evs, DF_EV_ROUND, -1, g->round, g->start_seat, 0);
+	df_emit(evs, DF_EV_ROUND, -1, g->round, g->start_seat, 0);
 }
 
 /* ---- Dread and Setbacks ----------------------------------------------- */
@@ -202,7 +196,7 @@ void df_setback(df_game *g, int seat, uint8_t *hand, int *n_hand, game_events *e
 	if (lf & DF_L_SETBACK_RESIST) {
 		/* Golem-born "rarely loses dice": odd Setbacks are shrugged off. */
 		if (pa->golem_setbacks++ % 2 == 0) {
-			emit(evs, DF_EV_SETBACK, seat, 0, 0, 1);
+			df_emit(evs, DF_EV_SETBACK, seat, 0, 0, 1);
 			return;
 		}
 	}
@@ -220,7 +214,7 @@ void df_setback(df_game *g, int seat, uint8_t *hand, int *n_hand, game_events *e
 			loot += l;
 		}
 	}
-	emit(evs, DF_EV_SETBACK, seat, dice, loot, 0);
+	df_emit(evs, DF_EV_SETBACK, seat, dice, loot, 0);
 }
 
 void df_resolve_dread(df_game *g, int seat, int *tot, uint8_t *hand, int *n_hand,
@@ -243,7 +237,7 @@ void df_resolve_dread(df_game *g, int seat, int *tot, uint8_t *hand, int *n_hand
 	cancel += f;
 	tot[DF_DREAD] = dread;
 	if (rolled)
-		emit(evs, DF_EV_DREAD, seat, rolled, cancel, conv);
+		df_emit(evs, DF_EV_DREAD, seat, rolled, cancel, conv);
 	for (int n = dread / g->cfg.dread_threshold; n > 0; n--)
 		df_setback(g, seat, hand, n_hand, evs);
 }
@@ -300,8 +294,8 @@ void df_claim(df_game *g, int seat, int *tot, bool trinity, game_events *evs)
 		if (d >= 0 && !(cf & DF_C_CALM_DENIZENS) && pa->anger[d] < 255)
 			pa->anger[d]++;
 		pl->claims++;
-		emit(evs, DF_EV_CLAIM, seat, (pa->floor - 1) * g->cfg.rooms + best, rm->act[seat],
-		     loot);
+		df_emit(evs, DF_EV_CLAIM, seat, (pa->floor - 1) * g->cfg.rooms + best,
+			rm->act[seat], loot);
 		return;
 	}
 	if (tot[DF_STEEL] + tot[DF_CUNNING] == 0)
@@ -312,8 +306,8 @@ void df_claim(df_game *g, int seat, int *tot, bool trinity, game_events *evs)
 		int s = rm->prog_s[seat] + tot[DF_STEEL], c = rm->prog_c[seat] + tot[DF_CUNNING];
 		rm->prog_s[seat] = (uint8_t)(s > 200 ? 200 : s);
 		rm->prog_c[seat] = (uint8_t)(c > 200 ? 200 : c);
-		emit(evs, DF_EV_ASSAULT, seat, (pa->floor - 1) * g->cfg.rooms + target,
-		     rm->prog_s[seat], rm->prog_c[seat]);
+		df_emit(evs, DF_EV_ASSAULT, seat, (pa->floor - 1) * g->cfg.rooms + target,
+			rm->prog_s[seat], rm->prog_c[seat]);
 	} else {
 		/* Every room here is ours: reinforce the weakest (a live bid). */
 		int weak = -1;
@@ -328,8 +322,8 @@ void df_claim(df_game *g, int seat, int *tot, bool trinity, game_events *evs)
 		df_room *rm = df_room_at(g, pa->floor, weak);
 		int a = rm->act[seat] + tot[DF_STEEL] + tot[DF_CUNNING];
 		rm->act[seat] = (uint8_t)(a > 250 ? 250 : a);
-		emit(evs, DF_EV_CLAIM, seat, (pa->floor - 1) * g->cfg.rooms + weak, rm->act[seat],
-		     0);
+		df_emit(evs, DF_EV_CLAIM, seat, (pa->floor - 1) * g->cfg.rooms + weak,
+			rm->act[seat], 0);
 	}
 	tot[DF_STEEL] = tot[DF_CUNNING] = 0;
 }
@@ -370,7 +364,7 @@ void df_cash_out(df_game *g, int seat, game_events *evs)
 		pl->n_cash_rec++;
 	}
 	pl->cash_outs++;
-	emit(evs, DF_EV_CASH_OUT, seat, bank, pl->glory, pa->deepest);
+	df_emit(evs, DF_EV_CASH_OUT, seat, bank, pl->glory, pa->deepest);
 	pa->active = 0;
 	pa->unbanked = 0;
 }
@@ -391,7 +385,7 @@ static void last_stand(df_game *g, int seat, int *tot, game_events *evs)
 		pa->last_stand = 1;
 		pl->last_stands++;
 	}
-	emit(evs, DF_EV_LAST_STAND, seat, ok, 0, 0);
+	df_emit(evs, DF_EV_LAST_STAND, seat, ok, 0, 0);
 }
 
 /* ---- the turn ---------------------------------------------------------- */
@@ -424,7 +418,7 @@ static void move(df_game *g, int seat, int target, int *tot, game_events *evs)
 	if (pa->deepest > g->pl[seat].deepest)
 		g->pl[seat].deepest = pa->deepest;
 	if (from != pa->floor)
-		emit(evs, DF_EV_MOVE, seat, from, pa->floor, bought);
+		df_emit(evs, DF_EV_MOVE, seat, from, pa->floor, bought);
 }
 
 void df_turn(df_game *g, int seat, df_choice c, game_events *evs)
@@ -471,7 +465,7 @@ void df_turn(df_game *g, int seat, df_choice c, game_events *evs)
 		int32_t packed = 0;
 		for (int f = 0; f < DF_NFACES; f++)
 			packed |= (tot[f] > 31 ? 31 : tot[f]) << (5 * f);
-		emit(evs, DF_EV_ROLL, seat, packed, 1 + c.press, nh);
+		df_emit(evs, DF_EV_ROLL, seat, packed, 1 + c.press, nh);
 	}
 
 	df_resolve_dread(g, seat, tot, hand, &nh, evs);
@@ -481,13 +475,13 @@ void df_turn(df_game *g, int seat, df_choice c, game_events *evs)
 	int loot = df_depth_scale(&g->cfg, pa->floor, tot[DF_GREED] * g->cfg.loot_per_greed);
 	if (loot > 0) {
 		pa->unbanked += loot;
-		emit(evs, DF_EV_LOOT, seat, loot, pa->unbanked, 0);
+		df_emit(evs, DF_EV_LOOT, seat, loot, pa->unbanked, 0);
 	}
 	if ((cal->flags & DF_C_HEAL) && tot[DF_FAITH] > 0 && pa->n_wound > 0) {
 		tot[DF_FAITH]--;
 		uint8_t d = pa->wound[--pa->n_wound];
 		pa->disc[pa->n_disc++] = d;
-		emit(evs, DF_EV_HEAL, seat, d, 0, 0);
+		df_emit(evs, DF_EV_HEAL, seat, d, 0, 0);
 	}
 	/* bag_max bounds every die the party owns, the wounded ones included:
 	 * the draw, discard and wound piles each hold at most DF_MAX_BAG. */
@@ -503,7 +497,7 @@ void df_turn(df_game *g, int seat, df_choice c, game_events *evs)
 			tot[DF_METTLE] -= cost;
 			pa->disc[pa->n_disc++] = cal->recruit;
 			pl->recruits++;
-			emit(evs, DF_EV_RECRUIT, seat, cal->recruit, 0, 0);
+			df_emit(evs, DF_EV_RECRUIT, seat, cal->recruit, 0, 0);
 		}
 	}
 	memcpy(pa->disc + pa->n_disc, hand, (size_t)nh);
@@ -538,6 +532,6 @@ int df_round(df_game *g, const game_choice *choices, game_events *evs, char *err
 	for (int s = 0; s < g->seats; s++)
 		if (!g->pl[s].party.active)
 			df_draft(g, s, evs);
-	emit(evs, DF_EV_ROUND, -1, g->round, g->start_seat, 0);
+	df_emit(evs, DF_EV_ROUND, -1, g->round, g->start_seat, 0);
 	return 0;
 }

@@ -70,6 +70,17 @@ int gems_current_bar_value(const gems_game *g);
 /* gems_stats.c */
 void gems_finish(gems_game *g, game_events *out); /* G33 winners, game-over event */
 
+/* The room kind as players meet it: a warning that G9 made a dead spider or
+ * the lair shows as GEMS_ROOM_DEAD or GEMS_ROOM_LAIR. */
+static inline int gems_met_kind(gems_room r)
+{
+	if (r.kind != GEMS_ROOM_WARNING)
+		return r.kind;
+	return r.spider == GEMS_SPIDER_LAIR  ? GEMS_ROOM_LAIR
+	       : r.spider == GEMS_SPIDER_DEAD ? GEMS_ROOM_DEAD
+					      : GEMS_ROOM_WARNING;
+}
+
 static inline void gems_emit(game_events *out, int type, int seat, int32_t a, int32_t b,
 			     int32_t c)
 {

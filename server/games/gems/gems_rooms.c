@@ -232,26 +232,11 @@ static void end_dungeon(gems_game *g, int end, game_events *out)
 	int last = g->lair_at >= 0 ? g->lair_at : g->n_rooms - 1;
 	for (int i = g->cur + 1; i <= last; i++) {
 		gems_room r = g->rooms[i];
-		int kind = r.kind, arg = r.kind == GEMS_ROOM_WARNING ? 0 : r.arg;
-		if (r.kind == GEMS_ROOM_WARNING && r.spider == GEMS_SPIDER_DEAD)
-			kind = GEMS_ROOM_DEAD;
-		if (r.kind == GEMS_ROOM_WARNING && r.spider == GEMS_SPIDER_LAIR)
-			kind = GEMS_ROOM_LAIR;
-		if (r.kind == GEMS_ROOM_BAR)
-			arg = 0;
+		int kind = gems_met_kind(r);
+		int arg = kind == GEMS_ROOM_GEM || kind == GEMS_ROOM_ADV ? r.arg : 0;
 		gems_emit(out, GEMS_EV_REVEAL_ROOM, -1, i + 1, kind, arg);
 	}
 	g->rest_revealed = 1;
-}
-
-/* The room kind as players meet it. */
-static int met_kind(gems_room r)
-{
-	if (r.kind != GEMS_ROOM_WARNING)
-		return r.kind;
-	return r.spider == GEMS_SPIDER_LAIR  ? GEMS_ROOM_LAIR
-	       : r.spider == GEMS_SPIDER_DEAD ? GEMS_ROOM_DEAD
-					      : GEMS_ROOM_WARNING;
 }
 
 void gems_open_decision(gems_game *g, int phase)
@@ -276,7 +261,7 @@ static int enter_room(gems_game *g, game_events *out)
 		g->seat[i].depth += g->seat[i].inside;
 	gems_room r = g->rooms[g->cur];
 	gems_unseen_remove(g, r);
-	int kind = met_kind(r);
+	int kind = gems_met_kind(r);
 	gems_emit(out, GEMS_EV_ROOM, -1, g->depth, kind,
 		  kind == GEMS_ROOM_GEM || kind == GEMS_ROOM_ADV ? r.arg : 0);
 	if (g->depth % 5 == 0) /* G23 */

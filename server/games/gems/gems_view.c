@@ -28,19 +28,11 @@ const char *gems_room_kind_key(int kind)
 
 const char *gems_end_key(int end) { return end >= 0 && end <= 2 ? end_names[end] : "?"; }
 
-static int met_kind(gems_room r)
-{
-	if (r.kind != GEMS_ROOM_WARNING)
-		return r.kind;
-	return r.spider == GEMS_SPIDER_LAIR ? GEMS_ROOM_LAIR
-	       : r.spider == GEMS_SPIDER_DEAD ? GEMS_ROOM_DEAD : GEMS_ROOM_WARNING;
-}
-
 /* One room already met (index i <= cur). */
 static cJSON *met_room_json(const gems_game *g, int i)
 {
 	gems_room r = g->rooms[i];
-	int kind = met_kind(r);
+	int kind = gems_met_kind(r);
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddNumberToObject(o, "depth", i + 1);
 	cJSON_AddStringToObject(o, "kind", gems_room_kind_key(kind));
