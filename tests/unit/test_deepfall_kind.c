@@ -178,6 +178,40 @@ TEST(deepfall_kind_full_ai_game_to_result)
 	k->stats(st, 0, 0xf, stats);
 	CHECK_EQ(stats[0], 1);
 	CHECK_EQ(stats[2], scores[0]);
+	/* by name: per seat and game-wide figures agree with the result */
+	int64_t seat[GAME_MAX_SEATS][32], all[32];
+	for (int s = 0; s < 4; s++)
+		k->stats(st, s, 0xf, seat[s]);
+	k->stats(st, -1, 0xf, all);
+	int64_t glory = 0, best = INT64_MIN;
+	for (int s = 0; s < 4; s++) {
+		glory += scores[s];
+		best = scores[s] > best ? scores[s] : best;
+	}
+	for (int i = 0; i < k->n_stats; i++) {
+		const char *key = k->stat_defs[i].key;
+		int64_t sum = 0, max = INT64_MIN;
+		for (int s = 0; s < 4; s++) {
+			sum += seat[s][i];
+			max = seat[s][i] > max ? seat[s][i] : max;
+		}
+		if (strcmp(key, "deepfall_wins") == 0) {
+			for (int s = 0; s < 4; s++)
+				CHECK_EQ(seat[s][i], (int64_t)(winners >> s & 1));
+			CHECK_EQ(all[i], 1);
+		} else if (strcmp(key, "deepfall_glory") == 0) {
+			CHECK_EQ(all[i], glory);
+		} else if (strcmp(key, "deepfall_best_glory") == 0) {
+			CHECK_EQ(all[i], best);
+		} else if (strcmp(key, "deepfall_rounds") == 0) {
+			CHECK_EQ(all[i], rounds);
+		}
+		if (k->stat_defs[i].agg == GAME_STAT_SUM && strcmp(key, "deepfall_wins") != 0 &&
+		    strcmp(key, "deepfall_games") != 0 && strcmp(key, "deepfall_rounds") != 0)
+			CHECK_MSG(all[i] == sum, "%s", key);
+		if (k->stat_defs[i].agg == GAME_STAT_MAX)
+			CHECK_MSG(all[i] == max, "%s", key);
+	}
 	game_events_free(&evs);
 	k->destroy(st);
 	k->config_free(cfg);

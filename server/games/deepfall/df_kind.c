@@ -495,21 +495,43 @@ static cJSON *result_json(const game_state *st, uint32_t ai_mask)
 	return o;
 }
 
-static const game_stat_def stat_defs[] = {
-	{"deepfall_games", "Games Played", GAME_STAT_SUM},
-	{"deepfall_wins", "Games Won", GAME_STAT_SUM},
-	{"deepfall_glory", "Glory Earned", GAME_STAT_SUM},
-	{"deepfall_best_glory", "Best Glory", GAME_STAT_MAX},
-	{"deepfall_cash_outs", "Cash-Outs", GAME_STAT_SUM},
-	{"deepfall_worthy_ends", "Worthy Ends", GAME_STAT_SUM},
-	{"deepfall_taken", "Taken by the Maw", GAME_STAT_SUM},
-	{"deepfall_claims", "Rooms Claimed", GAME_STAT_SUM},
-	{"deepfall_setbacks", "Setbacks", GAME_STAT_SUM},
-	{"deepfall_deepest", "Deepest Floor", GAME_STAT_MAX},
-	{"deepfall_rounds", "Rounds Played", GAME_STAT_SUM},
+/* The statistics, by index into stat_defs (the store keys them by name). */
+enum {
+	ST_GAMES,
+	ST_WINS,
+	ST_GLORY,
+	ST_BEST_GLORY,
+	ST_CASH_OUTS,
+	ST_WORTHY_ENDS,
+	ST_TAKEN,
+	ST_CLAIMS,
+	ST_SETBACKS,
+	ST_DEEPEST,
+	ST_ROUNDS,
+	N_STATS
 };
-enum { N_STATS = (int)(sizeof stat_defs / sizeof stat_defs[0]) };
 
+static const game_stat_def stat_defs[N_STATS] = {
+	[ST_GAMES] = {"deepfall_games", "Games Played", GAME_STAT_SUM},
+	[ST_WINS] = {"deepfall_wins", "Games Won", GAME_STAT_SUM},
+	[ST_GLORY] = {"deepfall_glory", "Glory Earned", GAME_STAT_SUM},
+	[ST_BEST_GLORY] = {"deepfall_best_glory", "Best Glory", GAME_STAT_MAX},
+	[ST_CASH_OUTS] = {"deepfall_cash_outs", "Cash-Outs", GAME_STAT_SUM},
+	[ST_WORTHY_ENDS] = {"deepfall_worthy_ends", "Worthy Ends", GAME_STAT_SUM},
+	[ST_TAKEN] = {"deepfall_taken", "Taken by the Maw", GAME_STAT_SUM},
+	[ST_CLAIMS] = {"deepfall_claims", "Rooms Claimed", GAME_STAT_SUM},
+	[ST_SETBACKS] = {"deepfall_setbacks", "Setbacks", GAME_STAT_SUM},
+	[ST_DEEPEST] = {"deepfall_deepest", "Deepest Floor", GAME_STAT_MAX},
+	[ST_ROUNDS] = {"deepfall_rounds", "Rounds Played", GAME_STAT_SUM},
+};
+
+static int64_t max_of(int64_t have, int64_t v)
+{
+	return have == GAME_STAT_NONE || v > have ? v : have;
+}
+
+/* One seat's figures, or the whole table's (seat -1): sums over its seats,
+ * the best glory and depth among them; "wins" is then 1 for a game over. */
 static void stats(const game_state *st, int seat, uint32_t ai_mask, int64_t *v)
 {
 	(void)ai_mask;
@@ -517,24 +539,21 @@ static void stats(const game_state *st, int seat, uint32_t ai_mask, int64_t *v)
 	int lo = seat < 0 ? 0 : seat, hi = seat < 0 ? g->seats : seat + 1;
 	for (int i = 0; i < N_STATS; i++)
 		v[i] = 0;
-	v[3] = v[9] = GAME_STAT_NONE;
-	v[0] = 1;
-	v[10] = g->rounds_played;
+	v[ST_BEST_GLORY] = v[ST_DEEPEST] = GAME_STAT_NONE;
+	v[ST_GAMES] = 1;
+	v[ST_ROUNDS] = g->rounds_played;
+	v[ST_WINS] = seat < 0 ? g->over != 0 : (g->winners >> seat) & 1;
 	for (int s = lo; s < hi; s++) {
 		const df_player *pl = &g->pl[s];
-		if (seat >= 0)
-			v[1] = (g->winners >> s) & 1;
-		v[2] += pl->glory;
-		v[3] = v[3] == GAME_STAT_NONE || pl->glory > v[3] ? pl->glory : v[3];
-		v[4] += pl->cash_outs;
-		v[5] += pl->worthy_ends;
-		v[6] += pl->taken;
-		v[7] += pl->claims;
-		v[8] += pl->setbacks;
-		v[9] = v[9] == GAME_STAT_NONE || pl->deepest > v[9] ? pl->deepest : v[9];
+		v[ST_GLORY] += pl->glory;
+		v[ST_BEST_GLORY] = max_of(v[ST_BEST_GLORY], pl->glory);
+		v[ST_CASH_OUTS] += pl->cash_outs;
+		v[ST_WORTHY_ENDS] += pl->worthy_ends;
+		v[ST_TAKEN] += pl->taken;
+		v[ST_CLAIMS] += pl->claims;
+		v[ST_SETBACKS] += pl->setbacks;
+		v[ST_DEEPEST] = max_of(v[ST_DEEPEST], pl->deepest);
 	}
-	if (seat < 0)
-		v[1] = g->over ? 1 : 0;
 }
 
 static const game_achievement_def ach_defs[] = {
