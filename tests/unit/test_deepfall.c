@@ -815,3 +815,156 @@ TEST(deepfall_bag_max_counts_wounded_dice_so_the_piles_never_overflow)
 		}
 	}
 }
+
+/* The ROLL event of seat 0's turn (symbols after the per-turn modifiers and
+ * production), unpacked into tot. */
+static void turn_roll(df_game *g, int *tot)
+{
+	game_events evs = {0};
+	df_party *pa = &g->pl[0].party;
+	df_turn(g, 0, (df_choice){pa->floor, 0, 0, DF_PERSIST}, &evs);
+	memset(tot, 0, DF_NFACES * sizeof *tot);
+	for (size_t i = 0; i < evs.len; i++)
+		if (evs.v[i].type == DF_EV_ROLL && evs.v[i].seat == 0)
+			for (int f = 0; f < DF_NFACES; f++)
+				tot[f] = (evs.v[i].a >> (5 * f)) & 31;
+	game_events_free(&evs);
+}
+
+/* Part A §2 costs: Sylphid Steel −1, Gnoll Cunning −1, Revenant Faith −1 a
+ * turn (never below 0). The same seed rolls the same dice for a Dvergar (no
+ * symbol cost, same hand size), so the difference is the cost alone. */
+TEST(deepfall_lineage_costs_take_one_symbol_each_turn)
+{
+	static df_game base, g;
+	int tried = 0, face[3] = {DF_STEEL, DF_CUNNING, DF_FAITH};
+	int lin[3] = {DF_SYLPHID, DF_GNOLL, DF_REVENANT};
+	for (uint64_t seed = 1; seed < 200 && tried < 3; seed++) {
+		df_config c = cfg_default();
+		df_game_init(&base, &c, 1, seed, NULL);
+		base.pl[0].party.lineage = DF_DVERGAR;
+		base.pl[0].party.calling = DF_REAVER;
+		g = base;
+		int want[DF_NFACES];
+		turn_roll(&base, want);
+		if (!want[DF_STEEL] || !want[DF_CUNNING] || !want[DF_FAITH] || want[DF_DREAD])
+			continue; /* wanted: every cost visible, no Dread to convert */
+		for (int k = 0; k < 3; k++) {
+			df_game t = g;
+			t.pl[0].party.lineage = (uint8_t)lin[k];
+			int got[DF_NFACES];
+			turn_roll(&t, got);
+			for (int f = 0; f < DF_NFACES; f++)
+				CHECK_EQ(got[f], want[f] - (f == face[k]));
+		}
+		tried = 3;
+	}
+	CHECK_EQ(tried, 3);
+}
+
+/* Part A §4: a held room adds `production` of its symbol to a turn that
+ * rolled at least one of it (Catan). */
+TEST(deepfall_held_rooms_produce_their_symbol_when_it_is_rolled)
+{
+	static df_game base, g;
+	bool seen = false;
+	for (uint64_t seed = 1; seed < 200 && !seen; seed++) {
+		df_config c = cfg_default();
+		df_game_init(&base, &c, 1, seed, NULL);
+		base.pl[0].party.lineage = DF_DVERGAR;
+		base.pl[0].party.calling = DF_REAVER;
+		df_room *forge = plain_room(&base, 2, 0, DF_FORGE); /* produces Steel */
+		forge->alive = 1;
+		g = base;
+		forge->act[0] = 0;
+		df_room_at(&g, 2, 0)->act[0] = 1; /* g holds the Forge */
+		int without[DF_NFACES], with[DF_NFACES];
+		turn_roll(&base, without);
+		turn_roll(&g, with);
+		CHECK_EQ(with[DF_STEEL], without[DF_STEEL] + (without[DF_STEEL] > 0 ? 1 : 0));
+		CHECK_EQ(with[DF_CUNNING], without[DF_CUNNING]);
+		seen = without[DF_STEEL] > 0;
+	}
+	CHECK(seen);
+}
+
+/* Reaver's Pillage and the Gnoll's scavenging pay loot on a claim, scaled by
+ * the floor's depth (v2 §7); the Gnoll's only in a Den or a Forge. */
+TEST(deepfall_reaver_and_gnoll_claim_loot_depth_scaled)
+{
+	df_game g;
+	setup(&g, 3, (int[]){DF_DVERGAR, DF_GNOLL, DF_GNOLL},
+	      (int[]){DF_REAVER, DF_WARDEN, DF_WARDEN});
+	for (int r = 0; r < g.cfg.rooms; r++)
+		df_room_at(&g, 3, r)->alive = 0;
+	df_room *den = plain_room(&g, 3, 0, DF_DEN);
+	den->alive = 1;
+	for (int s = 0; s < 3; s++)
+		g.pl[s].party.floor = 3;
+	int tot[DF_NFACES] = {0};
+	df_claim(&g, 0, tot, false, NULL); /* the Dvergar smashes in */
+	CHECK_EQ(g.pl[0].party.unbanked, df_depth_scale(&g.cfg, 3, g.cfg.reaver_loot));
+	int tot1[DF_NFACES] = {[DF_STEEL] = 3};
+	df_claim(&g, 1, tot1, false, NULL);
+	CHECK_EQ(den->act[1], 1);
+	CHECK_EQ(g.pl[1].party.unbanked, df_depth_scale(&g.cfg, 3, g.cfg.gnoll_loot));
+	CHECK(df_depth_scale(&g.cfg, 3, g.cfg.gnoll_loot) > g.cfg.gnoll_loot);
+	den->alive = 0;
+	df_room *hall = plain_room(&g, 3, 1, DF_HALL);
+	hall->alive = 1;
+	int tot2[DF_NFACES] = {[DF_STEEL] = 1, [DF_CUNNING] = 1};
+	df_claim(&g, 2, tot2, false, NULL);
+	CHECK_EQ(hall->act[2], 1);
+	CHECK_EQ(g.pl[2].party.unbanked, 0); /* not a combat room */
+}
+
+/* Part A §7 folded into threat (B8): each denizen_step claims of a faction's
+ * rooms add 1 threat there for that party, at most denizen_cap; a
+ * Hierophant never angers them. */
+TEST(deepfall_denizen_anger_raises_threat_capped_and_hierophants_calm)
+{
+	df_game g;
+	setup(&g, 2, (int[]){DF_GNOLL, DF_GNOLL}, (int[]){DF_REAVER, DF_HIEROPHANT});
+	df_room *crypt = plain_room(&g, 2, 0, DF_CRYPT); /* Revenant Court, threat 2 */
+	int court = df_themes[DF_CRYPT].denizen;
+	REQUIRE(court >= 0);
+	CHECK_EQ(df_threat_for(&g, 0, crypt), 2);
+	g.pl[0].party.anger[court] = (uint8_t)g.cfg.denizen_step;
+	CHECK_EQ(df_threat_for(&g, 0, crypt), 3);
+	g.pl[0].party.anger[court] = 200;
+	CHECK_EQ(df_threat_for(&g, 0, crypt), 2 + g.cfg.denizen_cap);
+	g.pl[1].party.anger[court] = 200;
+	CHECK_EQ(df_threat_for(&g, 1, crypt), 2);
+	/* a claim angers the faction, a Hierophant's does not */
+	for (int r = 0; r < g.cfg.rooms; r++)
+		df_room_at(&g, 2, r)->alive = 0;
+	crypt->alive = 1;
+	g.pl[0].party.anger[court] = 0;
+	g.pl[1].party.anger[court] = 0;
+	for (int s = 0; s < 2; s++) {
+		g.pl[s].party.floor = 2;
+		int tot[DF_NFACES] = {[DF_STEEL] = 2, [DF_CUNNING] = 1};
+		df_claim(&g, s, tot, false, NULL);
+		CHECK_EQ(crypt->act[s], 1);
+	}
+	CHECK_EQ(g.pl[0].party.anger[court], 1);
+	CHECK_EQ(g.pl[1].party.anger[court], 0);
+}
+
+/* max_rounds (CONFIG.md): from that round on a floor falls every round even
+ * when the Maw is too slow, so every config ends. */
+TEST(deepfall_past_max_rounds_a_floor_falls_every_round)
+{
+	df_game g;
+	setup(&g, 1, (int[]){DF_GNOLL}, (int[]){DF_REAVER});
+	g.cfg.maw_base = 0;
+	g.cfg.maw_accel = 1;
+	g.round = g.cfg.max_rounds - 1;
+	int f = g.frontier;
+	df_maw_advance(&g, NULL);
+	CHECK_EQ(g.frontier, f);
+	g.round = g.cfg.max_rounds;
+	df_maw_advance(&g, NULL);
+	CHECK_EQ(g.frontier, f - 1);
+	CHECK(g.accum < 1000); /* the slow Maw's own progress is kept */
+}

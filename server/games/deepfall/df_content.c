@@ -105,7 +105,7 @@ const df_theme_def df_themes[DF_NTHEME] = {
 };
 
 /* Themes are "weighted toward richer themes at greater depth" (B1): a theme
- * is commonest on the floors at its home depth and fades 1 weight per 10
+ * is commonest on the floors at its home depth and fades 1 weight per 8
  * points of depth away; the Throne only on the two deepest floors. Floor 1's
  * first room is always the Threshold (placed by the rules, weight 0 here). */
 int df_theme_weight(int theme, int floor, int floors)
