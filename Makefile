@@ -126,7 +126,7 @@ clean:
 # FUZZ_SECONDS on its corpus; crashes land in build-fuzz/artifacts/.
 FUZZ_SRC := $(wildcard tests/fuzz/*.c)
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := proto game
+FUZZ_TARGETS := proto game table
 $(BUILD)/tests/test_fuzz_regress: $(call obj,$(FUZZ_SRC))
 
 .PHONY: fuzz fuzz-build
@@ -142,3 +142,9 @@ build-fuzz/fuzz/fuzz_%: build-fuzz/tests/fuzz/fuzz_%.o build-fuzz/tests/fuzz/fuz
 
 fuzz: fuzz-build
 	@tests/fuzz/run build-fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# ---- soak (issue 5; tests/soak/soak.js): SOAK_SECONDS (180), SOAK_BOTS (300) ----
+.PHONY: soak
+soak:
+	@$(MAKE) --no-print-directory all
+	@tests/soak/run $(BUILD)

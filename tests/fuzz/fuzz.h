@@ -35,6 +35,11 @@ int fuzz_proto_one(const uint8_t *data, size_t size);
  * game. The byte layout is described at the top of fuzz_game.c. Returns 0. */
 int fuzz_game_one(const uint8_t *data, size_t size);
 
+/* Bytes as operations by five players at one table (server/table.h): the
+ * round engine on a real libuv loop; layout at the top of fuzz_table.c.
+ * Returns 0. */
+int fuzz_table_one(const uint8_t *data, size_t size);
+
 #ifdef LAIR_LIBFUZZER
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* True when s[0..n) is well-formed UTF-8 (RFC 3629: no overlongs, no

@@ -117,6 +117,18 @@ TEST(fuzz_game_regressions)
 	CHECK_MSG(n >= 0, "tests/fuzz/regress/game is missing");
 }
 
+TEST(fuzz_table_corpus)
+{
+	int n = run_dir("corpus/table", fuzz_table_one);
+	CHECK_MSG(n >= 10, "tests/fuzz/corpus/table: %d inputs", n);
+}
+
+TEST(fuzz_table_regressions)
+{
+	int n = run_dir("regress/table", fuzz_table_one);
+	CHECK_MSG(n >= 0, "tests/fuzz/regress/table is missing");
+}
+
 /* The empty input and a few fixed shapes, whatever the corpus holds. */
 TEST(fuzz_entry_points_take_any_bytes)
 {
@@ -129,4 +141,7 @@ TEST(fuzz_entry_points_take_any_bytes)
 	CHECK_EQ(fuzz_game_one(zeros, 0), 0);
 	CHECK_EQ(fuzz_game_one(zeros, sizeof zeros), 0);
 	CHECK_EQ(fuzz_game_one(ones, sizeof ones), 0);
+	CHECK_EQ(fuzz_table_one(zeros, 0), 0);
+	CHECK_EQ(fuzz_table_one(zeros, sizeof zeros), 0);
+	CHECK_EQ(fuzz_table_one(ones, sizeof ones), 0);
 }

@@ -1,0 +1,451 @@
+/*
+ * fuzz_table.c — the round-engine fuzz target (fuzz.h): any bytes become a
+ * sequence of table operations (server/table.h) by up to five players at one
+ * table of a built-in kind — join, watch, leave, AI seats in and out, start,
+ * rematch, drop and come back, choose (JSON or codes, any seat, any decision
+ * number), selecting, the host making decisions durable (late, twice or
+ * stale), resume, snapshots — with the loop run now and then so that the
+ * window, pacing and AI steps fire. Timers are real libuv timers with a zero
+ * window and pacing; deadlines (long) never fire, so a run is deterministic.
+ *
+ * Byte layout: kind, seats, seed (8 bytes), flags (bit 0: the host makes
+ * decisions durable at once; bit 1: private table), then operations of one
+ * opcode byte and its argument bytes (see run_op).
+ *
+ * Invariants (table.h): return codes are table_err values; a refused
+ * operation sends nothing and leaves the table as it was (every member's
+ * snapshot, without the time left on deadlines); every message sent is a
+ * JSON object of the table with a type, and the updates one player gets
+ * carry increasing seq; accessors agree with each other; the game's log
+ * replays (table_replay) to the game the table holds; table_free leaves no
+ * handle open on the loop.
+ */
+#include "fuzz.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uv.h>
+
+#include "../../common/util.h"
+#include "../../server/games/game.h"
+#include "../../server/table.h"
+
+#define NPLAYERS 5 /* player ids 1..5 */
+#define MAX_OPS 300
+
+typedef struct run {
+	const game_kind *k;
+	void *shared;
+	table *t;
+	uint64_t sent;                 /* messages sent so far */
+	uint64_t last_seq[NPLAYERS + 1];
+	uint64_t pending_n;            /* a decision waiting to be made durable */
+	bool durable_now;
+	bool in_callback;
+	int finished;                  /* finished() calls */
+} run;
+
+static const char *const names[NPLAYERS + 1] = {"", "ann", "bob", "cy", "dee", "eve"};
+
+/* ---- host callbacks ---- */
+
+static void h_send(void *ud, uint64_t player, const char *json, size_t len)
+{
+	run *r = ud;
+	r->sent++;
+	FUZZ_CHECK(player >= 1 && player <= NPLAYERS, "sent to player %llu",
+		   (unsigned long long)player);
+	FUZZ_CHECK(strlen(json) == len, "send: length %zu, text %zu", len, strlen(json));
+	cJSON *m = cJSON_ParseWithLength(json, len);
+	FUZZ_CHECK(m && cJSON_IsObject(m), "send: not a JSON object: %.200s", json);
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(m, "type");
+	const cJSON *tid = cJSON_GetObjectItemCaseSensitive(m, "table");
+	FUZZ_CHECK(cJSON_IsString(type) && cJSON_IsNumber(tid) && tid->valuedouble == 7,
+		   "send: no type or table: %.200s", json);
+	const cJSON *seq = cJSON_GetObjectItemCaseSensitive(m, "seq");
+	/* Updates carry increasing seq per player (the snapshot repeats the
+	 * current one). */
+	if (cJSON_IsNumber(seq)) {
+		uint64_t s = (uint64_t)seq->valuedouble;
+		bool snap = strcmp(type->valuestring, "table") == 0;
+		FUZZ_CHECK(snap ? s >= r->last_seq[player] : s > r->last_seq[player],
+			   "player %llu: seq %llu after %llu (%s)", (unsigned long long)player,
+			   (unsigned long long)s, (unsigned long long)r->last_seq[player],
+			   type->valuestring);
+		r->last_seq[player] = s;
+	}
+	cJSON_Delete(m);
+}
+
+static const void *h_shared(void *ud, const game_kind *k)
+{
+	run *r = ud;
+	return k == r->k ? r->shared : NULL;
+}
+
+static void h_events(void *ud, table *t, const game_event *evs, size_t n, bool replaying)
+{
+	run *r = ud;
+	(void)t;
+	FUZZ_CHECK(!replaying, "replaying events outside table_restore");
+	if (r->shared && r->k->shared_fold)
+		r->k->shared_fold(r->shared, evs, n);
+}
+
+static void h_decision(void *ud, table *t, uint64_t n, const game_choice *choices, int seats)
+{
+	run *r = ud;
+	FUZZ_CHECK(seats == table_get_settings(t)->seats, "decision: %d seats", seats);
+	FUZZ_CHECK(n == table_decision_no(t), "decision %llu, table at %llu",
+		   (unsigned long long)n, (unsigned long long)table_decision_no(t));
+	/* Every choice was checked: it is one of the options now. */
+	const game_state *g = table_game(t);
+	uint32_t p = r->k->pending(g);
+	for (int i = 0; i < seats; i++) {
+		if (!(p >> i & 1)) {
+			FUZZ_CHECK(choices[i] == GAME_NO_CHOICE, "seat %d not asked chose %d", i,
+				   choices[i]);
+			continue;
+		}
+		game_choice o[4096];
+		int k = r->k->options(g, i, o, 4096);
+		bool found = false;
+		for (int j = 0; j < k && j < 4096; j++)
+			found = found || o[j] == choices[i];
+		FUZZ_CHECK(found, "seat %d's resolved choice %d is not an option", i, choices[i]);
+	}
+	if (r->durable_now) {
+		table_decision_durable(t, n);
+		return;
+	}
+	r->pending_n = n;
+}
+
+static void h_finished(void *ud, table *t)
+{
+	run *r = ud;
+	r->finished++;
+	FUZZ_CHECK(table_get_state(t) == TABLE_FINISHED, "finished() in state %d",
+		   table_get_state(t));
+}
+
+/* ---- observation ---- */
+
+/* Drops what depends on the clock. */
+static void strip_time(cJSON *j)
+{
+	if (!j)
+		return;
+	cJSON_DeleteItemFromObjectCaseSensitive(j, "deadline");
+	cJSON_DeleteItemFromObjectCaseSensitive(j, "closes_in_ms");
+	for (cJSON *c = j->child; c; c = c->next)
+		strip_time(c);
+}
+
+/* What every member (or, when `only` is 1..5, that player and a
+ * non-member) is shown, as text. */
+static char *observe(const run *r, uint64_t only)
+{
+	buf b = {0};
+	const table *t = r->t;
+	buf_printf(&b, "state %d seq %llu dec %llu host %llu humans %d spec %d ai %#x\n",
+		   table_get_state(t), (unsigned long long)table_seq(t),
+		   (unsigned long long)table_decision_no(t),
+		   (unsigned long long)table_host_player(t), table_humans(t), table_spectators(t),
+		   table_ai_mask(t));
+	for (uint64_t p = 0; p <= NPLAYERS; p++) {
+		if (only && p != only && p != 0)
+			continue;
+		cJSON *s = table_snapshot_json(t, p);
+		strip_time(s);
+		char *txt = fuzz_json_text(s, "snapshot");
+		buf_printf(&b, "%llu: %s\n", (unsigned long long)p, txt);
+		free(txt);
+		cJSON_Delete(s);
+	}
+	cJSON *sum = table_summary_json(t);
+	char *txt = fuzz_json_text(sum, "summary");
+	buf_puts(&b, txt);
+	free(txt);
+	cJSON_Delete(sum);
+	return b.data;
+}
+
+/* Accessors agree with each other. */
+static void check_accessors(const run *r)
+{
+	const table *t = r->t;
+	const table_settings *s = table_get_settings(t);
+	int humans = 0;
+	uint32_t ai = 0;
+	for (int i = 0; i < s->seats; i++) {
+		enum table_seat_kind k = table_seat_kind_of(t, i);
+		uint64_t p = table_seat_player(t, i);
+		if (k == SEAT_HUMAN) {
+			humans++;
+			FUZZ_CHECK(p >= 1 && p <= NPLAYERS && table_seat_of(t, p) == i,
+				   "seat %d: player %llu", i, (unsigned long long)p);
+			FUZZ_CHECK(!table_is_spectator(t, p), "player %llu seated and watching",
+				   (unsigned long long)p);
+		} else {
+			FUZZ_CHECK(p == 0, "seat %d of kind %d has player %llu", i, k,
+				   (unsigned long long)p);
+		}
+		if (k == SEAT_AI)
+			ai |= 1u << i;
+	}
+	FUZZ_CHECK(humans == table_humans(t), "humans %d vs %d", humans, table_humans(t));
+	FUZZ_CHECK(ai == table_ai_mask(t), "ai mask %#x vs %#x", ai, table_ai_mask(t));
+	uint64_t members[NPLAYERS * 2 + 4];
+	int n = table_members(t, members, (int)ARRAY_LEN(members));
+	FUZZ_CHECK(n == humans + table_spectators(t), "members %d", n);
+	if (table_get_state(t) == TABLE_PLAYING)
+		FUZZ_CHECK(table_game(t) && !r->k->is_over(table_game(t)), "playing, game over");
+}
+
+/* The log replays to the game the table holds. */
+static void check_replay(const run *r)
+{
+	const table *t = r->t;
+	const game_state *g = table_game(t);
+	if (!g)
+		return;
+	size_t n = 0;
+	const game_choice *log = table_log(t, &n);
+	cJSON *rec = table_record_json(t);
+	free(fuzz_json_text(rec, "record"));
+	const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(rec, "config");
+	const cJSON *sh = cJSON_GetObjectItemCaseSensitive(rec, "shared");
+	char err[256] = "";
+	int seats = table_get_settings(t)->seats;
+	game_state *st = table_replay(r->k, cfg, seats, table_seed(t),
+				      cJSON_IsNull(sh) ? NULL : sh, log, n, NULL, err, sizeof err);
+	FUZZ_CHECK(st, "replay of the table's log (%zu) failed: %s", n, err);
+	for (int v = -1; v < seats; v++) {
+		cJSON *a = r->k->view(g, v), *b = r->k->view(st, v);
+		char *ta = fuzz_json_text(a, "view"), *tb = fuzz_json_text(b, "view");
+		FUZZ_CHECK(strcmp(ta, tb) == 0, "replay differs for viewer %d", v);
+		free(ta);
+		free(tb);
+		cJSON_Delete(a);
+		cJSON_Delete(b);
+	}
+	r->k->destroy(st);
+	cJSON_Delete(rec);
+}
+
+/* ---- operations ---- */
+
+static cJSON *some_choice(const run *r, fuzz_in *in, int seat)
+{
+	const game_state *g = table_game(r->t);
+	uint8_t how = fuzz_u8(in);
+	if (g && seat >= 0 && seat < table_get_settings(r->t)->seats && how < 0xC0) {
+		game_choice o[4096];
+		int n = r->k->options(g, seat, o, 4096);
+		if (n > 0)
+			return r->k->choice_json(g, seat, o[fuzz_u8(in) % (n < 4096 ? n : 4096)]);
+	}
+	static const char *const junk[] = {"stay", "leave", "bank4", "{\"target\":1}",
+					   "{\"target\":99,\"press\":0}", "null", "[1]", "3"};
+	const char *j = junk[how % ARRAY_LEN(junk)];
+	cJSON *v = j[0] == '{' || j[0] == '[' || j[0] == 'n' || j[0] == '3' ? cJSON_Parse(j)
+									    : cJSON_CreateString(j);
+	return v;
+}
+
+/* Up to `rounds` decisions where every seated human picks an option (the
+ * k-th, rotating), the host makes each durable and the loop runs: games
+ * reach their end (results, rematches) within a short input. */
+static void fast_forward(run *r, uv_loop_t *loop, uint8_t rounds)
+{
+	table *t = r->t;
+	char err[256];
+	for (int i = 0; i < rounds && table_get_state(t) == TABLE_PLAYING; i++) {
+		const game_state *g = table_game(t);
+		uint32_t p = r->k->pending(g);
+		for (int s = 0; s < table_get_settings(t)->seats; s++) {
+			uint64_t pl = table_seat_player(t, s);
+			if (!pl || !(p >> s & 1))
+				continue;
+			game_choice o[4096];
+			int n = r->k->options(g, s, o, 4096);
+			if (n <= 0)
+				continue;
+			int rc = table_choose_code(t, pl, s, 0, o[(i + s) % (n < 4096 ? n : 4096)], err,
+						   sizeof err);
+			/* Already chosen inside the window, or the decision moved on. */
+			FUZZ_CHECK(rc == TABLE_OK || rc == TABLE_ERR_NOT_PENDING ||
+				   rc == TABLE_ERR_WRONG_PHASE, "fast forward: %s (%s)",
+				   table_err_code(rc), err);
+		}
+		uv_run(loop, UV_RUN_NOWAIT);
+		if (r->pending_n) {
+			uint64_t n = r->pending_n;
+			r->pending_n = 0;
+			table_decision_durable(t, n);
+		}
+		uv_run(loop, UV_RUN_NOWAIT);
+	}
+}
+
+/* One operation; returns its table_err (or TABLE_OK for those without). */
+static int run_op(run *r, fuzz_in *in, uv_loop_t *loop)
+{
+	table *t = r->t;
+	uint8_t op = fuzz_u8(in);
+	uint64_t p = 1 + fuzz_u8(in) % NPLAYERS;
+	int seats = table_get_settings(t)->seats;
+	int seat = (int)(fuzz_u8(in) % (seats + 2)) - 1; /* -1 .. seats */
+	char err[256] = "";
+	int out = -7;
+	switch (op % 16) {
+	case 0:
+		return table_join(t, p, names[p], seat, (op & 0x10) ? "pw" : NULL, &out);
+	case 1:
+		return table_spectate(t, p, names[p], (op & 0x10) ? "pw" : "nope");
+	case 2:
+		return table_leave(t, p);
+	case 3:
+		return table_add_ai(t, p, seat, &out);
+	case 4:
+		return table_remove_ai(t, p, seat);
+	case 5:
+		return table_start(t, p);
+	case 6:
+		return table_rematch(t, p);
+	case 7:
+		table_set_connected(t, p, op & 0x10);
+		return TABLE_OK;
+	case 8:
+	case 9: {
+		uint64_t d = table_decision_no(t);
+		uint8_t db = fuzz_u8(in);
+		uint64_t dec = db < 0x80 ? 0 : db < 0xC0 ? d : db < 0xE0 ? d + 1 : d - 1;
+		if (op % 16 == 8) {
+			cJSON *c = some_choice(r, in, seat < 0 ? table_seat_of(t, p) : seat);
+			int rc = table_choose(t, p, seat, dec, c, err, sizeof err);
+			cJSON_Delete(c);
+			return rc;
+		}
+		return table_choose_code(t, p, seat, dec, (int8_t)fuzz_u8(in), err, sizeof err);
+	}
+	case 10:
+		return table_selecting(t, p);
+	case 11: {
+		uint8_t which = fuzz_u8(in);
+		uint64_t n = which < 0xC0 ? r->pending_n : table_decision_no(t) + which % 3 - 1;
+		if (which < 0xC0)
+			r->pending_n = 0;
+		if (n)
+			table_decision_durable(t, n);
+		return TABLE_OK;
+	}
+	case 12: {
+		bool snap = false;
+		uint64_t since = fuzz_u8(in) < 0x80 ? r->last_seq[p] : fuzz_u16(in);
+		int rc = table_resume(t, p, since, &snap);
+		FUZZ_CHECK(rc == TABLE_OK || rc == TABLE_ERR_NOT_SEATED, "resume: %d", rc);
+		FUZZ_CHECK(rc != TABLE_OK || table_has_member(t, p), "resume for a non-member");
+		return TABLE_OK;
+	}
+	case 13:
+		check_replay(r);
+		return TABLE_OK;
+	case 14:
+		uv_run(loop, UV_RUN_NOWAIT);
+		return TABLE_OK;
+	default:
+		fast_forward(r, loop, fuzz_u8(in));
+		return TABLE_OK;
+	}
+}
+
+int fuzz_table_one(const uint8_t *data, size_t size)
+{
+	fuzz_in in = {data, size};
+	int nk = game_kind_count();
+	if (nk <= 0)
+		return 0;
+	run r = {.k = game_kind_at(fuzz_u8(&in) % nk)};
+	uint8_t sb = fuzz_u8(&in);
+	int seats = r.k->min_seats + sb % (r.k->max_seats - r.k->min_seats + 1);
+	uint64_t seed = fuzz_u64(&in);
+	uint8_t flags = fuzz_u8(&in);
+	r.durable_now = flags & 1;
+	char err[256] = "";
+	if (r.k->shared_new)
+		r.shared = r.k->shared_new(NULL, err, sizeof err);
+
+	uv_loop_t loop;
+	FUZZ_CHECK(uv_loop_init(&loop) == 0, "uv_loop_init");
+	table_host host = {
+		.ud = &r,
+		.send = h_send,
+		.shared = h_shared,
+		.events = h_events,
+		.decision = h_decision,
+		.finished = h_finished,
+	};
+	table_settings s = {
+		.id = 7,
+		.lobby = 1,
+		.kind = r.k,
+		.seats = seats,
+		.host = 1,
+		.turn_timeout_ms = 600000, /* never fires within a run */
+		.window_ms = 0,
+		.pacing_ms = 0,
+		.reveal_pause_ms = 0,
+		.fixed_seed = true,
+		.seed = seed,
+		.private_table = flags & 2,
+	};
+	snprintf(s.name, sizeof s.name, "fuzz");
+	snprintf(s.host_name, sizeof s.host_name, "ann");
+	if (s.private_table)
+		snprintf(s.password, sizeof s.password, "pw");
+	r.t = table_new(&loop, &host, &s, err, sizeof err);
+	FUZZ_CHECK(r.t, "table_new: %s", err);
+	uint64_t seq = table_seq(r.t);
+
+	for (int i = 0; i < MAX_OPS && fuzz_left(&in); i++) {
+		/* Every member's view now and then; the acting player's (and a
+		 * stranger's) at every operation: snapshots are the costly part. */
+		uint64_t actor = in.n >= 2 ? 1 + in.p[1] % NPLAYERS : 0;
+		uint64_t only = i % 8 == 0 ? 0 : actor;
+		char *before = observe(&r, only);
+		uint64_t sent = r.sent;
+		int rc = run_op(&r, &in, &loop);
+		FUZZ_CHECK(rc >= TABLE_OK && rc <= TABLE_ERR_INTERNAL, "code %d", rc);
+		FUZZ_CHECK(table_err_code(rc), "no protocol code for %d", rc);
+		if (rc != TABLE_OK) {
+			FUZZ_CHECK(r.sent == sent, "a refused operation (%s) sent %llu messages",
+				   table_err_code(rc), (unsigned long long)(r.sent - sent));
+			char *after = observe(&r, only);
+			FUZZ_CHECK(strcmp(before, after) == 0, "a refused operation (%s) changed "
+				   "the table:\n%.800s\n--\n%.800s", table_err_code(rc), before, after);
+			free(after);
+		}
+		free(before);
+		FUZZ_CHECK(table_seq(r.t) >= seq, "seq went back");
+		seq = table_seq(r.t);
+		check_accessors(&r);
+	}
+	check_replay(&r);
+	table_free(r.t);
+	/* Every handle closes: the loop must end and close cleanly. */
+	uv_run(&loop, UV_RUN_DEFAULT);
+	FUZZ_CHECK(uv_loop_close(&loop) == 0, "a handle was left open on the loop");
+	if (r.shared)
+		r.k->shared_free(r.shared);
+	return 0;
+}
+
+#ifdef LAIR_LIBFUZZER
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	return fuzz_table_one(data, size);
+}
+#endif
