@@ -10,14 +10,15 @@ void metrics_family(buf *out, const char *name, const char *type, const char *he
 	buf_printf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
-/* Whole numbers print without an exponent or decimals. */
+/* Whole numbers print without an exponent or decimals. The range test
+ * comes first: casting a double beyond long long is undefined. */
 static void put_value(buf *out, double v)
 {
 	if (isnan(v))
 		buf_puts(out, "NaN");
 	else if (isinf(v))
 		buf_puts(out, v > 0 ? "+Inf" : "-Inf");
-	else if (v == (double)(long long)v && fabs(v) < 1e15)
+	else if (fabs(v) < 1e15 && v == (double)(long long)v)
 		buf_printf(out, "%lld", (long long)v);
 	else
 		buf_printf(out, "%.9g", v);
