@@ -10,6 +10,7 @@
 #include <cJSON.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,15 +158,15 @@ static int parse_ll(const char *s, bool suffixes, long long *out)
 	long long v = strtoll(s, &end, 10);
 	if (end == s || errno)
 		return -1;
-	if (suffixes && (*end == 'k' || *end == 'K')) {
-		v *= 1024;
-		end++;
-	} else if (suffixes && (*end == 'm' || *end == 'M')) {
-		v *= 1024 * 1024;
-		end++;
-	}
-	if (*end)
-		return -1;
+	long long scale = 1;
+	if (suffixes && (*end == 'k' || *end == 'K'))
+		scale = 1024;
+	else if (suffixes && (*end == 'm' || *end == 'M'))
+		scale = 1024 * 1024;
+	end += scale > 1;
+	if (*end || v > LLONG_MAX / scale || v < LLONG_MIN / scale)
+		return -1; /* the multiply below would overflow (undefined) */
+	v *= scale;
 	*out = v;
 	return 0;
 }
@@ -255,6 +256,8 @@ static int set_from_json(laird_config *cfg, const struct opt *o, const cJSON *it
 	case OPT_INT:
 	case OPT_SIZE: {
 		double d = cJSON_IsNumber(item) ? item->valuedouble : 0.5;
+		if (isnan(d))
+			d = 0.5; /* not a whole number below, without casting NaN */
 		if (d < -1e15 || d > 1e15)
 			d = d < 0 ? -1e15 : 1e15; /* out of range below, without UB */
 		if (d != (double)(long long)d) {

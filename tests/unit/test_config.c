@@ -99,6 +99,13 @@ TEST(config_usage_errors_name_the_problem)
 	CHECK_EQ(parse(&c, err, sizeof err, 0, "stray", NULL), -1);
 	CHECK(strstr(err, "unexpected argument") != NULL);
 	CHECK_EQ(parse(&c, err, sizeof err, 0, "--max_connections", "5", NULL), -1);
+	/* a suffix that would overflow is refused, not multiplied (undefined) */
+	CHECK_EQ(parse(&c, err, sizeof err, 0, "--max-send-queue", "9223372036854775807k", NULL),
+		 -1);
+	CHECK_EQ(parse(&c, err, sizeof err, 0, "--max-send-queue=-9223372036854775807m", NULL),
+		 -1);
+	CHECK_EQ(parse(&c, err, sizeof err, 0, "--max-frame-bytes", "99999999999999999999", NULL),
+		 -1);
 	CHECK_EQ(c.port, 7777); /* nothing above changed it */
 }
 
