@@ -60,6 +60,7 @@ struct play {
 	char c_password[65]; /* also the entry line of M_JOINPW */
 	int64_t pw_table;
 	int pw_join;
+	int first_table; /* the reply to --table / watch TABLE is pending */
 
 	/* table */
 	struct tv tv;
@@ -153,7 +154,7 @@ static void on_table(struct lsess *s, const cJSON *m, void *ud)
 	char why[256];
 	if (reply_is_error(m, why, sizeof why)) {
 		set_notice(p, "%s", why);
-		if (p->o->watch > 0 || p->o->join > 0) {
+		if (p->first_table) {
 			/* `lair watch N` / `--table N` have nothing else to show. */
 			fprintf(stderr, "lair: %s\n", why);
 			quit(p, LAIR_REFUSED);
@@ -162,6 +163,7 @@ static void on_table(struct lsess *s, const cJSON *m, void *ud)
 		draw(p);
 		return;
 	}
+	p->first_table = 0;
 	tv_free(&p->tv);
 	tv_init(&p->tv);
 	p->ui.monte_step = -1;
@@ -288,6 +290,7 @@ static void on_ready(struct lsess *s, const cJSON *w, int first, void *ud)
 		cJSON_AddNumberToObject(req, "table", (double)p->o->watch);
 		if (p->o->password)
 			cJSON_AddStringToObject(req, "password", p->o->password);
+		p->first_table = 1;
 		request(p, req, on_table);
 		return;
 	}
@@ -309,6 +312,7 @@ static void on_ready(struct lsess *s, const cJSON *w, int first, void *ud)
 		cJSON_AddNumberToObject(req, "table", (double)p->o->join);
 		if (p->o->password)
 			cJSON_AddStringToObject(req, "password", p->o->password);
+		p->first_table = 1;
 		request(p, req, on_table);
 	}
 }
