@@ -93,6 +93,9 @@ test('lair play: a whole game from the lobby to the result, as the server record
 			assert.match(s, />1 ann +inside/);
 			assert.match(s, /\[L\] Leave +\[/); // and the ways to stay in this room
 			assert.match(s, /AI 2/);
+			// each seat's status: we are looking at our options, the AIs chose
+			s = await t.waitScreen(/>1 ann +inside .* selecting/, 5000);
+			assert.match(s, / 2 AI 2 +inside .* chosen +AI/);
 			// the hand icon on request
 			await t.keys('H');
 			s = await t.waitScreen(/Hand: lair \d+%/);
