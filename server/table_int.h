@@ -84,6 +84,7 @@ struct table {
 	struct table_hist *hist;
 	int h_first, h_len, h_cap;
 	size_t h_bytes;
+	uint64_t resume_floor; /* restored: a resume from at or below gets a snapshot */
 };
 
 /* table_msg.c */

@@ -195,7 +195,7 @@ int table_resume(table *t, uint64_t player, uint64_t since, bool *snapshot)
 		return TABLE_ERR_NOT_SEATED;
 	if (since == t->seq)
 		return TABLE_OK;
-	bool have = since > 0 && since < t->seq && t->h_len > 0 &&
+	bool have = since > t->resume_floor && since < t->seq && t->h_len > 0 &&
 		    t->hist[t->h_first].seq <= since + 1;
 	if (!have) {
 		if (snapshot)

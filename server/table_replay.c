@@ -206,6 +206,7 @@ table *table_restore(uv_loop_t *loop, const table_host *host, const table_settin
 	game_events_clear(&t->evs);
 	t->seed = info->seed;
 	t->seq = info->seq;
+	t->resume_floor = info->seq; /* what came before the crash is not held */
 	t->decision = info->n;
 	t->state = TABLE_PLAYING;
 	t->phase = PH_BETWEEN;

@@ -1,0 +1,798 @@
+/*
+ * test_table.c — the table and its round engine on a real uv loop with the
+ * tiny "coin" kind (table_coin.h): seats and life, the change-your-mind
+ * window, deadlines and the AI, takeover and leaving, hidden information,
+ * sequence numbers and resume, bad choices, durability, replay and
+ * recovery. No sockets: the harness records what the table sends.
+ */
+#include "table_coin.h"
+#include "table_harness.h"
+
+static char err[256];
+
+/* Does the JSON of obj contain needle? */
+static bool h_has(const cJSON *obj, const char *needle)
+{
+	char *s = obj ? cJSON_PrintUnformatted(obj) : NULL;
+	bool r = s && strstr(s, needle);
+	free(s);
+	return r;
+}
+
+/* Two humans (players 1 and 2) seated, started. */
+static void two_humans(int window_ms, int timeout_ms)
+{
+	table_settings s = h_settings(&coin_kind, 2);
+	s.window_ms = window_ms;
+	s.turn_timeout_ms = timeout_ms;
+	h_open(&s);
+	CHECK_EQ(table_join(H.t, 1, "p1", 0, NULL, NULL), TABLE_OK);
+	CHECK_EQ(table_join(H.t, 2, "p2", 1, NULL, NULL), TABLE_OK);
+	CHECK_EQ(table_start(H.t, 1), TABLE_OK);
+}
+
+TEST(table_window_change_inside_applies_and_nothing_revealed_before_close)
+{
+	two_humans(40, 60000);
+	CHECK_EQ(h_count(1, "options"), 1);
+	CHECK_EQ(table_choose_code(H.t, 1, -1, 1, COIN_HEADS, err, sizeof err), TABLE_OK);
+	/* p2 sees p1 as "chosen", never what */
+	const cJSON *st = h_last(2, "status");
+	REQUIRE(st);
+	CHECK_STR(h_status(st, 0), "chosen");
+	CHECK_STR(h_status(st, 1), "waiting");
+	for (int i = 0; i < H.n; i++)
+		if (H.m[i].player == 2)
+			CHECK_MSG(!strstr(H.m[i].json, "\"call\""), "p2 saw a call: %s",
+				  H.m[i].json);
+	/* p1's own copy says what it chose */
+	CHECK(h_has(h_last(1, "status"), "heads"));
+	CHECK_EQ(h_count(0, "window"), 0);
+	CHECK_EQ(table_choose_code(H.t, 2, -1, 1, COIN_TAILS, err, sizeof err), TABLE_OK);
+	/* every pending seat has chosen: the window opens, nothing revealed */
+	CHECK_EQ(h_count(1, "window"), 1);
+	CHECK_EQ(h_count(2, "window"), 1);
+	CHECK_EQ(h_count(0, "reveal"), 0);
+	CHECK(h_num(h_last(1, "window"), "closes_in_ms") <= 40);
+	/* p1 changes its mind inside the window; the window does not restart */
+	CHECK_EQ(table_choose_code(H.t, 1, 0, 1, COIN_TAILS, err, sizeof err), TABLE_OK);
+	CHECK_EQ(h_count(0, "window"), 2);
+	CHECK_EQ(h_count(0, "reveal"), 0);
+	cJSON *snap = table_snapshot_json(H.t, 2);
+	const cJSON *g = cJSON_GetObjectItemCaseSensitive(snap, "game");
+	CHECK_STR(cJSON_GetObjectItemCaseSensitive(g, "phase")->valuestring, "window");
+	char *ss = cJSON_PrintUnformatted(snap);
+	CHECK(strstr(ss, "heads") == NULL || strstr(ss, "\"options\"")); /* no p1 call */
+	CHECK(!strstr(ss, "\"choice\":{\"call\":\"tails\"}") ||
+	      strstr(ss, "\"you\":1")); /* only its own */
+	free(ss);
+	cJSON_Delete(snap);
+	RUN_UNTIL(h_count(1, "reveal") == 1);
+	const cJSON *rv = h_last(2, "reveal");
+	bool ai = true;
+	CHECK_STR(h_revealed(rv, 0, &ai), "tails"); /* the changed choice applied */
+	CHECK(!ai);
+	CHECK_STR(h_revealed(rv, 1, NULL), "tails");
+	size_t n;
+	const game_choice *log = table_log(H.t, &n);
+	REQUIRE(n == 1);
+	CHECK_EQ(log[0], COIN_TAILS);
+	CHECK_EQ(log[1], COIN_TAILS);
+	/* then the next decision */
+	RUN_UNTIL(h_count(1, "options") == 2);
+	CHECK_EQ(h_num(h_last(1, "options"), "decision"), 2);
+	h_close();
+}
+
+TEST(table_reveal_only_after_window_closes)
+{
+	two_humans(30, 60000);
+	table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
+	table_choose_code(H.t, 2, -1, 0, COIN_HEADS, err, sizeof err);
+	/* turn the loop while the window runs: no reveal until its timer */
+	uint64_t opened = uv_now(&H.loop);
+	RUN_UNTIL(h_count(0, "reveal") > 0);
+	CHECK(uv_now(&H.loop) >= opened + 30);
+	h_close();
+}
+
+TEST(table_choice_after_window_is_next_decision_or_not_pending)
+{
+	two_humans(10, 60000);
+	H.hold = true;
+	table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
+	table_choose_code(H.t, 2, -1, 0, COIN_HEADS, err, sizeof err);
+	RUN_UNTIL(H.held == 1);
+	/* resolved, not yet durable: choices are closed, nothing is revealed */
+	CHECK_EQ(table_choose_code(H.t, 1, -1, 0, COIN_TAILS, err, sizeof err),
+		 TABLE_ERR_NOT_PENDING);
+	CHECK_EQ(h_count(0, "reveal"), 0);
+	cJSON *snap = table_snapshot_json(H.t, 1);
+	const cJSON *view = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(snap, "game"), "view");
+	CHECK_EQ(h_num(view, "round"), 0); /* not applied before durable */
+	cJSON_Delete(snap);
+	table_decision_durable(H.t, 7); /* stale: ignored */
+	CHECK_EQ(h_count(0, "reveal"), 0);
+	table_decision_durable(H.t, 1);
+	CHECK_EQ(h_count(1, "reveal"), 1);
+	CHECK_EQ(h_count(2, "reveal"), 1);
+	h_close();
+}
+
+TEST(table_deadline_passes_ai_chooses_no_window)
+{
+	two_humans(1000, 25);
+	CHECK_EQ(table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err), TABLE_OK);
+	CHECK_EQ(h_count(0, "window"), 0);
+	RUN_UNTIL(h_count(1, "reveal") == 1);
+	bool ai = false;
+	CHECK(h_revealed(h_last(1, "reveal"), 1, &ai) != NULL);
+	CHECK(ai);
+	CHECK_EQ(h_count(0, "window"), 0); /* the deadline is final */
+	/* p2 is connected: it is not "away", and the next decision waits for it */
+	RUN_UNTIL(h_count(2, "options") == 2);
+	CHECK_STR(h_status(h_last(2, "options"), 1), "waiting");
+	h_close();
+}
+
+TEST(table_disconnected_seat_waits_deadline_then_ai_until_back)
+{
+	two_humans(5, 25);
+	table_set_connected(H.t, 2, false);
+	H.offline[2] = true;
+	/* not instantly: p2's seat is still waiting */
+	CHECK_STR(h_status(h_last(1, "options"), 1), "waiting");
+	CHECK_STR(h_status(h_last(1, "status") ? h_last(1, "status") : h_last(1, "options"), 1),
+		  "waiting");
+	table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
+	RUN_UNTIL(h_count(1, "reveal") == 1);
+	/* the deadline passed while away: the AI now plays it at once */
+	RUN_UNTIL(h_count(1, "options") == 2);
+	CHECK_STR(h_status(h_last(1, "options"), 1), "chosen");
+	const cJSON *seats = cJSON_GetObjectItemCaseSensitive(h_last(1, "seats"), "seats");
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(seats, 1), "away")));
+	/* back: the seat is its own again */
+	H.offline[2] = false;
+	table_set_connected(H.t, 2, true);
+	seats = cJSON_GetObjectItemCaseSensitive(h_last(2, "seats"), "seats");
+	CHECK(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(seats, 1), "away")));
+	/* its choice replaces the AI's pending one */
+	CHECK_EQ(table_choose_code(H.t, 2, -1, 0, COIN_LEAVE, err, sizeof err), TABLE_OK);
+	table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
+	RUN_UNTIL(h_count(1, "reveal") == 2);
+	bool ai = true;
+	CHECK_STR(h_revealed(h_last(1, "reveal"), 1, &ai), "leave");
+	CHECK(!ai);
+	h_close();
+}
+
+TEST(table_all_ai_runs_to_end_one_decision_per_iteration)
+{
+	table_settings s = h_settings(&coin_kind, 4);
+	cJSON *cfg = cJSON_Parse("{\"rounds\": 40}");
+	s.config = cfg;
+	h_open(&s);
+	cJSON_Delete(cfg);
+	CHECK_EQ(table_spectate(H.t, 1, "p1", NULL), TABLE_OK);
+	for (int i = 0; i < 4; i++)
+		CHECK_EQ(table_add_ai(H.t, 1, -1, NULL), TABLE_OK);
+	CHECK_EQ(table_add_ai(H.t, 1, -1, NULL), TABLE_ERR_FULL);
+	uint64_t it0 = H.iterations;
+	CHECK_EQ(table_start(H.t, 1), TABLE_OK);
+	/* start posts decision 1 and the AIs resolve it; the next waits */
+	CHECK_EQ(H.decisions, 1);
+	RUN_UNTIL(H.finished == 1);
+	CHECK_EQ(table_get_state(H.t), TABLE_FINISHED);
+	CHECK(H.decisions >= 2);
+	CHECK_EQ(h_count(1, "result"), 1);
+	CHECK_EQ(h_count(1, "window"), 0); /* nobody to wait for */
+	CHECK(H.iterations - it0 >= (uint64_t)H.decisions - 1);
+	size_t n;
+	table_log(H.t, &n);
+	CHECK_EQ(n, (size_t)H.decisions);
+	/* the spectator saw every reveal, and no hand */
+	CHECK_EQ(h_count(1, "reveal"), H.decisions);
+	for (int i = 0; i < H.n; i++)
+		CHECK(!strstr(H.m[i].json, "HIDDEN"));
+	h_close();
+}
+
+TEST(table_all_ai_pacing_uses_timer)
+{
+	table_settings s = h_settings(&coin_kind, 2);
+	s.pacing_ms = 5;
+	h_open(&s);
+	table_add_ai(H.t, 1, 0, NULL);
+	table_add_ai(H.t, 1, 1, NULL);
+	uint64_t t0 = uv_now(&H.loop);
+	CHECK_EQ(table_start(H.t, 1), TABLE_OK);
+	RUN_UNTIL(H.finished == 1);
+	CHECK(uv_now(&H.loop) >= t0 + (uint64_t)(H.decisions - 1) * 5);
+	h_close();
+}
+
+TEST(table_takeover_ai_seat_by_choosing)
+{
+	table_settings s = h_settings(&coin_kind, 2);
+	h_open(&s);
+	table_join(H.t, 1, "p1", 0, NULL, NULL);
+	table_add_ai(H.t, 1, 1, NULL);
+	CHECK_EQ(table_spectate(H.t, 3, "p3", NULL), TABLE_OK);
+	CHECK_EQ(table_start(H.t, 1), TABLE_OK);
+	/* the AI seat chose at once (status only) */
+	CHECK_STR(h_status(h_last(3, "options"), 1), "chosen");
+	/* someone not at the table cannot */
+	CHECK_EQ(table_choose_code(H.t, 9, 1, 0, COIN_HEADS, err, sizeof err),
+		 TABLE_ERR_NOT_SEATED);
+	/* p1 already holds a seat */
+	CHECK_EQ(table_choose_code(H.t, 1, 1, 0, COIN_HEADS, err, sizeof err),
+		 TABLE_ERR_NOT_YOUR_SEAT);
+	CHECK_EQ(table_choose_code(H.t, 3, 1, 0, COIN_LEAVE, err, sizeof err), TABLE_OK);
+	CHECK_EQ(table_seat_of(H.t, 3), 1);
+	CHECK_EQ(table_seat_kind_of(H.t, 1), SEAT_HUMAN);
+	CHECK_STR(table_seat_name(H.t, 1), "p3");
+	CHECK(!table_is_spectator(H.t, 3));
+	const cJSON *snap = h_last(3, "table");
+	REQUIRE(snap);
+	CHECK_EQ(h_num(snap, "you"), 1);
+	CHECK(h_has(snap, "HIDDEN-1-"));
+	table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
+	RUN_UNTIL(h_count(1, "reveal") == 1);
+	bool ai = true;
+	CHECK_STR(h_revealed(h_last(1, "reveal"), 1, &ai), "leave");
+	CHECK(!ai);
+	h_close();
+}
+
+TEST(table_join_ai_seat_mid_game_keeps_its_choice)
+{
+	table_settings s = h_settings(&coin_kind, 2);
+	h_open(&s);
+	table_join(H.t, 1, "p1", 0, NULL, NULL);
+	table_add_ai(H.t, 1, 1, NULL);
+	table_start(H.t, 1);
+	int seat = -1;
+	CHECK_EQ(table_join(H.t, 4, "p4", -1, NULL, &seat), TABLE_OK);
+	CHECK_EQ(seat, 1);
+	CHECK_EQ(table_join(H.t, 5, "p5", -1, NULL, NULL), TABLE_ERR_FULL);
+	table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
+	RUN_UNTIL(h_count(1, "reveal") == 1);
+	bool ai = false;
+	CHECK(h_revealed(h_last(1, "reveal"), 1, &ai));
+	CHECK(ai); /* the AI's choice stood */
+	h_close();
+}
+
+TEST(table_leave_mid_game_hands_seat_to_ai)
+{
+	two_humans(10, 60000);
+	int n2 = 0;
+	for (int i = 0; i < H.n; i++)
+		n2 += H.m[i].player == 2;
+	CHECK_EQ(table_leave(H.t, 2), TABLE_OK);
+	CHECK_EQ(table_seat_kind_of(H.t, 1), SEAT_AI);
+	/* the AI chose for it at once */
+	CHECK_STR(h_status(h_last(1, "status"), 1), "chosen");
+	table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
+	RUN_UNTIL(h_count(1, "reveal") == 1);
+	bool ai = false;
+	CHECK(h_revealed(h_last(1, "reveal"), 1, &ai));
+	CHECK(ai);
+	int n2b = 0;
+	for (int i = 0; i < H.n; i++)
+		n2b += H.m[i].player == 2;
+	CHECK_EQ(n2b, n2); /* the leaver hears nothing more */
+	CHECK_EQ(table_choose_code(H.t, 2, -1, 0, COIN_HEADS, err, sizeof err),
+		 TABLE_ERR_NOT_SEATED);
+	h_close();
+}
+
+TEST(table_hidden_fields_never_reach_others)
+{
+	table_settings s = h_settings(&coin_kind, 3);
+	cJSON *cfg = cJSON_Parse("{\"rounds\": 6}");
+	s.config = cfg;
+	s.window_ms = 1;
+	h_open(&s);
+	cJSON_Delete(cfg);
+	table_join(H.t, 1, "p1", 0, NULL, NULL);
+	table_join(H.t, 2, "p2", 1, NULL, NULL);
+	table_add_ai(H.t, 1, 2, NULL);
+	table_spectate(H.t, 3, "p3", NULL);
+	table_start(H.t, 1);
+	int guard = 0;
+	while (table_get_state(H.t) == TABLE_PLAYING && guard++ < 100) {
+		uint64_t d = table_decision_no(H.t);
+		table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
+		table_choose_code(H.t, 2, -1, 0, COIN_TAILS, err, sizeof err);
+		RUN_UNTIL(table_decision_no(H.t) > d || table_get_state(H.t) != TABLE_PLAYING);
+		cJSON *sn = table_snapshot_json(H.t, 3);
+		char *js = cJSON_PrintUnformatted(sn);
+		h_send(NULL, 3, js, strlen(js));
+		free(js);
+		cJSON_Delete(sn);
+	}
+	CHECK_EQ(table_get_state(H.t), TABLE_FINISHED);
+	int mine[4] = {0};
+	for (int i = 0; i < H.n; i++) {
+		const hmsg *m = &H.m[i];
+		int seat = m->player == 1 ? 0 : m->player == 2 ? 1 : -1;
+		for (int j = 0; j < 3; j++) {
+			char needle[32];
+			snprintf(needle, sizeof needle, "HIDDEN-%d-", j);
+			if (strstr(m->json, needle)) {
+				CHECK_MSG(j == seat, "player %llu saw %s: %s",
+					  (unsigned long long)m->player, needle, m->json);
+				mine[m->player]++;
+			}
+		}
+	}
+	CHECK(mine[1] > 0 && mine[2] > 0); /* each sees its own */
+	h_close();
+}
+
+TEST(table_coin_never_shown_before_reveal)
+{
+	/* The flip of the round being decided is in no message before the
+	 * reveal: check that each reveal's coin is not guessable from earlier
+	 * messages by asserting no message but a reveal mentions "coin". */
+	two_humans(1, 60000);
+	for (int r = 0; r < 3 && table_get_state(H.t) == TABLE_PLAYING; r++) {
+		table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
+		table_choose_code(H.t, 2, -1, 0, COIN_HEADS, err, sizeof err);
+		RUN_UNTIL(h_count(1, "reveal") == r + 1);
+	}
+	for (int i = 0; i < H.n; i++)
+		if (strstr(H.m[i].json, "\"coin\""))
+			CHECK_STR(h_type(&H.m[i]), "reveal");
+	h_close();
+}
+
+TEST(table_seq_strictly_increases_per_player)
+{
+	table_settings s = h_settings(&coin_kind, 3);
+	s.window_ms = 1;
+	s.turn_timeout_ms = 10;
+	h_open(&s);
+	table_join(H.t, 1, "p1", 0, NULL, NULL);
+	table_join(H.t, 2, "p2", 1, NULL, NULL);
+	table_spectate(H.t, 3, "p3", NULL);
+	table_start(H.t, 1);
+	RUN_UNTIL(H.finished == 1);
+	for (uint64_t p = 1; p <= 3; p++) {
+		double last = 0;
+		int seen = 0;
+		for (int i = 0; i < H.n; i++) {
+			if (H.m[i].player != p)
+				continue;
+			double q = h_num(H.m[i].obj, "seq");
+			CHECK_MSG(q > last, "player %llu: seq %.0f after %.0f",
+				  (unsigned long long)p, q, last);
+			last = q;
+			seen++;
+		}
+		CHECK(seen > 5);
+	}
+	h_close();
+}
+
+TEST(table_resume_gets_missed_updates_or_snapshot)
+{
+	two_humans(1, 15);
+	table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
+	table_choose_code(H.t, 2, -1, 0, COIN_HEADS, err, sizeof err);
+	RUN_UNTIL(h_count(2, "reveal") == 1);
+	uint64_t since = (uint64_t)h_num(H.m[H.n - 1].obj, "seq");
+	for (int i = H.n - 1; i >= 0; i--)
+		if (H.m[i].player == 2) {
+			since = (uint64_t)h_num(H.m[i].obj, "seq");
+			break;
+		}
+	H.offline[2] = true;
+	table_set_connected(H.t, 2, false);
+	RUN_UNTIL(h_count(1, "reveal") == 2); /* p2's seat played at its deadline */
+	H.offline[2] = false;
+	table_set_connected(H.t, 2, true);
+	int first = H.n;
+	bool snap = true;
+	CHECK_EQ(table_resume(H.t, 2, since, &snap), TABLE_OK);
+	CHECK(!snap);
+	/* exactly since+1 .. seq, in order, as p2's seat sees them */
+	uint64_t want = since + 1;
+	for (int i = first; i < H.n; i++) {
+		CHECK_EQ(H.m[i].player, 2);
+		CHECK_EQ(h_num(H.m[i].obj, "seq"), want);
+		want++;
+	}
+	CHECK_EQ(want, table_seq(H.t) + 1);
+	bool saw_reveal = false, saw_own = false;
+	for (int i = first; i < H.n; i++) {
+		saw_reveal |= strcmp(h_type(&H.m[i]), "reveal") == 0;
+		saw_own |= strstr(H.m[i].json, "HIDDEN-1-") != NULL;
+		CHECK(!strstr(H.m[i].json, "HIDDEN-0-"));
+	}
+	CHECK(saw_reveal);
+	CHECK(saw_own);
+	/* up to date: nothing */
+	int n0 = H.n;
+	CHECK_EQ(table_resume(H.t, 2, table_seq(H.t), &snap), TABLE_OK);
+	CHECK_EQ(H.n, n0);
+	/* no seq, or from the future: a snapshot */
+	CHECK_EQ(table_resume(H.t, 2, 0, &snap), TABLE_OK);
+	CHECK(snap);
+	CHECK_STR(h_type(&H.m[H.n - 1]), "table");
+	CHECK_EQ(h_num(H.m[H.n - 1].obj, "seq"), table_seq(H.t));
+	CHECK_EQ(h_num(H.m[H.n - 1].obj, "you"), 1);
+	CHECK_EQ(table_resume(H.t, 9, 1, &snap), TABLE_ERR_NOT_SEATED);
+	h_close();
+}
+
+TEST(table_resume_too_old_gets_snapshot)
+{
+	table_settings s = h_settings(&coin_kind, 2);
+	s.window_ms = 1;
+	s.history_max = 3;
+	h_open(&s);
+	table_join(H.t, 1, "p1", 0, NULL, NULL);
+	table_join(H.t, 2, "p2", 1, NULL, NULL);
+	table_start(H.t, 1);
+	for (int r = 0; r < 2; r++) {
+		table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
+		table_choose_code(H.t, 2, -1, 0, COIN_HEADS, err, sizeof err);
+		RUN_UNTIL(h_count(2, "reveal") == r + 1 || table_get_state(H.t) != TABLE_PLAYING);
+	}
+	bool snap = false;
+	CHECK_EQ(table_resume(H.t, 2, 1, &snap), TABLE_OK);
+	CHECK(snap);
+	/* within the last three: the updates */
+	CHECK_EQ(table_resume(H.t, 2, table_seq(H.t) - 2, &snap), TABLE_OK);
+	CHECK(!snap);
+	h_close();
+}
+
+TEST(table_illegal_choice_errors_and_changes_nothing)
+{
+	two_humans(20, 60000);
+	uint64_t seq = table_seq(H.t);
+	int n = H.n;
+	CHECK_EQ(table_choose_code(H.t, 1, -1, 0, 7, err, sizeof err), TABLE_ERR_ILLEGAL);
+	cJSON *bad = cJSON_Parse("{\"call\":\"sideways\"}");
+	CHECK_EQ(table_choose(H.t, 1, -1, 0, bad, err, sizeof err), TABLE_ERR_ILLEGAL);
+	CHECK(strstr(err, "sideways") != NULL);
+	cJSON_Delete(bad);
+	bad = cJSON_Parse("[1]");
+	CHECK_EQ(table_choose(H.t, 1, -1, 0, bad, err, sizeof err), TABLE_ERR_ILLEGAL);
+	cJSON_Delete(bad);
+	CHECK_EQ(table_choose(H.t, 1, -1, 0, NULL, err, sizeof err), TABLE_ERR_ILLEGAL);
+	CHECK_EQ(table_choose_code(H.t, 1, 1, 0, COIN_HEADS, err, sizeof err),
+		 TABLE_ERR_NOT_YOUR_SEAT);
+	CHECK_EQ(table_choose_code(H.t, 1, 5, 0, COIN_HEADS, err, sizeof err),
+		 TABLE_ERR_NOT_FOUND);
+	CHECK_EQ(table_choose_code(H.t, 1, -1, 3, COIN_HEADS, err, sizeof err),
+		 TABLE_ERR_WRONG_PHASE);
+	CHECK_EQ(table_choose_code(H.t, 8, -1, 0, COIN_HEADS, err, sizeof err),
+		 TABLE_ERR_NOT_SEATED);
+	CHECK_EQ(table_seq(H.t), seq);
+	CHECK_EQ(H.n, n);
+	cJSON *snap = table_snapshot_json(H.t, 1);
+	CHECK(!cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(snap, "game"),
+						"choice"));
+	CHECK_STR(h_status(cJSON_GetObjectItemCaseSensitive(snap, "game"), 0), "waiting");
+	cJSON_Delete(snap);
+	/* a good JSON choice goes through */
+	cJSON *good = cJSON_Parse("{\"call\":\"leave\"}");
+	CHECK_EQ(table_choose(H.t, 1, -1, 1, good, err, sizeof err), TABLE_OK);
+	cJSON_Delete(good);
+	table_choose_code(H.t, 2, -1, 0, COIN_HEADS, err, sizeof err);
+	RUN_UNTIL(h_count(1, "reveal") == 1);
+	/* p1 left the game: no longer pending */
+	RUN_UNTIL(h_count(1, "options") == 2 || table_get_state(H.t) != TABLE_PLAYING);
+	if (table_get_state(H.t) == TABLE_PLAYING)
+		CHECK_EQ(table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err),
+			 TABLE_ERR_NOT_PENDING);
+	h_close();
+}
+
+TEST(table_selecting_status)
+{
+	two_humans(20, 60000);
+	CHECK_EQ(table_selecting(H.t, 1), TABLE_OK);
+	CHECK_STR(h_status(h_last(2, "status"), 0), "selecting");
+	table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
+	int n = H.n;
+	CHECK_EQ(table_selecting(H.t, 1), TABLE_OK); /* chosen stays chosen */
+	CHECK_EQ(H.n, n);
+	CHECK_EQ(table_selecting(H.t, 9), TABLE_ERR_NOT_SEATED);
+	h_close();
+}
+
+TEST(table_seats_life_password_host_rematch)
+{
+	table_settings s = h_settings(&coin_kind, 3);
+	s.private_table = true;
+	strcpy(s.password, "sesame");
+	s.window_ms = 1;
+	h_open(&s);
+	CHECK_EQ(table_join(H.t, 2, "p2", 0, "wrong", NULL), TABLE_ERR_PASSWORD);
+	CHECK_EQ(table_join(H.t, 2, "p2", 0, NULL, NULL), TABLE_ERR_PASSWORD);
+	CHECK_EQ(table_spectate(H.t, 2, "p2", "sesam"), TABLE_ERR_PASSWORD);
+	CHECK_EQ(table_humans(H.t), 0);
+	CHECK_EQ(table_join(H.t, 1, "p1", -1, NULL, NULL), TABLE_OK); /* the host */
+	CHECK_EQ(table_spectate(H.t, 2, "p2", "sesame"), TABLE_OK);
+	int seat = -1;
+	CHECK_EQ(table_join(H.t, 2, "p2", -1, NULL, &seat), TABLE_OK); /* watching: admitted */
+	CHECK_EQ(seat, 1);
+	CHECK(!table_is_spectator(H.t, 2));
+	CHECK_EQ(table_join(H.t, 2, "p2", 2, NULL, NULL), TABLE_ERR_FORBIDDEN);
+	CHECK_EQ(table_join(H.t, 3, "p3", 0, "sesame", NULL), TABLE_ERR_FULL);
+	CHECK_EQ(table_join(H.t, 3, "p3", 3, "sesame", NULL), TABLE_ERR_NOT_FOUND);
+	CHECK_EQ(table_add_ai(H.t, 2, 2, NULL), TABLE_ERR_FORBIDDEN);
+	CHECK_EQ(table_add_ai(H.t, 1, 1, NULL), TABLE_ERR_FULL);
+	CHECK_EQ(table_remove_ai(H.t, 1, 2), TABLE_ERR_NOT_FOUND);
+	CHECK_EQ(table_start(H.t, 2), TABLE_ERR_FORBIDDEN);
+	CHECK_EQ(table_rematch(H.t, 1), TABLE_ERR_WRONG_PHASE);
+	cJSON *sum = table_summary_json(H.t);
+	char *ss = cJSON_PrintUnformatted(sum);
+	CHECK(strstr(ss, "\"humans\":[\"p1\",\"p2\",null]") != NULL);
+	CHECK(strstr(ss, "\"private\":true") != NULL);
+	CHECK(!strstr(ss, "sesame"));
+	free(ss);
+	cJSON_Delete(sum);
+	/* the host leaves: p2 becomes host */
+	CHECK_EQ(table_leave(H.t, 1), TABLE_OK);
+	CHECK_EQ(table_host_player(H.t), 2);
+	CHECK_EQ(table_leave(H.t, 1), TABLE_ERR_NOT_SEATED);
+	CHECK_EQ(table_start(H.t, 2), TABLE_OK);
+	/* empty seats were filled by AIs */
+	CHECK_EQ(table_seat_kind_of(H.t, 0), SEAT_AI);
+	CHECK_EQ(table_seat_kind_of(H.t, 2), SEAT_AI);
+	CHECK_EQ(table_start(H.t, 2), TABLE_ERR_WRONG_PHASE);
+	CHECK_EQ(table_add_ai(H.t, 2, -1, NULL), TABLE_ERR_WRONG_PHASE);
+	while (table_get_state(H.t) == TABLE_PLAYING) {
+		uint64_t d = table_decision_no(H.t);
+		table_choose_code(H.t, 2, -1, 0, COIN_HEADS, err, sizeof err);
+		RUN_UNTIL(table_decision_no(H.t) > d || table_get_state(H.t) != TABLE_PLAYING);
+	}
+	CHECK_EQ(H.finished, 1);
+	CHECK_EQ(table_join(H.t, 5, "p5", -1, "sesame", NULL), TABLE_ERR_WRONG_PHASE);
+	cJSON *snap = table_snapshot_json(H.t, 2);
+	CHECK(cJSON_GetObjectItemCaseSensitive(snap, "result") != NULL);
+	CHECK_STR(cJSON_GetObjectItemCaseSensitive(snap, "seed")->valuestring, "42");
+	cJSON_Delete(snap);
+	CHECK_EQ(table_rematch(H.t, 2), TABLE_OK);
+	CHECK_EQ(table_get_state(H.t), TABLE_WAITING);
+	CHECK_EQ(table_seat_of(H.t, 2), 1);
+	CHECK_EQ(table_remove_ai(H.t, 2, 0), TABLE_OK);
+	CHECK_EQ(table_seat_kind_of(H.t, 0), SEAT_EMPTY);
+	CHECK_EQ(table_start(H.t, 2), TABLE_OK);
+	CHECK_EQ(H.started, 2);
+	CHECK(H.changed > 5);
+	h_close();
+}
+
+TEST(table_new_rejects_bad_settings)
+{
+	h_init(&coin_kind);
+	table_settings s = h_settings(&coin_kind, 0);
+	CHECK(table_new(&H.loop, &h_host, &s, err, sizeof err) == NULL);
+	s.seats = 10;
+	CHECK(table_new(&H.loop, &h_host, &s, err, sizeof err) == NULL);
+	s.seats = 2;
+	s.turn_timeout_ms = 0;
+	CHECK(table_new(&H.loop, &h_host, &s, err, sizeof err) == NULL);
+	s.turn_timeout_ms = 100;
+	s.private_table = true;
+	CHECK(table_new(&H.loop, &h_host, &s, err, sizeof err) == NULL);
+	s.private_table = false;
+	cJSON *cfg = cJSON_Parse("{\"rounds\": 0}");
+	s.config = cfg;
+	CHECK(table_new(&H.loop, &h_host, &s, err, sizeof err) == NULL);
+	CHECK(strstr(err, "rounds") != NULL);
+	cJSON_Delete(cfg);
+	h_close();
+}
+
+TEST(table_getrandom_seed_when_not_fixed)
+{
+	table_settings s = h_settings(&coin_kind, 1);
+	s.fixed_seed = false;
+	h_open(&s);
+	table_add_ai(H.t, 1, 0, NULL);
+	table_start(H.t, 1);
+	uint64_t a = table_seed(H.t);
+	RUN_UNTIL(H.finished == 1);
+	table_rematch(H.t, 1);
+	table_start(H.t, 1);
+	CHECK(table_seed(H.t) != a); /* 2^-64 to fail */
+	RUN_UNTIL(H.finished == 2);
+	h_close();
+}
+
+/* Plays a mixed table to the end: humans 1 (seat 0) and 2 (seat 2) call
+ * by a fixed pattern, seat 1 is AI. */
+static void play_mixed(int rounds)
+{
+	table_settings s = h_settings(&coin_kind, 3);
+	char c[40];
+	snprintf(c, sizeof c, "{\"rounds\": %d}", rounds);
+	cJSON *cfg = cJSON_Parse(c);
+	s.config = cfg;
+	s.window_ms = 1;
+	s.seed = 1234567;
+	h_open(&s);
+	cJSON_Delete(cfg);
+	table_join(H.t, 1, "p1", 0, NULL, NULL);
+	table_add_ai(H.t, 1, 1, NULL);
+	table_join(H.t, 2, "p2", 2, NULL, NULL);
+}
+
+static void play_on(void)
+{
+	int guard = 0;
+	while (table_get_state(H.t) == TABLE_PLAYING && guard++ < 1000) {
+		uint64_t d = table_decision_no(H.t);
+		table_choose_code(H.t, 1, -1, 0, (game_choice)(d % 2), err, sizeof err);
+		table_choose_code(H.t, 2, -1, 0, (game_choice)((d / 3) % 2), err, sizeof err);
+		RUN_UNTIL(table_decision_no(H.t) > d || table_get_state(H.t) != TABLE_PLAYING);
+	}
+}
+
+TEST(table_replay_of_log_gives_same_result)
+{
+	coin_shared shared = {.games = 5};
+	play_mixed(12);
+	H.shared = &shared;
+	table_start(H.t, 1);
+	play_on();
+	REQUIRE(table_get_state(H.t) == TABLE_FINISHED);
+	cJSON *rec = table_record_json(H.t);
+	/* through JSON, as a store would keep it */
+	char *text = cJSON_PrintUnformatted(rec);
+	cJSON_Delete(rec);
+	rec = cJSON_Parse(text);
+	free(text);
+	const cJSON *seed = cJSON_GetObjectItemCaseSensitive(rec, "seed");
+	CHECK_STR(seed->valuestring, "1234567");
+	game_choice *log = NULL;
+	size_t n = 0;
+	REQUIRE(table_log_parse(cJSON_GetObjectItemCaseSensitive(rec, "log"), 3, &log, &n, err,
+				sizeof err) == 0);
+	CHECK_EQ(n, table_decision_no(H.t));
+	game_state *g = table_replay(&coin_kind, cJSON_GetObjectItemCaseSensitive(rec, "config"),
+				     3, strtoull(seed->valuestring, NULL, 10),
+				     cJSON_GetObjectItemCaseSensitive(rec, "shared"), log, n, NULL,
+				     err, sizeof err);
+	REQUIRE(g);
+	CHECK(coin_is_over(g));
+	cJSON *r = coin_result_json(g, (uint32_t)h_num(rec, "ai_mask"));
+	char *a = cJSON_PrintUnformatted(r), *b = cJSON_PrintUnformatted(
+							  cJSON_GetObjectItemCaseSensitive(rec, "result"));
+	CHECK_STR(a, b);
+	/* the hidden hands too: the shared snapshot was used */
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ(g->hand[i], table_game(H.t)->hand[i]);
+	CHECK(g->hand[0] >= 5000);
+	free(a);
+	free(b);
+	cJSON_Delete(r);
+	coin_destroy(g);
+	/* a log that does not apply is refused with a message */
+	log[0] = 9;
+	CHECK(table_replay(&coin_kind, NULL, 3, 1234567, NULL, log, n, NULL, err, sizeof err) ==
+	      NULL);
+	CHECK(strstr(err, "decision 1") != NULL);
+	free(log);
+	/* malformed logs */
+	cJSON *badlog = cJSON_Parse("[[0,1],[0,1,2]]");
+	CHECK_EQ(table_log_parse(badlog, 3, &log, &n, err, sizeof err), -1);
+	cJSON_Delete(badlog);
+	badlog = cJSON_Parse("[[0,1,-2]]");
+	CHECK_EQ(table_log_parse(badlog, 3, &log, &n, err, sizeof err), -1);
+	cJSON_Delete(badlog);
+	badlog = cJSON_Parse("[[0,1.5,1]]");
+	CHECK_EQ(table_log_parse(badlog, 3, &log, &n, err, sizeof err), -1);
+	cJSON_Delete(badlog);
+	cJSON_Delete(rec);
+	h_close();
+}
+
+TEST(table_shared_state_folded_from_events)
+{
+	coin_shared shared = {.games = 0};
+	play_mixed(2);
+	H.shared = &shared;
+	H.fold = &shared;
+	table_start(H.t, 1);
+	play_on();
+	CHECK_EQ(shared.games, 1);
+	CHECK(H.events_live > 0);
+	h_close();
+}
+
+TEST(table_restore_after_crash_same_hidden_state)
+{
+	coin_shared shared = {.games = 2};
+	play_mixed(10);
+	H.shared = &shared;
+	table_start(H.t, 1);
+	/* play four decisions, then "crash" while the fifth is open */
+	for (int r = 0; r < 4; r++) {
+		uint64_t d = table_decision_no(H.t);
+		table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
+		table_choose_code(H.t, 2, -1, 0, COIN_TAILS, err, sizeof err);
+		RUN_UNTIL(table_decision_no(H.t) > d);
+	}
+	REQUIRE(table_get_state(H.t) == TABLE_PLAYING);
+	game_state before = *table_game(H.t);
+	uint64_t seq = table_seq(H.t);
+	cJSON *rec = cJSON_Parse(H.record_at_start);
+	table_settings s = *table_get_settings(H.t);
+	cJSON *cfg = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(rec, "config"), 1);
+	s.config = cfg;
+	size_t n_log = H.n_plog;
+	game_choice *log = xmalloc(n_log * 3 * sizeof *log);
+	memcpy(log, H.plog, n_log * 3 * sizeof *log);
+	table_free(H.t);
+	H.t = NULL;
+	table_restore_info info = {
+		.seed = strtoull(cJSON_GetObjectItemCaseSensitive(rec, "seed")->valuestring, NULL, 10),
+		.shared = cJSON_GetObjectItemCaseSensitive(rec, "shared"),
+		.log = log,
+		.n = n_log,
+		.seq = seq,
+		.seat_kind = {SEAT_HUMAN, SEAT_AI, SEAT_HUMAN},
+		.seat_player = {1, 0, 2},
+		.seat_name = {"p1", NULL, "p2"},
+	};
+	H.decisions = 0;
+	H.t = table_restore(&H.loop, &h_host, &s, &info, err, sizeof err);
+	REQUIRE(H.t);
+	CHECK(H.events_replayed > 0);
+	const game_state *after = table_game(H.t);
+	CHECK_EQ(after->round, before.round);
+	CHECK_EQ(after->coin, before.coin); /* the secret of the open decision */
+	CHECK_EQ(after->in, before.in);
+	for (int i = 0; i < 3; i++) {
+		CHECK_EQ(after->hand[i], before.hand[i]);
+		CHECK_EQ(after->score[i], before.score[i]);
+	}
+	CHECK_EQ(table_decision_no(H.t), n_log + 1);
+	CHECK(table_seq(H.t) > seq);
+	CHECK_EQ(table_seat_of(H.t, 1), 0);
+	CHECK_EQ(table_seat_of(H.t, 2), 2);
+	/* the players come back and play on to the end */
+	bool snap = false;
+	table_set_connected(H.t, 1, true);
+	table_set_connected(H.t, 2, true);
+	CHECK_EQ(table_resume(H.t, 1, seq, &snap), TABLE_OK);
+	CHECK(snap);
+	H.n_plog = n_log;
+	play_on();
+	CHECK_EQ(table_get_state(H.t), TABLE_FINISHED);
+	CHECK_EQ(H.finished, 1);
+	/* a log that does not apply: no table */
+	table_settings s2 = s;
+	s2.id = 8;
+	log[0] = 9;
+	CHECK(table_restore(&H.loop, &h_host, &s2, &info, err, sizeof err) == NULL);
+	free(log);
+	cJSON_Delete(cfg);
+	cJSON_Delete(rec);
+	h_close();
+}
+
+TEST(table_free_mid_window_and_mid_commit_no_leak)
+{
+	two_humans(1000, 60000);
+	table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
+	table_choose_code(H.t, 2, -1, 0, COIN_HEADS, err, sizeof err);
+	CHECK_EQ(h_count(1, "window"), 1);
+	h_close(); /* the loop closes with no handle left (checked in h_close) */
+	two_humans(1, 60000);
+	H.hold = true;
+	table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
+	table_choose_code(H.t, 2, -1, 0, COIN_HEADS, err, sizeof err);
+	RUN_UNTIL(H.held == 1);
+	h_close();
+}
