@@ -339,6 +339,7 @@ TEST(table_coin_never_shown_before_reveal)
 	 * messages by asserting no message but a reveal mentions "coin". */
 	two_humans(1, 60000);
 	for (int r = 0; r < 3 && table_get_state(H.t) == TABLE_PLAYING; r++) {
+		RUN_UNTIL(h_count(1, "options") == r + 1);
 		table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
 		table_choose_code(H.t, 2, -1, 0, COIN_HEADS, err, sizeof err);
 		RUN_UNTIL(h_count(1, "reveal") == r + 1);
@@ -438,6 +439,7 @@ TEST(table_resume_too_old_gets_snapshot)
 	table_join(H.t, 2, "p2", 1, NULL, NULL);
 	table_start(H.t, 1);
 	for (int r = 0; r < 2; r++) {
+		RUN_UNTIL(h_count(1, "options") == r + 1);
 		table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
 		table_choose_code(H.t, 2, -1, 0, COIN_HEADS, err, sizeof err);
 		RUN_UNTIL(h_count(2, "reveal") == r + 1 || table_get_state(H.t) != TABLE_PLAYING);
