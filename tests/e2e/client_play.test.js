@@ -438,3 +438,38 @@ test('lair play: joining a private table from the lobby asks for its password',
 			fs.rmSync(cfg, { recursive: true, force: true });
 		}
 	});
+
+test('lair play: colour where the terminal has it, none with NO_COLOR', { timeout: 60000 },
+	async () => {
+		const srv = await startLaird({ args: FAST });
+		const cfg = tmpCfg();
+		const colour = /\x1b\[[0-9;]*3[1-7]m/; // a foreground colour (SGR 31-37)
+		try {
+			for (const noColor of [false, true]) {
+				// a player each: quitting keeps the first one's seat
+				const home = path.join(cfg, noColor ? 'b' : 'a');
+				const env = { XDG_CONFIG_HOME: home, TERM: 'screen' };
+				if (noColor) env.NO_COLOR = '1';
+				const t = await startLair(['play', '--server', srv.url,
+					'--name', noColor ? 'kit2' : 'kit1'], { env });
+				try {
+					await t.waitScreen(/lobby 1 "main"/, 8000);
+					await t.keys('C');
+					await t.waitScreen(/create a table/);
+					await t.keys('G');
+					await t.waitScreen(/Choose: \d+s left/, 8000);
+					const ansi = t.screenAnsi();
+					assert.strictEqual(colour.test(ansi), !noColor,
+						`NO_COLOR=${noColor}: ${JSON.stringify(ansi.slice(0, 400))}`);
+					await t.keys('L');
+					await t.keys('Q');
+					assert.strictEqual(await t.waitExit(5000), 0);
+				} finally {
+					await t.kill();
+				}
+			}
+		} finally {
+			await srv.stop();
+			fs.rmSync(cfg, { recursive: true, force: true });
+		}
+	});

@@ -13,6 +13,7 @@
  *   await t.waitScreen(/No tables yet/, 5000)  // -> the screen text
  *   await t.keys('C')                           // literal keys
  *   t.screen()                                  // the screen now
+ *   t.screenAnsi()                              // with colour escapes
  *   const code = await t.waitExit(5000)         // lair's exit code
  *   await t.kill()                              // always (in finally)
  *
@@ -66,6 +67,11 @@ async function startLair(args, { env = {}, cols = 80, rows = 24, wrap = [] } = {
 		sock,
 		screen() {
 			const c = tmux(sock, ['capture-pane', '-p', '-t', 'lair']);
+			return c.status === 0 ? c.stdout : '';
+		},
+		/* The screen with its attributes as escape sequences (colours...). */
+		screenAnsi() {
+			const c = tmux(sock, ['capture-pane', '-p', '-e', '-t', 'lair']);
 			return c.status === 0 ? c.stdout : '';
 		},
 		stderr() {
