@@ -167,7 +167,7 @@ static void room_token(const cJSON *r, char *out, size_t n)
 	if (!strcmp(kind, "gem")) {
 		int have = num(r, &v, "gems", NULL);
 		snprintf(out, n, have ? "G%d" : "G", (int)v);
-	} else if (!strcmp(kind, "gold_bar")) {
+	} else if (!strcmp(kind, "bar") || !strcmp(kind, "gold_bar")) {
 		int have = num(r, &v, "value", NULL);
 		snprintf(out, n, have ? "$%d" : "$", (int)v);
 	}
@@ -236,6 +236,7 @@ static void draw_dungeon(struct scr *s, const cJSON *v)
 		rk = rk ? rk : "";
 		uint8_t a = !strcmp(rk, "lair")	      ? SC_RED | SA_BOLD | SA_REVERSE
 			    : !strcmp(rk, "warning")  ? SC_RED
+			    : !strcmp(rk, "bar")      ? SC_YELLOW | SA_BOLD
 			    : !strcmp(rk, "gold_bar") ? SC_YELLOW | SA_BOLD
 			    : !strcmp(rk, "gem")      ? SC_GREEN
 						      : SC_CYAN;
@@ -262,7 +263,10 @@ static void draw_floor(struct scr *s, const cJSON *v)
 	int n = snprintf(line, sizeof line, "Floor: %d gem%s", (int)g, (int)g == 1 ? "" : "s");
 	const cJSON *b;
 	int nb = 0;
-	cJSON_ArrayForEach(b, get(floor, "gold_bars"))
+	const cJSON *bars = get(floor, "bars");
+	if (!bars)
+		bars = get(floor, "gold_bars"); /* gems.md before 886c382 */
+	cJSON_ArrayForEach(b, bars)
 	{
 		double bv = 0;
 		if (cJSON_IsNumber(b))
@@ -291,7 +295,8 @@ static void draw_room(struct scr *s, const cJSON *v)
 		snprintf(line, sizeof line, "Sphinx coin room: stay or leave with your coins.");
 	} else if (!strcmp(kind, "gem") && num(r, &a, "gems", NULL)) {
 		snprintf(line, sizeof line, "A gem room: %d gems.", (int)a);
-	} else if (!strcmp(kind, "gold_bar") && num(r, &a, "value", NULL)) {
+	} else if ((!strcmp(kind, "bar") || !strcmp(kind, "gold_bar")) &&
+		   num(r, &a, "value", NULL)) {
 		snprintf(line, sizeof line, "A gold bar worth $%d.", (int)a);
 	} else if (!strcmp(kind, "warning")) {
 		const char *m = str(r, "message", NULL);
@@ -307,7 +312,8 @@ static void draw_room(struct scr *s, const cJSON *v)
 			n += snprintf(line + n, sizeof line - (size_t)n, " (part %d)", (int)a);
 		if (num(r, &a, "spider_at", NULL) && num(r, &b, "within", NULL))
 			snprintf(line + n, sizeof line - (size_t)n,
-				 ": the spider is at room %d, give or take %d.", (int)a, (int)b);
+				 ": the spider is at room %d, give or take %d%s", (int)a, (int)b,
+				 cJSON_IsNull(get(r, "minimum")) ? " (it may be next!)" : ".");
 		else if (num(r, &a, "amount", NULL))
 			snprintf(line + n, sizeof line - (size_t)n,
 				 ": one pays %d gems, one takes %d.",
@@ -340,7 +346,8 @@ static void draw_hand(struct scr *s, const struct tv *tv, const cJSON *v, int sh
 	double lair = NAN, rumor = NAN, ev = NAN;
 	num(odds, &lair, "lair", NULL);
 	num(odds, &rumor, "rumor", NULL);
-	num(me, &ev, "ev", NULL);
+	if (!num(odds, &ev, "ev", NULL)) /* the viewer's own EV */
+		num(me, &ev, "ev", NULL);
 	char line[160];
 	int n = snprintf(line, sizeof line, "Hand: ");
 	n += isnan(lair) ? snprintf(line + n, sizeof line - (size_t)n, "lair -  ")
@@ -370,9 +377,10 @@ static void draw_seats(struct scr *s, const struct tv *tv, const cJSON *v)
 		int in = cJSON_IsBool(inside) ? cJSON_IsTrue(inside) : -1;
 		num(vs, &hand, "hand", NULL);
 		num(vs, &chest, "chest", NULL);
-		num(vs, &bars, "gold_bars", NULL);
-		num(vs, &size, "share_weight", NULL);
-		num(vs, &owed, "devil_owed", NULL);
+		/* gems.md names; the second ones are its first edition's. */
+		num(vs, &bars, "bars", "gold_bars");
+		num(vs, &size, "size", "share_weight");
+		num(vs, &owed, "owed", "devil_owed");
 		num(vs, &qn, "queens", NULL);
 		num(vs, &ch, "changelings", NULL);
 		const char *st = tv->status[i];
@@ -382,19 +390,21 @@ static void draw_seats(struct scr *s, const struct tv *tv, const cJSON *v)
 			snprintf(handtxt, sizeof handtxt, "%5d", (int)hand);
 		else
 			snprintf(handtxt, sizeof handtxt, "%5s", "-");
+		/* The note column has 21 characters: short forms (the name says AI). */
 		int nn = 0;
-		if (tv_seat_is_ai(tv, i))
-			nn += snprintf(note + nn, sizeof note - (size_t)nn, "AI ");
 		if (owed > 0)
 			nn += snprintf(note + nn, sizeof note - (size_t)nn, "owes %d ", (int)owed);
 		if ((int)size != 4)
 			nn += snprintf(note + nn, sizeof note - (size_t)nn, "%s ",
-				       size > 4 ? "big" : "small");
+				       size >= 16  ? "huge"
+				       : size > 4  ? "big"
+				       : size <= 1 ? "tiny"
+						   : "small");
 		if (qn > 0)
-			nn += snprintf(note + nn, sizeof note - (size_t)nn, "queens %d ", (int)qn);
+			nn += snprintf(note + nn, sizeof note - (size_t)nn, "Q%d ", (int)qn);
 		if (ch > 0)
-			snprintf(note + nn, sizeof note - (size_t)nn, "changelings %d", (int)ch);
-		snprintf(line, sizeof line, "%s%d %-17.17s %-6s %s %6d %5d  %-10s %.28s",
+			snprintf(note + nn, sizeof note - (size_t)nn, "C%d", (int)ch);
+		snprintf(line, sizeof line, "%s%d %-17.17s %-6s %s %6d %5d  %-10s %.21s",
 			 i == tv->seat ? ">" : " ", i + 1, tv_seat_name(tv, i, tmp, sizeof tmp),
 			 in < 0 ? "" : in ? "inside" : "out", handtxt, (int)chest, (int)bars, st,
 			 note);
@@ -553,7 +563,7 @@ static void draw_result(struct scr *s, const struct tv *tv)
 		double si = 0, sc = 0, gb = 0;
 		num(seat, &si, "seat", NULL);
 		num(seat, &sc, "score", NULL);
-		num(seat, &gb, "gold_bars", NULL);
+		num(seat, &gb, "bars", "gold_bars");
 		int win = cJSON_IsTrue(get(seat, "winner"));
 		char tmp[32], ach[120] = "";
 		int n = 0;

@@ -95,7 +95,7 @@ test('lair play: a whole game from the lobby to the result, as the server record
 			assert.match(s, /AI 2/);
 			// each seat's status: we are looking at our options, the AIs chose
 			s = await t.waitScreen(/>1 ann +inside .* selecting/, 5000);
-			assert.match(s, / 2 AI 2 +inside .* chosen +AI/);
+			assert.match(s, / 2 AI 2 +inside .* chosen/);
 			// the hand icon on request
 			await t.keys('H');
 			s = await t.waitScreen(/Hand: lair \d+%/);
@@ -122,6 +122,7 @@ test('lair play: a whole game from the lobby to the result, as the server record
 			const row = screen.split('\n').find((l) => /^>1 ann /.test(l));
 			assert.ok(row, screen);
 			assert.match(row, new RegExp(`\\$${ann.score}\\b`));
+			assert.match(row, new RegExp(`bars ${ann.bars} `)); // gems.md: seats[].bars
 			assert.strictEqual(/WINNER/.test(row), ann.winner === true, row);
 			const stats = await ask(c, { type: 'stats', player: 'ann' });
 			assert.strictEqual(stats.games, 1);

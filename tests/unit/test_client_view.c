@@ -17,37 +17,34 @@
 #include "../test.h"
 
 /* The view of proto/kinds/gems.md's example (a Monte decision), as a
- * snapshot for seat 0 of a 3-seat table with two AI seats. */
+ * snapshot for seat 0 of a 3-seat table with two AI seats; names as in
+ * gems.md since 886c382 (bars, size, owed, floor.bars, path kind "bar"). */
 static const char *SNAPSHOT =
-	"{\"type\":\"table\",\"id\":3,\"table\":7,\"seq\":12,\"name\":\"alice's table\","
-	"\"kind\":\"gems\",\"state\":\"playing\",\"host\":4,\"you\":0,"
-	"\"seats\":[{\"seat\":0,\"kind\":\"human\",\"player\":4,\"name\":\"alice\","
-	"\"status\":\"waiting\"},{\"seat\":1,\"kind\":\"ai\",\"player\":null,\"name\":null,"
-	"\"status\":\"chosen\"},{\"seat\":2,\"kind\":\"ai\",\"player\":null,\"name\":null,"
-	"\"status\":\"chosen\"}],\"spectators\":0,"
-	"\"game\":{\"decision\":5,\"phase\":\"choosing\",\"pending\":[0,1,2],\"deadline\":12000,"
-	"\"status\":[\"waiting\",\"chosen\",\"chosen\"],"
-	"\"options\":[{\"id\":\"leave\",\"label\":\"Leave\"},"
-	"{\"id\":\"card1\",\"label\":\"Pick Card #1 and Stay\"},"
-	"{\"id\":\"card2\",\"label\":\"Pick Card #2 and Stay\"},"
-	"{\"id\":\"card3\",\"label\":\"Pick Card #3 and Stay\"}],"
-	"\"view\":{\"kind\":\"gems\",\"viewer\":0,\"seats\":3,\"phase\":\"decide\",\"dungeon\":1,"
-	"\"dungeons\":5,\"history\":[],\"players\":["
-	"{\"seat\":0,\"inside\":true,\"pending\":true,\"hand\":2,\"chest\":0,\"gold_bars\":0,"
-	"\"share_weight\":4,\"devil_owed\":0,\"queens\":0,\"changelings\":0,\"ev\":-0.148,"
-	"\"take\":0},"
-	"{\"seat\":1,\"inside\":true,\"pending\":true,\"hand\":2,\"chest\":5,\"gold_bars\":1,"
-	"\"share_weight\":4,\"devil_owed\":2,\"queens\":0,\"changelings\":0},"
-	"{\"seat\":2,\"inside\":false,\"pending\":false,\"hand\":0,\"chest\":9,\"gold_bars\":0,"
-	"\"share_weight\":4,\"devil_owed\":0,\"queens\":0,\"changelings\":0}],"
-	"\"depth\":3,\"bravery\":3,\"gold_bars_undiscovered\":4,\"adventure\":\"monte\","
-	"\"poisons_unused\":0,\"path\":[{\"depth\":1,\"kind\":\"gem\",\"gems\":6},"
-	"{\"depth\":2,\"kind\":\"warning\",\"message\":\"Beware! A gem-stealing spider lies "
-	"ahead.\"},{\"depth\":3,\"kind\":\"adventure\",\"adventure\":\"monte\"}],"
-	"\"room\":{\"depth\":3,\"kind\":\"adventure\",\"adventure\":\"monte\",\"part\":1,"
-	"\"cards\":[2,1,0],\"swaps\":[[0,1],[1,2],[1,2],[1,2],[0,2],[0,1],[0,1]]},"
-	"\"floor\":{\"gems\":1,\"gold_bars\":[8]},"
-	"\"odds\":{\"lair\":0.3333333333333333,\"rumor\":2.3333333333333335}}}}";
+	"{\"type\":\"table\",\"id\":3,\"table\":7,\"seq\":12,\"name\":\"alice's table\",\"k"
+	"ind\":\"gems\",\"state\":\"playing\",\"host\":4,\"you\":0,\"seats\":[{\"seat\":0,"
+	"\"kind\":\"human\",\"player\":4,\"name\":\"alice\",\"status\":\"waiting\"},{\"seat"
+	"\":1,\"kind\":\"ai\",\"player\":null,\"name\":null,\"status\":\"chosen\"},{\"seat"
+	"\":2,\"kind\":\"ai\",\"player\":null,\"name\":null,\"status\":\"chosen\"}],\"spect"
+	"ators\":0,\"game\":{\"decision\":5,\"phase\":\"choosing\",\"pending\":[0,1,2],\"de"
+	"adline\":12000,\"status\":[\"waiting\",\"chosen\",\"chosen\"],\"options\":[{\"id\""
+	":\"leave\",\"label\":\"Leave\"},{\"id\":\"card1\",\"label\":\"Pick Card #1 and Sta"
+	"y\"},{\"id\":\"card2\",\"label\":\"Pick Card #2 and Stay\"},{\"id\":\"card3\",\"la"
+	"bel\":\"Pick Card #3 and Stay\"}],\"view\":{\"kind\":\"gems\",\"viewer\":0,\"seat_"
+	"count\":3,\"phase\":\"decide\",\"dungeon\":1,\"dungeons\":5,\"history\":[],\"playe"
+	"rs\":[{\"seat\":0,\"inside\":true,\"pending\":true,\"hand\":2,\"chest\":0,\"bars\""
+	":0,\"size\":4,\"owed\":0,\"queens\":0,\"changelings\":0,\"ev\":-0.148,\"take\":0},"
+	"{\"seat\":1,\"inside\":true,\"pending\":true,\"hand\":2,\"chest\":5,\"bars\":3,\"s"
+	"ize\":8,\"owed\":2,\"queens\":1,\"changelings\":0},{\"seat\":2,\"inside\":false,\""
+	"pending\":false,\"hand\":0,\"chest\":9,\"bars\":0,\"size\":4,\"owed\":0,\"queens\""
+	":0,\"changelings\":0}],\"depth\":4,\"bravery\":3,\"gold_bars_undiscovered\":4,\"ad"
+	"venture\":\"monte\",\"poisons_unused\":0,\"path\":[{\"depth\":1,\"kind\":\"gem\","
+	"\"gems\":6},{\"depth\":2,\"kind\":\"bar\",\"value\":3},{\"depth\":3,\"kind\":\"war"
+	"ning\",\"warning\":0,\"message\":\"Beware! A gem-stealing spider lies ahead.\"},{"
+	"\"depth\":4,\"kind\":\"adventure\",\"adventure\":\"monte\"}],\"room\":{\"depth\":4"
+	",\"kind\":\"adventure\",\"adventure\":\"monte\",\"part\":1,\"cards\":[2,1,0],\"swa"
+	"ps\":[[0,1],[1,2],[1,2],[1,2],[0,2],[0,1],[0,1]]},\"floor\":{\"gems\":1,\"bars\":["
+	"8]},\"odds\":{\"lair\":0.3333333333333333,\"rumor\":2.3333333333333335,\"ev\":-0.1"
+	"48,\"take\":0}}}}";
 
 static cJSON *parse(const char *s)
 {
@@ -349,16 +346,17 @@ TEST(client_view_gems_draws_the_table_in_80x24)
 	vg_draw(&s, &tv, &ui);
 	CHECK(strstr(scr_row(&s, 0), "table 7") != NULL);
 	CHECK(strstr(scr_row(&s, 0), "dungeon 1/5") != NULL);
-	CHECK(strstr(scr_row(&s, 0), "room 3") != NULL);
+	CHECK(strstr(scr_row(&s, 0), "room 4") != NULL);
 	CHECK(strstr(scr_row(&s, 0), "bravery 3") != NULL);
-	CHECK_STR(scr_row(&s, 1), "Dungeon: G6 Beware! Monte");
+	CHECK_STR(scr_row(&s, 1), "Dungeon: G6 $3 Beware! Monte");
 	CHECK(strstr(scr_row(&s, 3), "Floor: 1 gem, bars $8") != NULL);
 	CHECK(strstr(scr_row(&s, 4), "Monte (part 1)") != NULL);
 	CHECK(strstr(scr_row(&s, 6), ">1 alice") != NULL);
 	CHECK(strstr(scr_row(&s, 6), "inside") != NULL);
 	CHECK(strstr(scr_row(&s, 6), "waiting") != NULL);
 	CHECK(strstr(scr_row(&s, 7), "AI 2") != NULL);
-	CHECK(strstr(scr_row(&s, 7), "owes 2") != NULL);
+	CHECK(strstr(scr_row(&s, 7), "owes 2 big Q1") != NULL);
+	CHECK(strstr(scr_row(&s, 7), "      5     3") != NULL); /* chest 5, 3 bars */
 	CHECK(strstr(scr_row(&s, 8), "out") != NULL);
 	CHECK(strstr(scr_row(&s, 8), "     9") != NULL); /* AI 3's chest */
 	CHECK(strstr(scr_row(&s, 21), "[L] Leave  [1] Pick Card #1 and Stay") != NULL);
@@ -382,9 +380,9 @@ TEST(client_view_gems_draws_the_result)
 	tv_init(&tv);
 	apply_text(&tv, SNAPSHOT, 0);
 	apply_text(&tv, "{\"type\":\"result\",\"table\":7,\"seq\":13,\"result\":{\"seats\":["
-			"{\"seat\":0,\"score\":21,\"gold_bars\":1,\"winner\":false,"
+			"{\"seat\":0,\"score\":21,\"bars\":1,\"winner\":false,"
 			"\"achievements\":[\"timid\"]},"
-			"{\"seat\":1,\"score\":43,\"gold_bars\":4,\"winner\":true,"
+			"{\"seat\":1,\"score\":43,\"bars\":4,\"winner\":true,"
 			"\"achievements\":[\"highest_score\",\"skynet\"]},"
 			"{\"seat\":2,\"score\":9,\"gold_bars\":0,\"winner\":false,"
 			"\"achievements\":[]}],\"winning_score\":43,\"winners\":[1],"
@@ -399,6 +397,7 @@ TEST(client_view_gems_draws_the_result)
 	CHECK(scr_contains(&s, "winning score $43"));
 	CHECK(strstr(scr_row(&s, 7), "AI 2") != NULL);
 	CHECK(strstr(scr_row(&s, 7), "WINNER") != NULL);
+	CHECK(strstr(scr_row(&s, 7), "$43   bars 4") != NULL);
 	CHECK(strstr(scr_row(&s, 7), "Highest Score, Skynet") != NULL);
 	CHECK(strstr(scr_row(&s, 6), ">1 alice") != NULL);
 	CHECK(strstr(scr_row(&s, 6), "Timid") != NULL);
