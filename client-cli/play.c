@@ -61,6 +61,7 @@ struct play {
 	int64_t pw_table;
 	int pw_join;
 	int first_table; /* the reply to --table / watch TABLE is pending */
+	int syncing;     /* a table_sync is in flight */
 
 	/* table */
 	struct tv tv;
@@ -138,6 +139,14 @@ static void request(struct play *p, cJSON *req, lsess_reply_fn fn)
 		set_notice(p, "not connected");
 		draw(p);
 	}
+}
+
+/* The end of a table_sync (its updates came before this reply). */
+static void on_synced(struct lsess *s, const cJSON *m, void *ud)
+{
+	struct play *p = ud;
+	p->syncing = 0;
+	on_ok(s, m, ud);
 }
 
 static cJSON *table_req(struct play *p, const char *type)
@@ -416,9 +425,14 @@ static void on_update(struct lsess *s, const cJSON *m, const char *type, void *u
 		return;
 	lsess_note_seq(s, p->tv.table, p->tv.seq);
 	if (f & TV_GAP) {
-		cJSON *req = table_req(p, "table_sync");
-		cJSON_AddNumberToObject(req, "since", (double)(p->tv.seq - 1));
-		request(p, req, NULL);
+		/* One sync at a time; what arrives meanwhile comes again with it. */
+		if (!p->syncing) {
+			cJSON *req = table_req(p, "table_sync");
+			cJSON_AddNumberToObject(req, "since", (double)p->tv.seq);
+			p->syncing = 1;
+			request(p, req, on_synced);
+		}
+		return;
 	}
 	if (f & TV_OPTIONS && p->tv.seat >= 0)
 		request(p, table_req(p, "selecting"), NULL);

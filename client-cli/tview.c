@@ -209,8 +209,10 @@ int tv_apply(struct tv *tv, const cJSON *m, uint64_t now, tv_event_fn ev_fn)
 		if (!is_snapshot && tv->seq > 0) {
 			if (s <= tv->seq)
 				return 0; /* already seen (a resume may resend) */
+			/* A gap: not folded; table_sync since tv->seq resends it
+			 * after the missing ones (or a snapshot). */
 			if (s > tv->seq + 1)
-				flags |= TV_GAP; /* folded anyway; the sync repairs it */
+				return TV_GAP;
 		}
 		tv->seq = s;
 	}

@@ -23,7 +23,8 @@
 /* What tv_apply found. */
 enum {
 	TV_CHANGED = 1,  /* redraw */
-	TV_GAP = 2,      /* a seq is missing: ask table_sync since tv->seq */
+	TV_GAP = 2,      /* a seq is missing: the message was not folded; ask
+			  * table_sync since tv->seq (it resends it) */
 	TV_OPTIONS = 4,  /* new options for us */
 	TV_RESULT = 8,   /* the game ended */
 	TV_CLOSED = 16,  /* the table is gone */
