@@ -171,6 +171,10 @@ app *app_new(uv_loop_t *loop, const laird_config *cfg, struct store *st, struct 
 	a->next_lobby_id = 1;
 	a->next_table_id = 1;
 	a->started_ms = now_ms();
+	a->abandon_ms = APP_TABLE_ABANDON_MS;
+	const char *ov = getenv("LAIR_TABLE_ABANDON_MS");
+	if (ov && atoi(ov) > 0)
+		a->abandon_ms = (uint64_t)atoi(ov);
 	a->reaper = xcalloc(1, sizeof *a->reaper);
 	uv_timer_init(loop, a->reaper);
 	a->reaper->data = a;
@@ -217,11 +221,10 @@ static void sweep_cb(uv_timer_t *t)
 {
 	app *a = t->data;
 	uint64_t limit = (uint64_t)a->cfg->hello_timeout_sec * 1000, now = now_ms();
-	if (!limit)
-		return;
-	for (session *s = a->sessions; s; s = s->next)
+	for (session *s = a->sessions; limit && s; s = s->next)
 		if (s->state == SESSION_NEW && !s->busy && now - s->opened_ms >= limit)
 			conn_close(s->c, NET_CLOSE_NORMAL, "no hello in time");
+	tables_sweep(a);
 }
 
 void app_free(app *a)
@@ -326,7 +329,8 @@ enum proto_err app_table_err(int e)
 
 void app_table_close_later(app *a, app_table *at)
 {
-	at->closing = true;
+	if (at)
+		at->closing = true;
 	if (!a->reaper_armed && a->reaper) {
 		a->reaper_armed = true;
 		uv_timer_start(a->reaper, reaper_cb, 0, 0);

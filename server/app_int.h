@@ -35,6 +35,10 @@
  * tables stay small (the default of table.h is 48 KiB each). */
 #define APP_TABLE_HISTORY_MAX 32
 #define APP_TABLE_HISTORY_BYTES (16 * 1024)
+/* A table not in play whose members have all been disconnected this long
+ * is closed (seats of players who never come back are not kept forever).
+ * LAIR_TABLE_ABANDON_MS in the environment overrides it (tests). */
+#define APP_TABLE_ABANDON_MS (5 * 60 * 1000)
 
 typedef struct session session;
 typedef struct player player;
@@ -109,6 +113,7 @@ typedef struct app_table {
 	int64_t started_at;  /* unix ms of the current game's start */
 	bool live;           /* recorded with store_live_start */
 	bool closing;        /* queued for the reaper */
+	uint64_t deserted_ms; /* now_ms() since when no member is connected, or 0 */
 	uint64_t close_us;   /* monotonic µs when the last window closed */
 } app_table;
 
@@ -132,6 +137,7 @@ struct app {
 	size_t n_sessions;
 	bool draining;
 	uint64_t started_ms;
+	uint64_t abandon_ms;         /* APP_TABLE_ABANDON_MS or the override */
 	/* While a request is handled, updates a table sends to this player
 	 * are suppressed: the reply's snapshot already holds them. */
 	int64_t mute_player;
@@ -162,7 +168,8 @@ enum proto_err app_table_err(int table_err);
 void app_dispatch(session *s, proto_msg *m);
 /* The session finished waiting for the store: handle queued frames. */
 void app_session_unbusy(session *s);
-/* A table to close once the current callback has returned. */
+/* A table to close once the current callback has returned (NULL: just
+ * run the reaper for tables already marked closing). */
 void app_table_close_later(app *a, app_table *at);
 int app_kind_index(const game_kind *k);
 /* Saves kind i's shared state if it differs from the last saved. */
@@ -186,6 +193,8 @@ void tables_player_connected(app *a, player *p, bool connected);
 void tables_player_leave_all(app *a, player *p);
 /* After welcome: missed updates or snapshots for each of its tables. */
 void tables_resume_player(app *a, player *p, const cJSON *resume);
+/* Once a second: closes tables deserted for abandon_ms (not in play). */
+void tables_sweep(app *a);
 /* Restores the tables in play from the store (start-up). */
 void tables_restore(app *a);
 /* Every table freed without ending its live record (shutdown). */

@@ -329,6 +329,42 @@ static void close_if_empty(app *a, app_table *at)
 		app_table_destroy(a, at, true);
 }
 
+static bool anyone_connected(app *a, const app_table *at)
+{
+	uint64_t members[64];
+	int n = table_members(at->t, members, (int)ARRAY_LEN(members));
+	if (n > (int)ARRAY_LEN(members))
+		return true; /* a crowd: someone is surely there */
+	for (int i = 0; i < n; i++) {
+		player *p = player_find(a, (int64_t)members[i]);
+		if (p && p->sess)
+			return true;
+	}
+	return false;
+}
+
+void tables_sweep(app *a)
+{
+	uint64_t now = now_ms();
+	bool any = false;
+	for (size_t i = 0; i < a->tables.cap; i++) {
+		app_table *at = a->tables.slots[i].val;
+		if (!a->tables.slots[i].key || !at || at->closing)
+			continue;
+		if (table_get_state(at->t) == TABLE_PLAYING || anyone_connected(a, at)) {
+			at->deserted_ms = 0;
+		} else if (!at->deserted_ms) {
+			at->deserted_ms = now;
+		} else if (now - at->deserted_ms >= a->abandon_ms) {
+			log_info("app", "table %" PRIu64 " deserted: closed", at->id);
+			at->closing = true;
+			any = true;
+		}
+	}
+	if (any)
+		app_table_close_later(a, NULL);
+}
+
 void tables_player_leave_all(app *a, player *p)
 {
 	while (p->n_tables > 0) {

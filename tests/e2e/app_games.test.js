@@ -404,3 +404,30 @@ test('selecting shows in status; a human joins a waiting AI seat; table limits; 
 		await s2.stop();
 	}
 });
+
+test('a waiting table whose players all stay away is closed; one with a player back is kept', async () => {
+	const s2 = await startLaird({ args: FAST, env: { LAIR_TABLE_ABANDON_MS: '1500' } });
+	try {
+		const w = await player(s2, 'deserts');
+		await w.ok('lobby_join', { lobby: 1 });
+		const a = await player(s2, 'wanderer');
+		const t = (await a.ok('table_create', { kind: 'gems', seats: 2 })).table;
+		const b = await player(s2, 'returner');
+		const t2 = (await b.ok('table_create', { kind: 'gems', seats: 2 })).table;
+		a.c.terminate();
+		b.c.terminate();
+		const b2 = await resume(s2, b.token);
+		assert.ok(b2.welcome.tables.some((x) => x.table === t2));
+		const gone = await w.c.waitFor((m) => m.type === 'table_removed', 8000);
+		assert.strictEqual(gone.table, t, 'the deserted table closes');
+		const list = await w.ok('table_list');
+		assert.ok(list.tables.some((x) => x.id === t2), 'the table with its player back stays');
+		assert.ok(!list.tables.some((x) => x.id === t));
+		// Its player is no longer seated anywhere when it comes back.
+		const a2 = await resume(s2, a.token);
+		assert.deepStrictEqual(a2.welcome.tables, []);
+		for (const p of [w, b2, a2]) p.c.close();
+	} finally {
+		await s2.stop();
+	}
+});
