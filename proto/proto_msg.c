@@ -287,8 +287,8 @@ static enum proto_err decode_field(const field_spec *f, const cJSON *v, proto_ms
 	case F_INT:
 	case F_I64:
 		if (!cJSON_IsNumber(v))
-			return fail(err, PROTO_E_BAD_FIELD, f->name, "%s must be an integer, not %s",
-				    f->name, json_type_name(v));
+			return fail(err, PROTO_E_BAD_FIELD, f->name,
+				    "%s must be an integer, not %s", f->name, json_type_name(v));
 		if (!int_value(v, f->min, f->max, &iv))
 			return fail(err, PROTO_E_BAD_FIELD, f->name,
 				    "%s must be an integer from %lld to %lld", f->name,
@@ -315,8 +315,8 @@ static enum proto_err decode_field(const field_spec *f, const cJSON *v, proto_ms
 				    (long long)f->min, (long long)f->max);
 		if (f->check == C_NAME && !proto_name_valid(v->valuestring))
 			return fail(err, PROTO_E_BAD_FIELD, f->name,
-				    "%s: 1-24 of A-Z a-z 0-9 _ - ., starting with a letter or digit",
-				    f->name);
+				    "%s: 1-24 of A-Z a-z 0-9 _ - ., starting with a letter "
+				    "or digit", f->name);
 		if (f->check == C_TOKEN && !proto_token_valid(v->valuestring))
 			return fail(err, PROTO_E_BAD_FIELD, f->name,
 				    "%s must be 64 lowercase hex characters", f->name);
@@ -337,8 +337,8 @@ static enum proto_err decode_field(const field_spec *f, const cJSON *v, proto_ms
 		if (cJSON_IsNumber(v)) {
 			if (!int_value(v, 0, ID_MAX, &iv))
 				return fail(err, PROTO_E_BAD_FIELD, f->name,
-					    "%s must be an integer >= 0 (a decimal string above 2^53)",
-					    f->name);
+					    "%s must be an integer >= 0 (a decimal string "
+					    "above 2^53)", f->name);
 			seed = (uint64_t)iv;
 		} else if (cJSON_IsString(v)) {
 			const char *s = v->valuestring;

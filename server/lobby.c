@@ -254,7 +254,8 @@ void handle_chat(session *s, proto_msg *m)
 		return;
 	}
 	if ((int)strlen(text) > s->app->cfg->max_chat_bytes) {
-		app_error(s, m->id, PROTO_E_LIMIT_REACHED, "text", "chat lines are at most %d bytes",
+		app_error(s, m->id, PROTO_E_LIMIT_REACHED, "text",
+			  "chat lines are at most %d bytes",
 			  s->app->cfg->max_chat_bytes);
 		return;
 	}

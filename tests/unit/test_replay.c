@@ -100,9 +100,10 @@ static void replay_one(void *ud, int err, const store_game_rec *g, size_t n)
 	if (!k || table_log_parse(log, seats, &choices, &nc, msg, sizeof msg) != 0) {
 		rb->detail = xstrdup(msg[0] ? msg : "unknown kind");
 	} else {
-		game_state *st = table_replay(k, cJSON_IsNull(config) ? NULL : config, seats, g->seed,
-					      cJSON_IsNull(shared) ? NULL : shared, choices, nc, NULL,
-					      msg, sizeof msg);
+		const cJSON *cfg = cJSON_IsNull(config) ? NULL : config;
+		const cJSON *sh = cJSON_IsNull(shared) ? NULL : shared;
+		game_state *st = table_replay(k, cfg, seats, g->seed, sh, choices, nc, NULL, msg,
+					      sizeof msg);
 		if (!st) {
 			rb->detail = xstrdup(msg);
 		} else {
