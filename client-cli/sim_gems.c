@@ -10,6 +10,10 @@
 #include "sim.h"
 #include "sim_gems.h"
 
+/* As `lair sim deepfall`: enough for any study, and a typo cannot start a
+ * run that never ends. */
+#define SIM_GEMS_MAX_GAMES 100000000
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: lair sim gems [--games N] [--seats S] [--seed X] [--json]\n"
@@ -18,16 +22,18 @@ static void usage(FILE *f)
 		   "mean and median winning score, rooms per dungeon, how dungeons end,\n"
 		   "every statistic's totals and the achievements earned.\n"
 		   "\n"
-		   "  --games N   games to play (default 1000)\n"
+		   "  --games N   games to play, 1-100000000 (default 1000)\n"
 		   "  --seats S   seats per game, 1-9 (default 5)\n"
 		   "  --seed X    base seed; game i uses splitmix64(X + i) (default 1)\n"
 		   "  --json      print one JSON object instead of text\n"
 		   "  --help      this text\n");
 }
 
+/* Digits only: strtoull would also take leading blanks and a sign (" -1" is
+ * 2^64 − 1 games). */
 static int parse_u64(const char *s, uint64_t *out)
 {
-	if (!s || !*s || *s == '-')
+	if (!s || *s < '0' || *s > '9')
 		return -1;
 	char *end;
 	errno = 0;
@@ -51,7 +57,8 @@ int sim_gems_cli(int argc, char **argv, FILE *out, FILE *err)
 		} else if (strcmp(a, "--json") == 0) {
 			json = true;
 		} else if (strcmp(a, "--games") == 0 && parse_u64(i + 1 < argc ? argv[i + 1] : NULL,
-								  &v) == 0) {
+								  &v) == 0 && v >= 1 &&
+			   v <= SIM_GEMS_MAX_GAMES) {
 			o.games = v;
 			i++;
 		} else if (strcmp(a, "--seed") == 0 && parse_u64(i + 1 < argc ? argv[i + 1] : NULL,

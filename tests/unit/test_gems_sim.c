@@ -84,10 +84,12 @@ TEST(gems_sim_same_seed_same_output)
 
 TEST(gems_sim_usage_errors_exit_2)
 {
-	const char *bad[][3] = {{"gems", "--games", "x"}, {"gems", "--seats", "10"},
-				{"gems", "--seats", "0"}, {"gems", "--frobnicate", ""},
-				{"gems", "--seed", "-1"}};
-	for (int i = 0; i < 5; i++) {
+	const char *bad[][3] = {{"gems", "--games", "x"},	{"gems", "--seats", "10"},
+				{"gems", "--seats", "0"},	{"gems", "--frobnicate", ""},
+				{"gems", "--seed", "-1"},	{"gems", "--games", "0"},
+				{"gems", "--games", " 5"},	{"gems", "--games", "+5"},
+				{"gems", "--games", "100000001"}, {"gems", "--seats", " 5"}};
+	for (int i = 0; i < (int)(sizeof bad / sizeof bad[0]); i++) {
 		char *t;
 		int n = bad[i][2][0] ? 3 : 2;
 		CHECK_EQ(run_cli(bad[i], n, &t), 2);
