@@ -510,7 +510,7 @@ int sim_deepfall_main(int argc, char **argv)
 		char *end;
 		errno = 0;
 		unsigned long long v = strtoull(o_seed, &end, 0);
-		if (errno || end == o_seed || *end || o_seed[0] == '-')
+		if (errno || *end || o_seed[0] < '0' || o_seed[0] > '9') /* no blank, no sign */
 			return fail_usage("--seed must be a non-negative integer, not '%s'",
 					  o_seed);
 		seed = v;
@@ -530,8 +530,8 @@ int sim_deepfall_main(int argc, char **argv)
 	if (o_sweep) {
 		const char *eq = strchr(o_sweep, '=');
 		if (!eq || eq == o_sweep || (size_t)(eq - o_sweep) >= sizeof knob ||
-		    sscanf(eq + 1, "%lf:%lf:%lf", &from, &to, &step) != 3 || step <= 0 ||
-		    to < from)
+		    sscanf(eq + 1, "%lf:%lf:%lf", &from, &to, &step) != 3 || !(step > 0) ||
+		    !(to >= from)) /* written so that NaN fails too */
 			return fail_usage("--sweep wants knob=from:to:step (step > 0), not '%s'",
 					  o_sweep);
 		memcpy(knob, o_sweep, (size_t)(eq - o_sweep));
@@ -539,9 +539,12 @@ int sim_deepfall_main(int argc, char **argv)
 		if (df_config_set(&probe, knob, from, err, sizeof err) != 0 ||
 		    df_config_set(&probe, knob, to, err, sizeof err) != 0)
 			return fail_usage("%s", err);
-		points = (int)floor((to - from) / step + 1e-9) + 1;
-		if (points > MAX_POINTS)
+		/* from and to are finite (df_config_set): count in double, cast
+		 * only once it is known to fit (a tiny step would overflow int) */
+		double n = floor((to - from) / step + 1e-9) + 1;
+		if (!(n <= MAX_POINTS))
 			return fail_usage("--sweep has too many points (%s)", "at most 201");
+		points = (int)n;
 	}
 
 	dfs_stats *pts = xcalloc((size_t)points, sizeof *pts);

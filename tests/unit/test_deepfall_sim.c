@@ -154,6 +154,12 @@ TEST(deepfall_sim_usage_errors_exit_2)
 		{"deepfall", "--sweep", "floors", NULL},
 		{"deepfall", "--config", "/nonexistent/deepfall.json", NULL},
 		{"deepfall", "--bogus", NULL, NULL},
+		{"deepfall", "--sweep", "floors=1:6:nan", NULL},
+		{"deepfall", "--sweep", "floors=1:6:1e-300", NULL},
+		{"deepfall", "--sweep", "floors=1:inf:1", NULL},
+		{"deepfall", "--sweep", "floors=nan:6:1", NULL},
+		{"deepfall", "--seed", " -1", NULL},
+		{"deepfall", "--seed", "+1", NULL},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		int argc = bad[i][3] ? 4 : bad[i][2] ? 3 : 2;
