@@ -507,8 +507,8 @@ cJSON *table_snapshot_json(const table *t, uint64_t player)
 	}
 	cJSON_AddItemToObject(g, "view", k->view(t->game, you));
 	if (t->state == TABLE_FINISHED) {
-		cJSON_AddItemToObject(m, "result",
-				      t->result ? cJSON_Duplicate(t->result, 1) : cJSON_CreateNull());
+		cJSON *res = t->result ? cJSON_Duplicate(t->result, 1) : cJSON_CreateNull();
+		cJSON_AddItemToObject(m, "result", res);
 		add_seed(m, "seed", t->seed);
 	}
 	return m;

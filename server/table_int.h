@@ -33,8 +33,10 @@ struct table_seat {
  * seat without its own), seat[i] when seat i sees something else. */
 struct table_hist {
 	uint64_t seq;
-	char *all;
+	char *all;                  /* these point into block (or are NULL) */
 	char *seat[GAME_MAX_SEATS];
+	char *block;                /* one exact-size allocation: less slack
+				     * and fragmentation over thousands of tables */
 	size_t bytes;
 };
 
@@ -92,7 +94,8 @@ struct table {
 cJSON *tmsg_new(const table *t, const char *type);
 /* Sends one update: `all` to spectators and to seats whose per_seat[i] is
  * NULL, per_seat[i] to seat i's human; stores it for resume. Takes
- * ownership of every object (per_seat may be NULL). */
+ * ownership of every object (all and per_seat may be NULL: a class with
+ * no rendering is not held, and its resume gets a snapshot). */
 void tmsg_emit(table *t, cJSON *all, cJSON **per_seat);
 /* True when anyone at all would receive an update (else builders may skip
  * the work; tmsg_skip() keeps seq and history consistent). */

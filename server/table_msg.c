@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../common/util.h"
+#include "../proto/json_out.h"
 #include "table_int.h"
 
 #define HIST_MAX_DEFAULT 64
@@ -34,9 +35,7 @@ bool tmsg_anyone(const table *t)
 
 static void hist_entry_free(struct table_hist *h)
 {
-	free(h->all);
-	for (int i = 0; i < GAME_MAX_SEATS; i++)
-		free(h->seat[i]);
+	free(h->block);
 	memset(h, 0, sizeof *h);
 }
 
@@ -90,33 +89,60 @@ static void send_str(table *t, uint64_t player, const char *s)
 		t->host.send(t->host.ud, player, s, strlen(s));
 }
 
+/* Prints one rendering with the update's seq; NULL stays NULL. */
+static char *render(cJSON *m, uint64_t seq, size_t *len)
+{
+	*len = 0;
+	if (!m)
+		return NULL;
+	cJSON_AddNumberToObject(m, "seq", (double)seq);
+	char *s = json_print(m, len);
+	cJSON_Delete(m);
+	return s;
+}
+
 void tmsg_emit(table *t, cJSON *all, cJSON **per_seat)
 {
 	struct table_hist e = {.seq = ++t->seq};
-	cJSON_AddNumberToObject(all, "seq", (double)e.seq);
-	e.all = cJSON_PrintUnformatted(all);
-	e.bytes = strlen(e.all);
-	cJSON_Delete(all);
-	for (int i = 0; per_seat && i < t->s.seats; i++) {
-		if (!per_seat[i])
+	char *txt[GAME_MAX_SEATS + 1]; /* [0]: all, [1 + i]: seat i */
+	size_t len[GAME_MAX_SEATS + 1];
+	txt[0] = render(all, e.seq, &len[0]);
+	for (int i = 0; i < GAME_MAX_SEATS; i++) {
+		txt[1 + i] = render(per_seat && i < t->s.seats ? per_seat[i] : NULL, e.seq,
+				    &len[1 + i]);
+		if (per_seat && i < t->s.seats)
+			per_seat[i] = NULL;
+	}
+	for (int i = 0; i < GAME_MAX_SEATS + 1; i++)
+		e.bytes += txt[i] ? len[i] + 1 : 0;
+	if (!e.bytes) {
+		t->seq--; /* nothing rendered: no update */
+		return;
+	}
+	e.block = xmalloc(e.bytes);
+	char *p = e.block;
+	for (int i = 0; i < GAME_MAX_SEATS + 1; i++) {
+		if (!txt[i])
 			continue;
-		cJSON_AddNumberToObject(per_seat[i], "seq", (double)e.seq);
-		e.seat[i] = cJSON_PrintUnformatted(per_seat[i]);
-		e.bytes += strlen(e.seat[i]);
-		cJSON_Delete(per_seat[i]);
-		per_seat[i] = NULL;
+		memcpy(p, txt[i], len[i] + 1);
+		if (i == 0)
+			e.all = p;
+		else
+			e.seat[i - 1] = p;
+		p += len[i] + 1;
+		free(txt[i]);
 	}
 	for (int i = 0; i < t->s.seats; i++)
-		if (t->seats[i].kind == SEAT_HUMAN)
+		if (t->seats[i].kind == SEAT_HUMAN && (e.seat[i] || e.all))
 			send_str(t, t->seats[i].player, e.seat[i] ? e.seat[i] : e.all);
-	for (int i = 0; i < t->n_spec; i++)
+	for (int i = 0; e.all && i < t->n_spec; i++)
 		send_str(t, t->spec[i].player, e.all);
 	hist_push(t, &e);
 }
 
 void tmsg_send_json(table *t, uint64_t player, cJSON *msg)
 {
-	char *s = cJSON_PrintUnformatted(msg);
+	char *s = json_print(msg, NULL);
 	send_str(t, player, s);
 	free(s);
 	cJSON_Delete(msg);
@@ -204,6 +230,19 @@ int table_resume(table *t, uint64_t player, uint64_t since, bool *snapshot)
 		return TABLE_OK;
 	}
 	int cls = player_class(t, player);
+	/* Every missed update must be held for this viewer class (a class
+	 * nobody was in may not have been rendered): else a snapshot. */
+	bool all_held = true;
+	for (int i = 0; i < t->h_len && all_held; i++) {
+		const struct table_hist *h = &t->hist[(t->h_first + i) % t->h_cap];
+		all_held = h->seq <= since || (cls >= 0 && h->seat[cls]) || h->all;
+	}
+	if (!all_held) {
+		if (snapshot)
+			*snapshot = true;
+		tmsg_send_json(t, player, table_snapshot_json(t, player));
+		return TABLE_OK;
+	}
 	for (int i = 0; i < t->h_len; i++) {
 		const struct table_hist *h = &t->hist[(t->h_first + i) % t->h_cap];
 		if (h->seq <= since)

@@ -107,9 +107,9 @@ static cJSON *log_json(const game_choice *log, size_t n, int seats)
 	cJSON *a = cJSON_CreateArray();
 	for (size_t i = 0; i < n; i++) {
 		cJSON *set = cJSON_CreateArray();
+		const game_choice *row = &log[i * (size_t)seats];
 		for (int j = 0; j < seats; j++)
-			cJSON_AddItemToArray(set,
-					     cJSON_CreateNumber(log[i * (size_t)seats + (size_t)j]));
+			cJSON_AddItemToArray(set, cJSON_CreateNumber(row[j]));
 		cJSON_AddItemToArray(a, set);
 	}
 	return a;
@@ -124,8 +124,8 @@ cJSON *table_record_json(const table *t)
 	char s[24];
 	snprintf(s, sizeof s, "%llu", (unsigned long long)t->seed);
 	cJSON_AddStringToObject(r, "seed", s);
-	cJSON_AddItemToObject(r, "shared",
-			      t->shared_snap ? cJSON_Duplicate(t->shared_snap, 1) : cJSON_CreateNull());
+	cJSON *shared = t->shared_snap ? cJSON_Duplicate(t->shared_snap, 1) : cJSON_CreateNull();
+	cJSON_AddItemToObject(r, "shared", shared);
 	cJSON *players = cJSON_AddArrayToObject(r, "players");
 	for (int i = 0; i < t->s.seats; i++) {
 		const struct table_seat *st = &t->seats[i];

@@ -73,11 +73,13 @@ static void emit_rendered(table *t, render_fn f, void *arg)
 		tmsg_skip(t);
 		return;
 	}
+	/* The spectators' rendering only when someone watches: a seat's own
+	 * is what its player gets, and resume snapshots a class not kept. */
 	cJSON *per[GAME_MAX_SEATS] = {0};
 	for (int i = 0; i < t->s.seats; i++)
 		if (t->seats[i].kind == SEAT_HUMAN)
 			per[i] = f(t, i, arg);
-	tmsg_emit(t, f(t, -1, arg), per);
+	tmsg_emit(t, t->n_spec ? f(t, -1, arg) : NULL, per);
 }
 
 static cJSON *events_json(const table *t, int viewer)

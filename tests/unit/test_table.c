@@ -156,7 +156,8 @@ TEST(table_disconnected_seat_waits_deadline_then_ai_until_back)
 	H.offline[2] = false;
 	table_set_connected(H.t, 2, true);
 	seats = cJSON_GetObjectItemCaseSensitive(h_last(2, "seats"), "seats");
-	CHECK(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(seats, 1), "away")));
+	const cJSON *s1 = cJSON_GetArrayItem(seats, 1);
+	CHECK(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(s1, "away")));
 	/* its choice replaces the AI's pending one */
 	CHECK_EQ(table_choose_code(H.t, 2, -1, 0, COIN_LEAVE, err, sizeof err), TABLE_OK);
 	table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
@@ -668,8 +669,8 @@ TEST(table_replay_of_log_gives_same_result)
 	REQUIRE(g);
 	CHECK(coin_is_over(g));
 	cJSON *r = coin_result_json(g, (uint32_t)h_num(rec, "ai_mask"));
-	char *a = cJSON_PrintUnformatted(r), *b = cJSON_PrintUnformatted(
-							  cJSON_GetObjectItemCaseSensitive(rec, "result"));
+	char *a = cJSON_PrintUnformatted(r);
+	char *b = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(rec, "result"));
 	CHECK_STR(a, b);
 	/* the hidden hands too: the shared snapshot was used */
 	for (int i = 0; i < 3; i++)
@@ -737,8 +738,9 @@ TEST(table_restore_after_crash_same_hidden_state)
 	memcpy(log, H.plog, n_log * 3 * sizeof *log);
 	table_free(H.t);
 	H.t = NULL;
+	const cJSON *seed = cJSON_GetObjectItemCaseSensitive(rec, "seed");
 	table_restore_info info = {
-		.seed = strtoull(cJSON_GetObjectItemCaseSensitive(rec, "seed")->valuestring, NULL, 10),
+		.seed = strtoull(seed->valuestring, NULL, 10),
 		.shared = cJSON_GetObjectItemCaseSensitive(rec, "shared"),
 		.log = log,
 		.n = n_log,
@@ -796,5 +798,26 @@ TEST(table_free_mid_window_and_mid_commit_no_leak)
 	table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
 	table_choose_code(H.t, 2, -1, 0, COIN_HEADS, err, sizeof err);
 	RUN_UNTIL(H.held == 1);
+	h_close();
+}
+
+TEST(table_resume_class_not_rendered_gets_snapshot)
+{
+	/* Without watchers the spectators' rendering is not made: a watcher
+	 * arriving later and asking from an old seq gets a snapshot; seated
+	 * players still get their missed updates. */
+	two_humans(1, 60000);
+	uint64_t since = table_seq(H.t);
+	table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
+	CHECK_EQ(table_spectate(H.t, 3, "p3", NULL), TABLE_OK);
+	bool snap = false;
+	CHECK_EQ(table_resume(H.t, 3, since, &snap), TABLE_OK);
+	CHECK(snap);
+	CHECK_STR(h_type(&H.m[H.n - 1]), "table");
+	CHECK(!h_has(H.m[H.n - 1].obj, "HIDDEN"));
+	CHECK_EQ(table_resume(H.t, 2, since, &snap), TABLE_OK);
+	CHECK(!snap);
+	CHECK_STR(h_type(&H.m[H.n - 1]), "seats");
+	CHECK_EQ(h_num(H.m[H.n - 1].obj, "seq"), table_seq(H.t));
 	h_close();
 }
