@@ -22,9 +22,12 @@
  * table and valid until the next call that changes it. cJSON trees the
  * *_json functions return are the caller's (cJSON_Delete).
  *
- * Re-entrancy: host callbacks may call table_* functions of the same table
- * (e.g. decision() may call table_decision_durable() at once) but must not
- * call table_free() from inside a callback; free it from the app's own code.
+ * Re-entrancy: host callbacks other than send() may call table_* functions
+ * of the same table (e.g. decision() may call table_decision_durable() at
+ * once); send() must not call into the table (it runs while an update is
+ * going out, and a nested update would reach some players out of order).
+ * No callback may call table_free(); free from the app's own code, and
+ * call nothing on a table after freeing it (look it up by id).
  */
 #ifndef LAIR_TABLE_H
 #define LAIR_TABLE_H
