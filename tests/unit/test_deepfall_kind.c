@@ -330,8 +330,8 @@ TEST(deepfall_kind_untrusted_configs_are_refused)
 		"{\"ai\": [null]}",
 		"{\"ai\": [\"PressOn\"]}",
 		"{\"ai\": [\"a\", \"b\", \"c\", \"d\", \"e\", \"f\", \"g\", \"h\", \"i\", \"j\"]}",
-		"{\"ai\": [\"balanced\", \"balanced\", \"balanced\", \"balanced\", \"balanced\", "
-		"\"balanced\", \"balanced\", \"balanced\", \"balanced\", \"balanced\"]}",
+		("{\"ai\": [\"balanced\", \"balanced\", \"balanced\", \"balanced\", \"balanced\", "
+		 "\"balanced\", \"balanced\", \"balanced\", \"balanced\", \"balanced\"]}"),
 		"{\"seed\": 3}",
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

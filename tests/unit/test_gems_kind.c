@@ -308,8 +308,8 @@ TEST(gems_kind_untrusted_choices_and_configs_are_refused)
 		"{\"adventures\": {}}",
 		"{\"adventures\": [1, 2, 3, 4, 5]}",
 		"{\"adventures\": [\"monte\", \"devil\", \"sphinx\", \"banker\", null]}",
-		"{\"adventures\": [\"monte\", \"devil\", \"sphinx\", \"banker\", \"scout\", "
-		"\"poison\"]}",
+		("{\"adventures\": [\"monte\", \"devil\", \"sphinx\", \"banker\", \"scout\", "
+		 "\"poison\"]}"),
 		"{\"adventures\": [\"Monte\", \"devil\", \"sphinx\", \"banker\", \"scout\"]}",
 		"{\"adventures\": [[\"monte\"], \"devil\", \"sphinx\", \"banker\", \"scout\"]}",
 		"{\"adventures\": null, \"seats\": 3}",

@@ -644,8 +644,8 @@ TEST(store_game_records_list_and_get)
 	CHECK(g.ids[0] == ids[2] && g.ids[1] == ids[1]);
 
 	memset(&g, 0, sizeof g);
-	store_games_list(e.st, &(store_games_query){.player_id = ada, .before_id = ids[3], .limit = 1},
-			 cb_games, &g);
+	store_games_query q = {.player_id = ada, .before_id = ids[3], .limit = 1};
+	store_games_list(e.st, &q, cb_games, &g);
 	WAIT(&e, &g);
 	CHECK_EQ(g.n, 1);
 	CHECK_EQ(g.ids[0], ids[1]);
