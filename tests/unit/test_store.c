@@ -332,16 +332,10 @@ TEST(store_player_create_find_and_duplicate_names)
 
 static bool file_contains(const char *path, const char *needle)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return false;
 	buf b = {0};
-	char chunk[4096];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_append(&b, chunk, n);
-	fclose(f);
-	bool found = b.data && memmem(b.data, b.len, needle, strlen(needle)) != NULL;
+	char err[160];
+	bool found = buf_read_file(&b, path, (size_t)1 << 30, err, sizeof err) == 0 && b.data &&
+		     memmem(b.data, b.len, needle, strlen(needle)) != NULL;
 	buf_free(&b);
 	return found;
 }
@@ -989,5 +983,90 @@ TEST(store_disk_full_acknowledges_nothing_uncommitted)
 	if (t[0].n_decisions == 1)
 		CHECK_EQ(t[0].decisions[0].seq, 2);
 	CHECK_EQ(db_int(e.path, "SELECT count(*) FROM games"), 0);
+	env_close(&e);
+}
+
+/* What a client's request can bring (through the app) is refused before it
+ * reaches SQL, or bound as a plain value: nothing is ever spliced into a
+ * statement, and a refusal writes nothing. */
+TEST(store_bad_arguments_are_refused_and_names_are_only_values)
+{
+	env e;
+	REQUIRE(env_open(&e));
+	const char *sly = "Robert'); DROP TABLE players;--";
+	int64_t id = 0;
+	CHECK_EQ(create_player(&e, sly, "tok-sly", &id), STORE_OK);
+	res r = {0};
+	store_player_by_name(e.st, "robert'); drop table players;--", cb_player, &r);
+	WAIT(&e, &r);
+	CHECK_EQ(r.err, STORE_OK); /* found, ignoring case: the table is still there */
+	CHECK_EQ(r.id, id);
+	CHECK_STR(r.name, sly);
+	memset(&r, 0, sizeof r);
+	store_player_by_name(e.st, "%", cb_player, &r); /* no LIKE pattern either */
+	WAIT(&e, &r);
+	CHECK_EQ(r.err, STORE_ERR_NOT_FOUND);
+
+	struct {
+		const char *name, *token;
+	} bad[] = {{NULL, "t"}, {"", "t"}, {"x", NULL}, {"x", ""}};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		CHECK_EQ(create_player(&e, bad[i].name, bad[i].token, NULL), STORE_ERR_INVALID);
+	const char *empty[] = {NULL, ""};
+	for (int i = 0; i < 2; i++) {
+		memset(&r, 0, sizeof r);
+		store_player_by_name(e.st, empty[i], cb_player, &r);
+		WAIT(&e, &r);
+		CHECK_EQ(r.err, STORE_ERR_INVALID);
+		memset(&r, 0, sizeof r);
+		store_player_by_token(e.st, empty[i], cb_player, &r);
+		WAIT(&e, &r);
+		CHECK_EQ(r.err, STORE_ERR_INVALID);
+		prof p = {0};
+		store_profile_get(e.st, 0, empty[i], NULL, cb_profile, &p);
+		WAIT(&e, &p);
+		CHECK_EQ(p.err, STORE_ERR_INVALID);
+		memset(&r, 0, sizeof r);
+		store_shared_save(e.st, empty[i], "{}", cb_done, &r);
+		WAIT(&e, &r);
+		CHECK_EQ(r.err, STORE_ERR_INVALID);
+	}
+	memset(&r, 0, sizeof r);
+	store_shared_save(e.st, "gems", NULL, cb_done, &r);
+	WAIT(&e, &r);
+	CHECK_EQ(r.err, STORE_ERR_INVALID);
+	int64_t bad_ids[] = {0, -1, INT64_MIN};
+	for (size_t i = 0; i < 3; i++) {
+		memset(&r, 0, sizeof r);
+		store_live_decision(e.st, bad_ids[i], 1, "[]", cb_done, &r);
+		WAIT(&e, &r);
+		CHECK_EQ(r.err, STORE_ERR_INVALID);
+		memset(&r, 0, sizeof r);
+		store_live_decision(e.st, 1, bad_ids[i], "[]", cb_done, &r);
+		WAIT(&e, &r);
+		CHECK_EQ(r.err, STORE_ERR_INVALID);
+		memset(&r, 0, sizeof r);
+		store_live_end(e.st, bad_ids[i], cb_done, &r);
+		WAIT(&e, &r);
+		CHECK_EQ(r.err, STORE_ERR_INVALID);
+		games_res g = {0};
+		store_game_get(e.st, bad_ids[i], cb_games, &g);
+		WAIT(&e, &g);
+		CHECK_EQ(g.err, STORE_ERR_NOT_FOUND);
+	}
+	/* a limit out of 1..STORE_GAMES_MAX means the max, never "all" or "none" */
+	int limits[] = {0, -5, STORE_GAMES_MAX + 1, INT32_MAX};
+	for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
+		games_res g = {0};
+		store_games_query q = {.kind = "nope'--", .limit = limits[i]};
+		store_games_list(e.st, &q, cb_games, &g);
+		WAIT(&e, &g);
+		CHECK_EQ(g.err, STORE_OK);
+		CHECK_EQ(g.n, 0u);
+	}
+	/* one player (the sly one): the refusals above wrote nothing */
+	env_stop(&e);
+	CHECK_EQ(db_int(e.path, "SELECT count(*) FROM players"), 1);
+	CHECK_EQ(db_int(e.path, "SELECT count(*) FROM live_decisions"), 0);
 	env_close(&e);
 }
