@@ -62,18 +62,29 @@ double rng_unit(rng *r)
 	return (double)(rng_u64(r) >> 11) * 0x1.0p-53;
 }
 
+/* Swaps two elements through a small buffer, a piece at a time, so that an
+ * element of any size can be shuffled. */
+static void swap_bytes(unsigned char *a, unsigned char *b, size_t size)
+{
+	unsigned char tmp[64];
+	while (size > 0) {
+		size_t k = size < sizeof tmp ? size : sizeof tmp;
+		memcpy(tmp, a, k);
+		memcpy(a, b, k);
+		memcpy(b, tmp, k);
+		a += k;
+		b += k;
+		size -= k;
+	}
+}
+
 void rng_shuffle(rng *r, void *base, uint32_t n, uint32_t size)
 {
-	unsigned char *b = base, tmp[64];
-	if (size > sizeof tmp)
-		return; /* elements this large are never shuffled here */
+	unsigned char *b = base;
 	for (uint32_t i = n; i > 1; i--) {
 		uint32_t j = rng_below(r, i);
-		if (j != i - 1) {
-			memcpy(tmp, b + (size_t)j * size, size);
-			memcpy(b + (size_t)j * size, b + (size_t)(i - 1) * size, size);
-			memcpy(b + (size_t)(i - 1) * size, tmp, size);
-		}
+		if (j != i - 1)
+			swap_bytes(b + (size_t)j * size, b + (size_t)(i - 1) * size, size);
 	}
 }
 

@@ -2,6 +2,8 @@
  * test_rng.c — the RNG is fixed across machines: known outputs, streams,
  * bounded draws and shuffles.
  */
+#include <string.h>
+
 #include "../../common/rng.h"
 #include "../test.h"
 
@@ -86,6 +88,37 @@ TEST(rng_shuffle_is_permutation_and_deterministic)
 	}
 	CHECK_EQ(mask, (1 << 20) - 1);
 	CHECK(moved > 10);
+}
+
+/* Elements larger than the swap buffer (it was a silent no-op before) move
+ * whole, in the same order as the integer shuffle of the same stream. */
+TEST(rng_shuffle_moves_large_elements_whole)
+{
+	struct big {
+		int id;
+		char pad[150];
+	} v[12];
+	int ids[12];
+	for (int i = 0; i < 12; i++) {
+		v[i].id = ids[i] = i;
+		memset(v[i].pad, 'a' + i, sizeof v[i].pad);
+	}
+	rng r1, r2;
+	rng_seed(&r1, 5, 1);
+	rng_seed(&r2, 5, 1);
+	rng_shuffle(&r1, v, 12, sizeof v[0]);
+	rng_shuffle(&r2, ids, 12, sizeof ids[0]);
+	int moved = 0;
+	for (int i = 0; i < 12; i++) {
+		CHECK_EQ(v[i].id, ids[i]);
+		moved += v[i].id != i;
+		for (size_t k = 0; k < sizeof v[i].pad; k++)
+			if (v[i].pad[k] != 'a' + v[i].id) {
+				CHECK_MSG(0, "element %d torn at byte %zu", i, k);
+				break;
+			}
+	}
+	CHECK(moved > 6);
 }
 
 TEST(rng_os_seed_gives_different_values)
