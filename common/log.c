@@ -41,5 +41,10 @@ void log_msg(enum log_level level, const char *module, const char *fmt, ...)
 	if (n > 0 && (size_t)n < sizeof line)
 		vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
 	va_end(ap);
+	/* One message, one line: a newline or other control byte in the text
+	 * (a peer's name, a header) must not forge a line of its own. */
+	for (char *p = line; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
 	fprintf(stderr, "%s\n", line);
 }

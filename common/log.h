@@ -1,9 +1,10 @@
 /*
  * log.h — leveled logging to stderr for both programs.
  *
- * One line per message: time, level, module, text. The level threshold is
- * process-wide (set once at start-up from a flag); everything else is
- * stateless. Logging never blocks on anything but stderr itself.
+ * One line per message: time, level, module, text (control characters in
+ * the text are shown as '?', so no message can forge a line). The level
+ * threshold is process-wide (set once at start-up from a flag); everything
+ * else is stateless. Logging never blocks on anything but stderr itself.
  */
 #ifndef LAIR_LOG_H
 #define LAIR_LOG_H
