@@ -42,6 +42,7 @@
 #include "games/game.h"
 
 typedef struct table table;
+typedef struct table_pacer table_pacer;
 
 /* Return codes of table functions. table_err_code() gives the protocol's
  * stable error code (proto/PROTOCOL.md §3) for each. On any error the table
@@ -105,6 +106,8 @@ typedef struct table_settings {
 	uint64_t seed;
 	int history_max;       /* updates kept for resume (0: default 64) */
 	size_t history_bytes;  /* and their total size bound (0: default 48 KiB) */
+	table_pacer *pacer;    /* optional, borrowed: shares the loop's turns with
+				* the other tables (see table_pacer_new) */
 } table_settings;
 
 /* What the app provides. Every callback except send may be NULL. */
@@ -135,6 +138,17 @@ typedef struct table_host {
 	/* The summary changed (seats, state, host, spectators): lobby lists. */
 	void (*changed)(void *ud, table *t);
 } table_host;
+
+/* A pacer shares one loop's iterations among many tables: at most
+ * `per_turn` table steps (the next decision after a reveal: at all-AI tables
+ * that is a whole decision) run per loop iteration, the others wait their
+ * turn in arrival order. Without one, each table takes one step per
+ * iteration, so N all-AI tables at pacing 0 do N decisions per iteration.
+ * Free it after every table that uses it; its handle closes on the loop. */
+table_pacer *table_pacer_new(uv_loop_t *loop, int per_turn);
+void table_pacer_free(table_pacer *p);
+/* Steps waiting for a turn now (metrics). */
+int table_pacer_waiting(const table_pacer *p);
 
 /* Creates a waiting table with every seat empty. The host struct is
  * copied; loop is borrowed for the table's life. NULL with a message on a

@@ -82,6 +82,10 @@ struct table {
 	int open_handles;
 	bool freed;
 
+	/* a turn asked of s.pacer */
+	table *pace_prev, *pace_next;
+	bool pace_queued;
+
 	/* history ring for resume */
 	struct table_hist *hist;
 	int h_first, h_len, h_cap;
@@ -111,6 +115,7 @@ void tmsg_emit_seats(table *t);
 
 /* table_round.c */
 void round_timers_init(table *t);
+/* Stops every timer and gives up a turn asked of the pacer. */
 void round_stop_timers(table *t);
 /* After the game is created (or restored): post the first decision, or
  * finish when it is over already. */

@@ -18,7 +18,9 @@
  * player's seat then stays "away" (the AI plays it without waiting) until
  * the player is back. Without a live human the table does not wait: it
  * moves on after pacing_ms, and with 0 on the next loop iteration (an idle
- * handle), so one loop iteration never runs more than one decision.
+ * handle), so one loop iteration never runs more than one of its decisions;
+ * with a pacer shared by the loop's tables, no more than per_turn steps of
+ * all of them together.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -196,12 +198,97 @@ void round_timers_init(table *t)
 	t->open_handles = 4;
 }
 
+/* --- the pacer: turns of one loop shared among tables ----------------------- */
+
+struct table_pacer {
+	uv_idle_t idle;
+	int per_turn;
+	int waiting;
+	table *head, *tail;
+};
+
+static void step(table *t);
+
+static void pacer_unlink(table *t)
+{
+	table_pacer *p = t->s.pacer;
+	if (!t->pace_queued)
+		return;
+	if (t->pace_prev)
+		t->pace_prev->pace_next = t->pace_next;
+	else
+		p->head = t->pace_next;
+	if (t->pace_next)
+		t->pace_next->pace_prev = t->pace_prev;
+	else
+		p->tail = t->pace_prev;
+	t->pace_prev = t->pace_next = NULL;
+	t->pace_queued = false;
+	p->waiting--;
+}
+
+static void on_pacer_idle(uv_idle_t *h)
+{
+	table_pacer *p = h->data;
+	/* Only the steps waiting now: a table stepping may ask again, and
+	 * waits for the next iteration then. */
+	int n = MIN(p->per_turn, p->waiting);
+	for (int i = 0; i < n && p->head; i++) {
+		table *t = p->head;
+		pacer_unlink(t);
+		step(t);
+	}
+	if (!p->head)
+		uv_idle_stop(h);
+}
+
+static void pacer_ask(table *t)
+{
+	table_pacer *p = t->s.pacer;
+	if (t->pace_queued)
+		return;
+	t->pace_prev = p->tail;
+	t->pace_next = NULL;
+	if (p->tail)
+		p->tail->pace_next = t;
+	else
+		p->head = t;
+	p->tail = t;
+	t->pace_queued = true;
+	p->waiting++;
+	uv_idle_start(&p->idle, on_pacer_idle);
+}
+
+table_pacer *table_pacer_new(uv_loop_t *loop, int per_turn)
+{
+	table_pacer *p = xcalloc(1, sizeof *p);
+	p->per_turn = per_turn > 0 ? per_turn : 1;
+	uv_idle_init(loop, &p->idle);
+	p->idle.data = p;
+	return p;
+}
+
+static void pacer_closed(uv_handle_t *h) { free(h->data); }
+
+void table_pacer_free(table_pacer *p)
+{
+	if (!p)
+		return;
+	while (p->head) /* tables still waiting lose their turn (they should be gone) */
+		pacer_unlink(p->head);
+	uv_close((uv_handle_t *)&p->idle, pacer_closed);
+}
+
+int table_pacer_waiting(const table_pacer *p) { return p ? p->waiting : 0; }
+
 void round_stop_timers(table *t)
 {
 	uv_timer_stop(&t->deadline_timer);
 	uv_timer_stop(&t->window_timer);
 	uv_timer_stop(&t->step_timer);
 	uv_idle_stop(&t->step_idle);
+	if (t->s.pacer)
+		pacer_unlink(t);
 }
 
 /* --- the decision ------------------------------------------------------------- */
@@ -241,7 +328,9 @@ static void schedule_next(table *t)
 {
 	t->phase = PH_BETWEEN;
 	int delay = round_has_live_human(t) ? t->s.reveal_pause_ms : t->s.pacing_ms;
-	if (delay <= 0)
+	if (delay <= 0 && t->s.pacer)
+		pacer_ask(t);
+	else if (delay <= 0)
 		uv_idle_start(&t->step_idle, on_step_idle);
 	else
 		uv_timer_start(&t->step_timer, on_step_timer, (uint64_t)delay, 0);
@@ -423,7 +512,14 @@ static void step(table *t)
 		round_post_decision(t);
 }
 
-static void on_step_timer(uv_timer_t *h) { step(h->data); }
+static void on_step_timer(uv_timer_t *h)
+{
+	table *t = h->data;
+	if (t->s.pacer) /* many timers may fall due in one iteration */
+		pacer_ask(t);
+	else
+		step(t);
+}
 
 static void on_step_idle(uv_idle_t *h)
 {

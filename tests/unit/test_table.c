@@ -821,3 +821,86 @@ TEST(table_resume_class_not_rendered_gets_snapshot)
 	CHECK_EQ(h_num(H.m[H.n - 1].obj, "seq"), table_seq(H.t));
 	h_close();
 }
+
+/* Decisions resolved in the loop iteration being counted, and the most in
+ * any one iteration (a check handle closes each iteration's count). */
+static int iter_decisions, iter_max, iter_last;
+static void count_iteration(uv_check_t *c)
+{
+	(void)c;
+	int d = H.decisions - iter_last;
+	iter_last = H.decisions;
+	if (d > iter_max)
+		iter_max = d;
+	iter_decisions += d;
+}
+
+static void run_ai_tables(table_pacer *pacer, int n_tables, table **ts)
+{
+	for (int i = 0; i < n_tables; i++) {
+		table_settings s = h_settings(&coin_kind, 2);
+		cJSON *cfg = cJSON_Parse("{\"rounds\": 20}");
+		s.config = cfg;
+		s.id = (uint64_t)(100 + i);
+		s.pacer = pacer;
+		ts[i] = table_new(&H.loop, &h_host, &s, err, sizeof err);
+		cJSON_Delete(cfg);
+		table_add_ai(ts[i], 1, 0, NULL);
+		table_add_ai(ts[i], 1, 1, NULL);
+	}
+	for (int i = 0; i < n_tables; i++)
+		table_start(ts[i], 1);
+	iter_last = H.decisions;
+	iter_max = 0;
+	uv_check_t c;
+	uv_check_init(&H.loop, &c);
+	uv_check_start(&c, count_iteration);
+	RUN_UNTIL(H.finished == n_tables);
+	uv_close((uv_handle_t *)&c, NULL);
+	for (int i = 0; i < n_tables; i++)
+		table_free(ts[i]);
+	uv_run(&H.loop, UV_RUN_NOWAIT);
+}
+
+TEST(table_pacer_bounds_decisions_per_loop_iteration)
+{
+	table *ts[40];
+	/* without a pacer: one decision per table per iteration, 40 at once */
+	h_init(&coin_kind);
+	run_ai_tables(NULL, 40, ts);
+	CHECK_EQ(iter_max, 40);
+	h_close();
+	/* with one: at most 3 per iteration, and every game still ends */
+	h_init(&coin_kind);
+	table_pacer *p = table_pacer_new(&H.loop, 3);
+	run_ai_tables(p, 40, ts);
+	CHECK(iter_max <= 3);
+	CHECK(iter_max >= 1);
+	CHECK_EQ(H.finished, 40);
+	CHECK_EQ(table_pacer_waiting(p), 0);
+	table_pacer_free(p);
+	h_close();
+}
+
+TEST(table_pacer_free_table_while_waiting)
+{
+	h_init(&coin_kind);
+	table_pacer *p = table_pacer_new(&H.loop, 1);
+	table *ts[3];
+	for (int i = 0; i < 3; i++) {
+		table_settings s = h_settings(&coin_kind, 1);
+		s.pacer = p;
+		s.id = (uint64_t)(200 + i);
+		ts[i] = table_new(&H.loop, &h_host, &s, err, sizeof err);
+		table_add_ai(ts[i], 1, 0, NULL);
+		table_start(ts[i], 1);
+	}
+	CHECK_EQ(table_pacer_waiting(p), 3); /* each resolved its first decision */
+	table_free(ts[1]);
+	CHECK_EQ(table_pacer_waiting(p), 2);
+	RUN_UNTIL(H.finished == 2);
+	table_free(ts[0]);
+	table_free(ts[2]);
+	table_pacer_free(p);
+	h_close();
+}
