@@ -123,6 +123,19 @@ int buf_read_file(buf *b, const char *path, size_t max, char *err, size_t errlen
 	return 0;
 }
 
+const char *name_at(const char *const *names, int n, int i)
+{
+	return i >= 0 && i < n && names[i] ? names[i] : "?";
+}
+
+int name_index(const char *const *names, int n, const char *key)
+{
+	for (int i = 0; key && i < n; i++)
+		if (names[i] && strcmp(names[i], key) == 0)
+			return i;
+	return -1;
+}
+
 size_t strlcpy_safe(char *dst, const char *src, size_t size)
 {
 	size_t n = strlen(src);

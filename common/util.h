@@ -47,6 +47,12 @@ void buf_free(buf *b);
  * 0, or -1 with "PATH: reason" in err; b may then hold part of the file. */
 int buf_read_file(buf *b, const char *path, size_t max, char *err, size_t errlen);
 
+/* Tables of names indexed by an enum (the words of the protocol):
+ * names[i] when 0 <= i < n and it is set, else "?"; and the index of key
+ * in names[0..n), or -1 (also for a NULL key). */
+const char *name_at(const char *const *names, int n, int i);
+int name_index(const char *const *names, int n, const char *key);
+
 /* Copies at most size-1 bytes and always terminates; returns strlen(src). */
 size_t strlcpy_safe(char *dst, const char *src, size_t size);
 

@@ -67,3 +67,18 @@ TEST(util_buf_read_file_whole_empty_missing_and_too_large)
 	CHECK(strstr(err, path) != NULL && strstr(err, "No such file") != NULL);
 	buf_free(&b);
 }
+
+TEST(util_name_tables_with_holes_bounds_and_null_keys)
+{
+	static const char *const names[4] = {[1] = "one", [2] = "two", [3] = "three"};
+	CHECK_STR(name_at(names, 4, 1), "one");
+	CHECK_STR(name_at(names, 4, 3), "three");
+	CHECK_STR(name_at(names, 4, 0), "?"); /* a hole */
+	CHECK_STR(name_at(names, 4, 4), "?");
+	CHECK_STR(name_at(names, 4, -1), "?");
+	CHECK_EQ(name_index(names, 4, "two"), 2);
+	CHECK_EQ(name_index(names, 4, "Two"), -1);
+	CHECK_EQ(name_index(names, 4, ""), -1);
+	CHECK_EQ(name_index(names, 4, NULL), -1);
+	CHECK_EQ(name_index(names, 2, "two"), -1); /* only the first n */
+}

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../../common/util.h"
+
 #define K(field, scale, lo, hi, def, doc) \
 	{#field, offsetof(df_config, field), scale, lo, hi, def, doc}
 
@@ -63,10 +65,7 @@ const char *const df_strategy_names[DF_NSTRAT] = {"cashout", "presson", "worthye
 
 int df_strategy_parse(const char *name)
 {
-	for (int i = 0; i < DF_NSTRAT; i++)
-		if (strcmp(name, df_strategy_names[i]) == 0)
-			return i;
-	return -1;
+	return name_index(df_strategy_names, DF_NSTRAT, name);
 }
 
 static int *knob_ptr(df_config *cfg, const df_knob *k)

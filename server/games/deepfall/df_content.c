@@ -13,6 +13,8 @@
 
 #include <stdlib.h>
 
+#include "../../../common/util.h"
+
 #define S DF_STEEL
 #define C DF_CUNNING
 #define F DF_FAITH
@@ -127,7 +129,7 @@ static const char *const theme_ids[DF_NTHEME] = {"threshold", "stone",  "cistern
 						 "crypt",     "hall",   "library", "forge",
 						 "vault",     "throne"};
 
-const char *df_lineage_id(int l) { return l >= 0 && l < DF_NLINEAGE ? lineage_ids[l] : "?"; }
-const char *df_calling_id(int c) { return c >= 0 && c < DF_NCALLING ? calling_ids[c] : "?"; }
-const char *df_theme_id(int t) { return t >= 0 && t < DF_NTHEME ? theme_ids[t] : "?"; }
+const char *df_lineage_id(int l) { return name_at(lineage_ids, DF_NLINEAGE, l); }
+const char *df_calling_id(int c) { return name_at(calling_ids, DF_NCALLING, c); }
+const char *df_theme_id(int t) { return name_at(theme_ids, DF_NTHEME, t); }
 const char *df_die_id(int d) { return d >= 0 && d < DF_NDIE ? df_dice[d].name : "?"; }

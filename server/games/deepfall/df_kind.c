@@ -146,10 +146,9 @@ static int choice_parse(const game_state *st, int seat, const cJSON *json, game_
 			}
 			c.recruit = cJSON_IsTrue(it);
 		} else if (strcmp(k, "exit") == 0) {
-			int e = -1;
-			for (int i = 0; cJSON_IsString(it) && i < DF_NEXIT; i++)
-				if (strcmp(it->valuestring, df_exit_names[i]) == 0)
-					e = i;
+			int e = cJSON_IsString(it)
+					? name_index(df_exit_names, DF_NEXIT, it->valuestring)
+					: -1;
 			if (e < 0) {
 				snprintf(err, errlen, "'exit' must be \"persist\", \"cash_out\" "
 						      "or \"last_stand\"");
@@ -178,7 +177,7 @@ static cJSON *choice_obj(df_choice c)
 	cJSON_AddNumberToObject(o, "target", c.target);
 	cJSON_AddNumberToObject(o, "press", c.press);
 	cJSON_AddBoolToObject(o, "recruit", c.recruit);
-	cJSON_AddStringToObject(o, "exit", c.exit < DF_NEXIT ? df_exit_names[c.exit] : "?");
+	cJSON_AddStringToObject(o, "exit", name_at(df_exit_names, DF_NEXIT, c.exit));
 	return o;
 }
 

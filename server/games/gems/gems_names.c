@@ -2,8 +2,7 @@
  * gems_names.c — the stable names of adventures, choices, warnings and
  * events: the words of the protocol (proto/kinds/gems.md) and the logs.
  */
-#include <string.h>
-
+#include "../../../common/util.h"
 #include "gems_int.h"
 
 static const char *const adv_keys[GEMS_N_ADV] = {
@@ -71,35 +70,20 @@ static const char *const event_keys[GEMS_N_EVENTS] = {
 	[GEMS_EV_GAME_OVER] = "game_over",
 };
 
-const char *gems_adv_key(int adv)
-{
-	return adv >= 0 && adv < GEMS_N_ADV ? adv_keys[adv] : "?";
-}
+const char *gems_adv_key(int adv) { return name_at(adv_keys, GEMS_N_ADV, adv); }
 
-const char *gems_adv_label(int adv)
-{
-	return adv >= 0 && adv < GEMS_N_ADV ? adv_labels[adv] : "?";
-}
+const char *gems_adv_label(int adv) { return name_at(adv_labels, GEMS_N_ADV, adv); }
 
-int gems_adv_parse(const char *key)
-{
-	for (int i = 0; key && i < GEMS_N_ADV; i++)
-		if (strcmp(adv_keys[i], key) == 0)
-			return i;
-	return -1;
-}
+int gems_adv_parse(const char *key) { return name_index(adv_keys, GEMS_N_ADV, key); }
 
 const char *gems_choice_key(int choice)
 {
-	return choice >= 0 && choice < GEMS_N_CHOICES ? choice_keys[choice] : "?";
+	return name_at(choice_keys, GEMS_N_CHOICES, choice);
 }
 
 int gems_choice_parse_key(const char *key)
 {
-	for (int i = 0; key && i < GEMS_N_CHOICES; i++)
-		if (strcmp(choice_keys[i], key) == 0)
-			return i;
-	return -1;
+	return name_index(choice_keys, GEMS_N_CHOICES, key);
 }
 
 const char *gems_warning_text(int k)
@@ -107,7 +91,4 @@ const char *gems_warning_text(int k)
 	return warning_texts[k < 0 ? 0 : k > 4 ? 4 : k];
 }
 
-const char *gems_event_key(int type)
-{
-	return type > 0 && type < GEMS_N_EVENTS && event_keys[type] ? event_keys[type] : "?";
-}
+const char *gems_event_key(int type) { return name_at(event_keys, GEMS_N_EVENTS, type); }

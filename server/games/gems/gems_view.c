@@ -11,6 +11,7 @@
  */
 #include <stdio.h>
 
+#include "../../../common/util.h"
 #include "gems_int.h"
 #include "gems_kind.h"
 
@@ -23,10 +24,10 @@ static const char *const end_names[] = {"all_left", "lair", "exhausted"};
 
 const char *gems_room_kind_key(int kind)
 {
-	return kind >= 0 && kind <= GEMS_ROOM_LAIR ? kind_names[kind] : "?";
+	return name_at(kind_names, (int)ARRAY_LEN(kind_names), kind);
 }
 
-const char *gems_end_key(int end) { return end >= 0 && end <= 2 ? end_names[end] : "?"; }
+const char *gems_end_key(int end) { return name_at(end_names, (int)ARRAY_LEN(end_names), end); }
 
 /* One room already met (index i <= cur). */
 static cJSON *met_room_json(const gems_game *g, int i)
