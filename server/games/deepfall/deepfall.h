@@ -221,7 +221,6 @@ typedef struct df_party {
 	uint8_t draw[DF_MAX_BAG], disc[DF_MAX_BAG], wound[DF_MAX_BAG];
 	uint8_t anger[DF_NDENIZEN];
 	int32_t unbanked;
-	int16_t turns;
 } df_party;
 
 typedef struct df_player {
@@ -229,8 +228,8 @@ typedef struct df_player {
 	df_party party;
 	/* statistics */
 	int32_t src[DF_NSRC];
-	int16_t parties, cash_outs, worthy_ends, taken, setbacks, claims, recruits;
-	int16_t last_stands, deepest, rooms_scored;
+	int16_t parties, cash_outs, worthy_ends, taken, setbacks, claims;
+	int16_t deepest, rooms_scored;
 	uint8_t lin_parties[DF_NLINEAGE], cal_parties[DF_NCALLING];
 	uint8_t n_cash_rec;
 	uint8_t cash_round[DF_MAX_CASH_REC], cash_depth[DF_MAX_CASH_REC];

@@ -371,8 +371,7 @@ void df_cash_out(df_game *g, int seat, game_events *evs)
 
 static void last_stand(df_game *g, int seat, int *tot, game_events *evs)
 {
-	df_player *pl = &g->pl[seat];
-	df_party *pa = &pl->party;
+	df_party *pa = &g->pl[seat].party;
 	if (pa->last_stand)
 		return;
 	bool ok = (df_callings[pa->calling].flags & DF_C_FREE_STAND) ||
@@ -381,10 +380,8 @@ static void last_stand(df_game *g, int seat, int *tot, game_events *evs)
 		tot[DF_METTLE] -= g->cfg.last_stand_cost;
 		ok = true;
 	}
-	if (ok) {
+	if (ok)
 		pa->last_stand = 1;
-		pl->last_stands++;
-	}
 	df_emit(evs, DF_EV_LAST_STAND, seat, ok, 0, 0);
 }
 
@@ -432,7 +429,6 @@ void df_turn(df_game *g, int seat, df_choice c, game_events *evs)
 	uint8_t hand[DF_MAX_BAG];
 	int nh = 0, tot[DF_NFACES] = {0};
 	int hs = df_hand_size(g, seat);
-	pa->turns++;
 
 	/* Roll the hand, then each pressed hand, from the one bag. */
 	for (int h = 0; h <= c.press; h++)
@@ -496,7 +492,6 @@ void df_turn(df_game *g, int seat, df_choice c, game_events *evs)
 		if (tot[DF_METTLE] >= cost) {
 			tot[DF_METTLE] -= cost;
 			pa->disc[pa->n_disc++] = cal->recruit;
-			pl->recruits++;
 			df_emit(evs, DF_EV_RECRUIT, seat, cal->recruit, 0, 0);
 		}
 	}

@@ -185,9 +185,8 @@ typedef struct gems_game {
 	int32_t bars_undiscovered;
 	uint8_t adv[GEMS_DUNGEONS]; /* the adventure of each dungeon */
 	uint8_t adv_known;          /* the current dungeon's adventure was met or revealed */
-	uint8_t rest_revealed;      /* G24: the list was revealed after a full exit */
 	uint8_t adv_used;           /* bit d: dungeon d emitted GEMS_EV_ADV_USED (G10) */
-	uint8_t pad0;
+	uint8_t pad0[2];
 
 	/* the current dungeon */
 	gems_room rooms[GEMS_MAX_ROOMS];

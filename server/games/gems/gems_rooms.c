@@ -33,7 +33,7 @@ void gems_begin_dungeon(gems_game *g, const gems_room *fixed, int n_fixed, game_
 	g->floor_gems = g->n_floor_bars = 0;
 	memset(g->coin_rem, 0, sizeof g->coin_rem);
 	g->sphinx_met = 0;
-	g->adv_known = g->rest_revealed = 0;
+	g->adv_known = 0;
 	g->monte_third = g->monte_swaps = 0;
 	g->scout_r = g->scout_x = 0;
 	g->sphinx_double = -1;
@@ -236,7 +236,6 @@ static void end_dungeon(gems_game *g, int end, game_events *out)
 		int arg = kind == GEMS_ROOM_GEM || kind == GEMS_ROOM_ADV ? r.arg : 0;
 		gems_emit(out, GEMS_EV_REVEAL_ROOM, -1, i + 1, kind, arg);
 	}
-	g->rest_revealed = 1;
 }
 
 void gems_open_decision(gems_game *g, int phase)
