@@ -11,7 +11,9 @@
 int cmd_sim(int argc, char **argv)
 {
 	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-		printf("usage: lair sim gems|deepfall [options]   (lair sim KIND --help)\n");
+		/* asked for: stdout, exit 0; a missing kind is a usage error */
+		fprintf(argc < 2 ? stderr : stdout,
+			"usage: lair sim gems|deepfall [options]   (lair sim KIND --help)\n");
 		return argc < 2 ? 2 : 0;
 	}
 	if (strcmp(argv[1], "gems") == 0)
