@@ -16,10 +16,11 @@
  * human so that no AI stream is involved) with the same deterministic
  * choices: a choice is a function of (table, decision, seat, options) only.
  * The crash run is killed at three points drawn from a seeded generator
- * (fractions of the control run's reveals). A separate test does the same
- * with AI seats, whose later choices may differ after a restore (the AI
- * stream restarts), so it checks the restored decision and view and that
- * the game ends and is recorded.
+ * (fractions of the control run's reveals; RECOVERY_SEED and RECOVERY_LATE
+ * explore others) and at the instant the first result arrives. A separate
+ * test kills tables with AI seats and checks the restored decision and view
+ * and that the games end and are recorded. Two known gaps are todo tests at
+ * the end: adventure-use counts, and the AI stream after a restore.
  *
  * Waits are bounded; nothing sleeps for a fixed time.
  */
@@ -235,7 +236,7 @@ test('control run: the tables play to their results without a crash', async (t) 
 	}
 });
 
-test('kill -9 mid-game three times: tables, seats, hidden state and ledger survive',
+test('kill -9 mid-game four times: tables, seats, hidden state and ledger survive',
 	async (t) => {
 		if (!control) return t.skip('the control run failed');
 		const dbDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lair-recovery-'));
@@ -442,3 +443,54 @@ test('kill -9 at a table with AI seats: restored decision and view, the game end
 			fs.rmSync(dbDir, { recursive: true, force: true });
 		}
 	});
+
+/* Known gap (issue 5; owners gems/deepfall for the AI stream, table/app for
+ * the log): the AI draws from the game's AI stream, which a restore does not
+ * bring back to where it was (table_replay applies the logged sets without
+ * asking the AI), so after kill -9 the AI seats choose differently from a
+ * crash-free run: the AI's hidden state is not restored (the game stays
+ * valid and its record replays). Fixes: derive the AI's randomness from
+ * (seed, decision, seat), or log which choices came from the AI and ask it
+ * again during the replay. Remove the todo once fixed. */
+test('AI seats play on after a restore exactly as in a crash-free run', {
+	todo: 'the AI stream restarts at a restore (see comment)',
+}, async () => {
+	const tables = [{ kind: 'gems', seed: 777, seats: [0], ai: 3 },
+		{ kind: 'deepfall', seed: 888, seats: [0], ai: 2, config: SLOW_MAW }];
+	const play = async (killAt) => {
+		const dbDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lair-recovery-'));
+		let srv = await startLaird({ args: ARGS, dbDir });
+		try {
+			const { world, bots } = await setUp(srv, tables);
+			const adm = bots[0];
+			if (killAt) {
+				await new Promise((resolve) => {
+					world.onReveal = () => {
+						if ([...adm.tables.values()].every((x) => x.lastReveal >= killAt))
+							resolve();
+					};
+				});
+				world.onReveal = () => {};
+				await srv.stop({ signal: 'SIGKILL' });
+				world.epoch++;
+				srv = await startLaird({ args: ARGS, dbDir });
+				const resume = {};
+				for (const x of adm.tables.values()) resume[x.id] = x.lastSeq;
+				await adm.connect(srv.url, { token: adm.token, resume });
+			}
+			await allFinished([adm], 60000, 'the games');
+			for (const b of bots) b.p.c.close();
+			return [...adm.tables.values()];
+		} finally {
+			await srv.stop().catch(() => {});
+			fs.rmSync(dbDir, { recursive: true, force: true });
+		}
+	};
+	const a = await play(0);
+	const b = await play(6);
+	for (let i = 0; i < a.length; i++) {
+		for (const [d, key] of b[i].reveals)
+			assert.strictEqual(key, a[i].reveals.get(d), `${a[i].kind}: decision ${d}`);
+		assert.strictEqual(b[i].result, a[i].result, `${a[i].kind}: result`);
+	}
+});
