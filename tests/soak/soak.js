@@ -11,9 +11,12 @@
  *            a game ends;
  *   flooders: hello, then a burst of requests far past the rate limit: they
  *            must get rate_limited and, after the strikes, close 1008;
- *   garbage: malformed JSON, wrong types and fields, binary frames (close
- *            1003), oversized frames (close 1009): every request gets its
- *            stable error code and the connection stays open otherwise.
+ *   garbage: well-formed requests of every type mutated (fields with other
+ *            values and types, or gone; real table ids), then malformed JSON
+ *            and wrong fields, then a binary frame (close 1003) or an
+ *            oversized one (close 1009): every request gets one reply with
+ *            its id (an error with its stable code, never `internal`) and
+ *            the connection stays open otherwise.
  * Then a drain: nobody drops or floods any more and every player answers at
  * once, until no game is in play (bounded).
  *
@@ -68,7 +71,7 @@ const fig = {
 	requests: 0, errors: {}, unexpectedErrors: [], garbageSent: 0, garbageBadCodes: [],
 	floods: 0, rateLimited: 0, closed1008: 0, closed1003: 0, closed1009: 0,
 	tablesCreated: 0, joins: 0, starts: 0, rematches: 0, choices: 0, seatLost: [],
-	resultsSeen: 0, timeouts: 0, missedSure: 0,
+	resultsSeen: 0, timeouts: 0, missedSure: 0, fuzzed: 0,
 };
 const failures = [];
 const seen = new Set(); // "table/seed": games the bots saw end
@@ -133,6 +136,12 @@ function open(onUpdate) {
 	});
 }
 
+/* PROTOCOL.md §3 (internal is a fault wherever it shows up here). */
+const STABLE = new Set(['bad_json', 'bad_message', 'missing_field', 'bad_field',
+	'unknown_type', 'rate_limited', 'not_hello', 'version_unsupported', 'already_hello',
+	'name_taken', 'bad_token', 'not_found', 'forbidden', 'full', 'wrong_password',
+	'not_seated', 'not_your_seat', 'not_pending', 'illegal_choice', 'wrong_phase',
+	'limit_reached', 'draining', 'closed']);
 const EXPECTED = new Set(['full', 'not_found', 'wrong_phase', 'not_pending', 'limit_reached',
 	'closed', 'not_seated']);
 function countError(who, what, r) {
@@ -409,6 +418,43 @@ const GARBAGE = [
 	['{"type":"caf\u00e9"}', 'unknown_type'],
 ];
 
+/* Well-formed requests of every type (the fuzz corpus), mutated: a field
+ * gets another value or type or goes, the table is a real one. Whatever the
+ * request, it gets exactly one reply echoing its id, never `internal`, and
+ * the connection stays open. */
+const SAMPLES = (() => {
+	const dir = path.join(__dirname, '..', 'fuzz', 'corpus', 'proto');
+	const out = [];
+	for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.json'))) {
+		const m = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
+		// Not hello (already done), not the admin's (forbidden is dull), not
+		// table_create: a garbage bot must never host a game that no
+		// player bot sees end (the statistics check counts those).
+		if (m.type !== 'hello' && !m.type.startsWith('admin_') && m.type !== 'table_create')
+			out.push(m);
+	}
+	return out;
+})();
+const ODD = [null, true, false, 0, -1, 1, 2, 8, 9, 1e9, 2 ** 53, -(2 ** 53), 0.5, '', 'x',
+	'stay', 'leave', 'é'.repeat(3), [], [1, 'a'], {}, { id: 'stay' }, { target: 1 },
+	{ target: 1, press: 0, recruit: false, exit: 'persist' }];
+let knownTables = [];
+
+function mutated() {
+	const m = structuredClone(oneOf(SAMPLES));
+	delete m.id;
+	if ('table' in m && knownTables.length && chance(0.7)) m.table = oneOf(knownTables);
+	const keys = Object.keys(m).filter((k) => k !== 'type');
+	for (let n = between(0, 2); n > 0 && keys.length; n--) {
+		const k = oneOf(keys);
+		if (chance(0.3)) delete m[k];
+		else m[k] = structuredClone(oneOf(ODD));
+	}
+	if (chance(0.2)) m[oneOf(['seat', 'decision', 'since', 'choice', 'config', 'seed'])] =
+		structuredClone(oneOf(ODD));
+	return m;
+}
+
 async function garbage(i) {
 	await sleep(between(0, 5000));
 	while (phase === 'churn') {
@@ -428,6 +474,22 @@ async function garbage(i) {
 			}
 		});
 		await c.req('hello', { protocol: 1, name: `junk${SEED}_${i}_${fig.garbageSent}` });
+		const touched = new Set();
+		for (let k = 0; k < 10 && phase === 'churn' && !c.closed; k++) {
+			const m = mutated();
+			fig.fuzzed++;
+			if (typeof m.table === 'number') touched.add(m.table);
+			const r = await c.req(m.type, m, 10000);
+			if (r.code === 'internal' || (r.type === 'error' && !STABLE.has(r.code)))
+				failures.push(`fuzzed ${JSON.stringify(m)} -> ${r.code} ${r.message}`);
+			await sleep(between(20, 200));
+		}
+		// A seat it may have taken (join, take_seat, choose for an AI seat)
+		// goes back: players' games must end with their players.
+		for (const tid of touched) await c.req('table_leave', { table: tid });
+		const tl = await c.req('table_list', {});
+		if (tl.type === 'tables' && tl.tables.length)
+			knownTables = tl.tables.map((x) => x.id).slice(0, 50);
 		for (let k = 0; k < 10 && phase === 'churn' && !c.closed; k++) {
 			const [text, code] = oneOf(GARBAGE);
 			// Raw text: an id can only be matched when the frame parses.
@@ -587,7 +649,7 @@ async function main() {
 		`${fig.requests}, request timeouts ${fig.timeouts}`);
 	console.log(`soak: floods ${fig.floods} (rate_limited ${fig.rateLimited}, 1008 closes ` +
 		`${fig.closed1008}); garbage frames ${fig.garbageSent} (1003 ${fig.closed1003}, ` +
-		`1009 ${fig.closed1009})`);
+		`1009 ${fig.closed1009}); mutated requests ${fig.fuzzed}`);
 	console.log(`soak: errors by code ${JSON.stringify(fig.errors)}`);
 	console.log(`soak: games seen ended ${seen.size}; server_stats games gems ${stats.gems} + ` +
 		`deepfall ${stats.deepfall} = ${serverGames}; decisions ${adminStats.decisions}; ` +
