@@ -131,7 +131,7 @@ $(BUILD)/tests/test_fuzz_regress: $(call obj,$(FUZZ_SRC))
 
 .PHONY: fuzz fuzz-build
 fuzz-build:
-	$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang OPT="-O1 -g" \
+	$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang OPT="-O2 -g" \
 		SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" \
 		CFLAGS="-DLAIR_LIBFUZZER" $(patsubst %,build-fuzz/fuzz/fuzz_%,$(FUZZ_TARGETS))
 
@@ -140,7 +140,8 @@ build-fuzz/fuzz/fuzz_%: build-fuzz/tests/fuzz/fuzz_%.o build-fuzz/tests/fuzz/fuz
 	@mkdir -p $(dir $@)
 	$(CC) -fsanitize=fuzzer,address,undefined -o $@ $^ $(LIBS)
 
-fuzz: fuzz-build
+fuzz: deps
+	@$(MAKE) --no-print-directory fuzz-build
 	@tests/fuzz/run build-fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # ---- soak (issue 5; tests/soak/soak.js): SOAK_SECONDS (180), SOAK_BOTS (300) ----

@@ -32,7 +32,7 @@
 #include "../../server/table.h"
 
 #define NPLAYERS 5 /* player ids 1..5 */
-#define MAX_OPS 300
+#define MAX_OPS 150
 
 typedef struct run {
 	const game_kind *k;
