@@ -86,12 +86,24 @@ static void shared_load(app *a)
 {
 	for (int i = 0; i < game_kind_count() && i < APP_MAX_KINDS; i++) {
 		const game_kind *k = game_kind_at(i);
+		a->folded[i] = cJSON_CreateObject();
 		if (!k->shared_new)
 			continue;
 		const char *saved = store_shared_loaded(a->store, k->name);
 		cJSON *json = saved ? cJSON_Parse(saved) : NULL;
+		const cJSON *state = json;
+		/* The app's wrapper (app_shared_text); a bare kind state is read
+		 * as such (a database written before the wrapper). */
+		if (cJSON_GetObjectItemCaseSensitive(json, "app_v")) {
+			state = cJSON_GetObjectItemCaseSensitive(json, "state");
+			const cJSON *f = cJSON_GetObjectItemCaseSensitive(json, "folded");
+			if (cJSON_IsObject(f)) {
+				cJSON_Delete(a->folded[i]);
+				a->folded[i] = cJSON_Duplicate(f, true);
+			}
+		}
 		char err[160] = "";
-		a->shared[i] = k->shared_new(json, err, sizeof err);
+		a->shared[i] = k->shared_new(cJSON_IsNull(state) ? NULL : state, err, sizeof err);
 		if (!a->shared[i]) {
 			/* A saved state this build cannot read: start fresh rather
 			 * than refuse to serve, and say so. */
@@ -99,13 +111,26 @@ static void shared_load(app *a)
 				 k->name, err);
 			a->shared[i] = k->shared_new(NULL, err, sizeof err);
 		}
-		if (a->shared[i] && k->shared_json) {
-			cJSON *j = k->shared_json(a->shared[i]);
-			a->shared_text[i] = proto_print(j);
-			cJSON_Delete(j);
-		}
+		a->shared_text[i] = saved ? xstrdup(saved) : NULL;
 		cJSON_Delete(json);
 	}
+}
+
+void app_game_key(char *out, size_t len, uint64_t table_no, int64_t started_at)
+{
+	snprintf(out, len, "%llu:%lld", (unsigned long long)table_no, (long long)started_at);
+}
+
+char *app_shared_text(app *a, int i)
+{
+	const game_kind *k = game_kind_at(i);
+	cJSON *w = cJSON_CreateObject();
+	cJSON_AddNumberToObject(w, "app_v", 1);
+	cJSON_AddItemToObject(w, "state", k->shared_json(a->shared[i]));
+	cJSON_AddItemToObject(w, "folded", cJSON_Duplicate(a->folded[i], true));
+	char *text = proto_print(w);
+	cJSON_Delete(w);
+	return text;
 }
 
 void app_shared_changed(app *a, int i)
@@ -113,9 +138,7 @@ void app_shared_changed(app *a, int i)
 	const game_kind *k = game_kind_at(i);
 	if (!a->store || !a->shared[i] || !k->shared_json)
 		return;
-	cJSON *j = k->shared_json(a->shared[i]);
-	char *text = proto_print(j);
-	cJSON_Delete(j);
+	char *text = app_shared_text(a, i);
 	if (a->shared_text[i] && strcmp(a->shared_text[i], text) == 0) {
 		free(text);
 		return;
@@ -250,8 +273,10 @@ void app_free(app *a)
 	for (int i = 0; i < game_kind_count() && i < APP_MAX_KINDS; i++)
 		if (a->shared[i])
 			game_kind_at(i)->shared_free(a->shared[i]);
-	for (int i = 0; i < APP_MAX_KINDS; i++)
+	for (int i = 0; i < APP_MAX_KINDS; i++) {
 		free(a->shared_text[i]);
+		cJSON_Delete(a->folded[i]);
+	}
 	timers_close(a);
 	free(a);
 }

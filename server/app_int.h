@@ -128,7 +128,12 @@ struct app {
 	size_t n_lobbies;
 	uint64_t next_lobby_id, next_table_id;
 	void *shared[APP_MAX_KINDS]; /* each kind's live shared state */
-	char *shared_text[APP_MAX_KINDS]; /* its JSON as last saved */
+	char *shared_text[APP_MAX_KINDS]; /* the saved text as last saved */
+	/* Per kind, for each game in play, how many of its decisions have been
+	 * folded into shared[]: {"<table>:<started_at>": n} (n = 0: only the
+	 * game's creation). Saved with the state, in one row, so that crash
+	 * recovery folds exactly the decisions the saved state lacks. */
+	cJSON *folded[APP_MAX_KINDS];
 	bool shared_dirty[APP_MAX_KINDS];  /* folded since the last check */
 	uint64_t shared_saved_ms[APP_MAX_KINDS]; /* now_ms() of the last save */
 	uv_timer_t *saver;                 /* checks dirty shared states */
@@ -174,6 +179,11 @@ void app_table_close_later(app *a, app_table *at);
 int app_kind_index(const game_kind *k);
 /* Saves kind i's shared state if it differs from the last saved. */
 void app_shared_changed(app *a, int i);
+/* The text saved for kind i: {"app_v": 1, "state": <the kind's JSON>,
+ * "folded": {...}} (caller frees). */
+char *app_shared_text(app *a, int i);
+/* The key of a game in play in folded[]. */
+void app_game_key(char *out, size_t len, uint64_t table_no, int64_t started_at);
 /* Kind i's shared state was folded: saved within APP_SHARED_SAVE_MS. */
 void app_shared_dirty(app *a, int i);
 #define APP_SHARED_SAVE_MS 100

@@ -58,7 +58,30 @@ static void host_events(void *ud, table *t, const game_event *evs, size_t n, boo
 	if (replaying || i < 0 || !a->shared[i] || !k->shared_fold)
 		return;
 	k->shared_fold(a->shared[i], evs, n);
+	app_table *at = find_for(a, t);
+	if (at && a->folded[i]) {
+		/* The decisions applied so far are folded (0: the creation). */
+		size_t applied = 0;
+		table_log(t, &applied);
+		char key[48];
+		app_game_key(key, sizeof key, at->id, at->started_at);
+		cJSON_DeleteItemFromObjectCaseSensitive(a->folded[i], key);
+		cJSON_AddNumberToObject(a->folded[i], key, (double)applied);
+	}
 	app_shared_dirty(a, i);
+}
+
+/* A game left play (finished, abandoned): its fold mark goes. */
+static void forget_folded(app *a, app_table *at)
+{
+	if (at->kind_index < 0 || !a->folded[at->kind_index])
+		return;
+	char key[48];
+	app_game_key(key, sizeof key, at->id, at->started_at);
+	if (cJSON_GetObjectItemCaseSensitive(a->folded[at->kind_index], key)) {
+		cJSON_DeleteItemFromObjectCaseSensitive(a->folded[at->kind_index], key);
+		app_shared_dirty(a, at->kind_index);
+	}
 }
 
 static cJSON *meta_json(const app_table *at, const table_settings *s)
@@ -196,9 +219,21 @@ static void host_finished(void *ud, table *t)
 		return;
 	if (a->store && table_game(t)) {
 		int ki = app_kind_index(table_get_settings(t)->kind);
+		/* The new shared state goes with the record, in one transaction,
+		 * without this game's fold mark. */
+		char key[48];
+		app_game_key(key, sizeof key, at->id, at->started_at);
+		char *after = NULL;
+		if (ki >= 0 && a->shared[ki] && a->folded[ki]) {
+			cJSON_DeleteItemFromObjectCaseSensitive(a->folded[ki], key);
+			after = app_shared_text(a, ki);
+			free(a->shared_text[ki]);
+			a->shared_text[ki] = xstrdup(after);
+		}
 		record r;
-		record_build(&r, t, ki >= 0 ? a->shared[ki] : NULL, at->started_at, app_unix_ms(),
+		record_build(&r, t, after, at->started_at, app_unix_ms(),
 			     at->live ? (int64_t)at->id : 0);
+		free(after);
 		store_game_finish(a->store, &r.g, game_recorded, NULL);
 		record_free(&r);
 		at->live = false;
@@ -265,8 +300,10 @@ void app_table_destroy(app *a, app_table *at, bool end_live)
 	}
 	free(text);
 	lobby_remove_table(a, at);
-	if (at->live && end_live && a->store)
+	if (at->live && end_live && a->store) {
 		store_live_end(a->store, (int64_t)at->id, NULL, NULL);
+		forget_folded(a, at);
+	}
 	player *c = player_find(a, at->creator);
 	if (c) {
 		c->hosted--;
@@ -726,6 +763,52 @@ static double jnum(const cJSON *o, const char *k, double def)
 	return cJSON_IsNumber(v) ? v->valuedouble : def;
 }
 
+/* The saved shared state holds a restored game's first `folded` decisions
+ * (its mark in app->folded; none: not even its creation). Fold the events
+ * of the others now: replaying a prefix of the log gives the events that
+ * are already in, the whole log all of them; the difference is missing. */
+static void fold_missed(app *a, const game_kind *k, const store_live_table *lt,
+			const table_settings *ts, const table_restore_info *info)
+{
+	int i = app_kind_index(k);
+	if (i < 0 || !a->shared[i] || !k->shared_fold || !a->folded[i])
+		return;
+	char key[48];
+	app_game_key(key, sizeof key, (uint64_t)lt->table_id, lt->started_at);
+	const cJSON *mark = cJSON_GetObjectItemCaseSensitive(a->folded[i], key);
+	size_t done = 0;
+	bool none = !cJSON_IsNumber(mark);
+	if (!none && mark->valuedouble > 0)
+		done = (size_t)mark->valuedouble;
+	if (!none && done >= info->n)
+		return;
+	char err[200] = "";
+	game_events all = {0}, before = {0};
+	game_state *st = table_replay(k, ts->config, ts->seats, info->seed, info->shared,
+				      info->log, info->n, &all, err, sizeof err);
+	if (st)
+		k->destroy(st);
+	if (st && !none) {
+		st = table_replay(k, ts->config, ts->seats, info->seed, info->shared, info->log,
+				  done, &before, err, sizeof err);
+		if (st)
+			k->destroy(st);
+	}
+	if (st && all.len >= before.len) {
+		k->shared_fold(a->shared[i], all.v + before.len, all.len - before.len);
+		cJSON_DeleteItemFromObjectCaseSensitive(a->folded[i], key);
+		cJSON_AddNumberToObject(a->folded[i], key, (double)info->n);
+		app_shared_dirty(a, i);
+		log_info("app", "table %lld: folded %zu missed event(s) into %s's shared state",
+			 (long long)lt->table_id, all.len - before.len, k->name);
+	} else if (!st) {
+		log_error("app", "table %lld: shared state not caught up: %s",
+			  (long long)lt->table_id, err);
+	}
+	game_events_free(&all);
+	game_events_free(&before);
+}
+
 static void restore_one(app *a, const store_live_table *lt)
 {
 	char err[256] = "";
@@ -801,6 +884,7 @@ static void restore_one(app *a, const store_live_table *lt)
 	t = table_restore(a->loop, &h, &ts, &info, err, sizeof err);
 	if (!t)
 		goto out;
+	fold_missed(a, k, lt, &ts, &info);
 	app_table *at = register_table(a, t, ts.lobby, (int64_t)jnum(meta, "creator", 0));
 	at->live = true;
 	at->started_at = lt->started_at;

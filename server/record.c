@@ -15,7 +15,7 @@ static char *field_text(const cJSON *rec, const char *key)
 	return v ? proto_print(v) : xstrdup("null");
 }
 
-void record_build(record *r, const table *t, const void *shared, int64_t started_at,
+void record_build(record *r, const table *t, const char *shared_after, int64_t started_at,
 		  int64_t ended_at, int64_t live_table_id)
 {
 	memset(r, 0, sizeof *r);
@@ -45,11 +45,8 @@ void record_build(record *r, const table *t, const void *shared, int64_t started
 	int64_t *whole = r->vals + (size_t)seats * stride;
 	if (k->stats)
 		k->stats(st, -1, ai, whole);
-	if (shared && k->shared_json) {
-		cJSON *sj = k->shared_json(shared);
-		r->after = proto_print(sj);
-		cJSON_Delete(sj);
-	}
+	if (shared_after)
+		r->after = xstrdup(shared_after);
 	r->g = (store_game){
 		.kind = k,
 		.config_json = r->config,

@@ -22,10 +22,10 @@ typedef struct record {
 	int64_t *vals;
 } record;
 
-/* t's game must be over. shared: the kind's live shared state after this
- * game's events were folded (NULL: none). live_table_id > 0 ends that live
- * table in the same transaction. */
-void record_build(record *r, const table *t, const void *shared, int64_t started_at,
+/* t's game must be over. shared_after: the text to save as the kind's new
+ * shared state (copied; NULL: none). live_table_id > 0 ends that live table
+ * in the same transaction. */
+void record_build(record *r, const table *t, const char *shared_after, int64_t started_at,
 		  int64_t ended_at, int64_t live_table_id);
 void record_free(record *r);
 

@@ -60,7 +60,11 @@ static void h_finished(void *ud, table *t)
 {
 	harness *h = ud;
 	record r;
-	record_build(&r, t, h->shared, 1000, 2000, 0);
+	cJSON *sj = h->kind->shared_json(h->shared);
+	char *after = proto_print(sj);
+	record_build(&r, t, after, 1000, 2000, 0);
+	free(after);
+	cJSON_Delete(sj);
 	CHECK(store_game_finish(h->st, &r.g, h_recorded, h) != NULL);
 	record_free(&r);
 	h->finished++;
