@@ -226,10 +226,11 @@ typedef struct df_party {
 typedef struct df_player {
 	int32_t glory;
 	df_party party;
-	/* statistics */
+	/* statistics (int32: with extreme knobs a 512-round game counts some
+	 * 25,000 Setbacks a seat, too close to int16's limit) */
 	int32_t src[DF_NSRC];
-	int16_t parties, cash_outs, worthy_ends, taken, setbacks, claims;
-	int16_t deepest, rooms_scored;
+	int32_t parties, cash_outs, worthy_ends, taken, setbacks, claims;
+	int32_t deepest, rooms_scored;
 	uint8_t lin_parties[DF_NLINEAGE], cal_parties[DF_NCALLING];
 	uint8_t n_cash_rec;
 	uint8_t cash_round[DF_MAX_CASH_REC], cash_depth[DF_MAX_CASH_REC];
