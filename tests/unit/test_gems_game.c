@@ -842,3 +842,21 @@ TEST(gems_G36_statistics_of_a_played_dungeon)
 }
 
 __attribute__((destructor)) static void free_events(void) { game_events_free(&evs); }
+
+/* G35, settled here: when nobody lost a gem to the Spider or the Banker,
+ * nobody earns Most Gems Lost (a tie at zero is not "losing the most"). */
+TEST(gems_G35_most_gems_lost_needs_a_loss)
+{
+	gems_game g;
+	REQUIRE(gems_init(&g, 3, 4, NULL, NULL, NULL) == GAME_OK);
+	for (int i = 0; i < 3; i++) {
+		g.seat[i].t.spider_stolen = 0;
+		g.seat[i].t.banker_profit = 0;
+	}
+	gems_finish(&g, NULL);
+	for (int i = 0; i < 3; i++)
+		CHECK(!(gems_achievements(&g, i, 0) >> GEMS_ACH_MOST_LOST & 1));
+	g.seat[1].t.banker_profit = 1; /* one exchange's profit is a loss */
+	CHECK(gems_achievements(&g, 1, 0) >> GEMS_ACH_MOST_LOST & 1);
+	CHECK(!(gems_achievements(&g, 0, 0) >> GEMS_ACH_MOST_LOST & 1));
+}
