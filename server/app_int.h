@@ -114,6 +114,7 @@ typedef struct app_table {
 	bool live;           /* recorded with store_live_start */
 	bool closing;        /* queued for the reaper */
 	uint64_t deserted_ms; /* now_ms() since when no member is connected, or 0 */
+	char *seats_saved;   /* the live record's seats as last written (owned) */
 	uint64_t close_us;   /* monotonic µs when the last window closed */
 } app_table;
 

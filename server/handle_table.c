@@ -101,6 +101,30 @@ static cJSON *meta_json(const app_table *at, const table_settings *s)
 	return m;
 }
 
+/* Who sits where, in the form of the record's "players". */
+static char *seats_text(const table *t)
+{
+	cJSON *arr = cJSON_CreateArray();
+	int seats = table_get_settings(t)->seats;
+	for (int i = 0; i < seats; i++) {
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "seat", i);
+		uint64_t p = table_seat_player(t, i);
+		if (p) {
+			cJSON_AddNumberToObject(o, "player", (double)p);
+			cJSON_AddStringToObject(o, "name", table_seat_name(t, i));
+		} else {
+			cJSON_AddNullToObject(o, "player");
+			cJSON_AddNullToObject(o, "name");
+		}
+		cJSON_AddBoolToObject(o, "ai", table_seat_kind_of(t, i) == SEAT_AI);
+		cJSON_AddItemToArray(arr, o);
+	}
+	char *text = proto_print(arr);
+	cJSON_Delete(arr);
+	return text;
+}
+
 static void live_started(void *ud, int err)
 {
 	(void)ud;
@@ -137,6 +161,8 @@ static void host_started(void *ud, table *t)
 	if (at->live)
 		store_live_end(a->store, (int64_t)at->id, NULL, NULL);
 	at->live = store_live_start(a->store, &lt, live_started, NULL) != NULL;
+	free(at->seats_saved);
+	at->seats_saved = seats_text(t);
 	free(config);
 	free(seats);
 	free(shared);
@@ -246,8 +272,21 @@ static void host_changed(void *ud, table *t)
 {
 	app *a = ud;
 	app_table *at = find_for(a, t);
-	if (at)
-		lobby_table_changed(a, at);
+	if (!at)
+		return;
+	lobby_table_changed(a, at);
+	/* A seat changed hands mid-game (takeover, a human leaving to the
+	 * AI): the live record follows, so a restart seats the right people. */
+	if (at->live && a->store && table_get_state(t) == TABLE_PLAYING) {
+		char *text = seats_text(t);
+		if (!at->seats_saved || strcmp(text, at->seats_saved) != 0) {
+			store_live_update(a->store, (int64_t)at->id, text, NULL, NULL, NULL);
+			free(at->seats_saved);
+			at->seats_saved = text;
+		} else {
+			free(text);
+		}
+	}
 }
 
 static table_host host_of(app *a)
@@ -310,6 +349,7 @@ void app_table_destroy(app *a, app_table *at, bool end_live)
 		player_release(a, c);
 	}
 	table_free(at->t);
+	free(at->seats_saved);
 	free(at);
 }
 
@@ -320,6 +360,7 @@ void tables_free_all(app *a)
 		if (!a->tables.slots[i].key || !at)
 			continue;
 		table_free(at->t);
+		free(at->seats_saved);
 		free(at);
 	}
 	idmap_free(&a->tables);
@@ -888,6 +929,7 @@ static void restore_one(app *a, const store_live_table *lt)
 	app_table *at = register_table(a, t, ts.lobby, (int64_t)jnum(meta, "creator", 0));
 	at->live = true;
 	at->started_at = lt->started_at;
+	at->seats_saved = seats_text(t);
 	lobby *l = lobby_find(a, ts.lobby);
 	if (!l) {
 		l = lobby_find(a, 1);

@@ -70,3 +70,50 @@ for (const signal of ['SIGKILL', 'SIGTERM']) {
 		}
 	});
 }
+
+test('a seat taken over mid-game is still the taker\'s after kill -9', async () => {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lair-crash-'));
+	try {
+		let srv = await startLaird({ dbDir: dir, args: ARGS });
+		const a = await player(srv, 'hostkeeper');
+		const b = await player(srv, 'usurper');
+		const t = (await a.ok('table_create', {
+			kind: 'gems', seats: 3, ai: 2, turn_timeout_ms: 60000,
+		})).table;
+		await b.ok('table_spectate', { table: t });
+		await a.ok('table_start', { table: t });
+		// B takes over AI seat 2 by choosing for it (retrying if the window
+		// closed first); A does not answer, so the table waits on A.
+		let taken = false;
+		for (let i = 0; i < 5 && !taken; i++) {
+			const o = await b.c.waitFor((m) => m.type === 'options' && m.pending.includes(2),
+				10000);
+			const r = await b.req('choose', { table: t, seat: 2, decision: o.decision,
+				choice: 'leave' });
+			taken = r.type === 'ok';
+		}
+		assert.ok(taken, 'the takeover');
+		await b.c.waitFor((m) => m.type === 'seats' && m.seats[2].name === 'usurper', 5000);
+		// The update to the live record is queued right behind: wait
+		// (bounded) until the store has nothing left to do.
+		for (let i = 0; i < 100; i++) {
+			const m = await srv.get('/metrics');
+			if (/^lair_store_queue_depth 0$/m.test(m.body)) break;
+			await new Promise((res) => setTimeout(res, 20)); // poll interval
+		}
+		await srv.stop({ signal: 'SIGKILL' });
+
+		srv = await startLaird({ dbDir: dir, args: ARGS });
+		const back = await resume(srv, b.token);
+		const e = back.welcome.tables.find((x) => x.table === t);
+		assert.ok(e, 'the taker is at the restored table');
+		assert.strictEqual(e.seat, 2);
+		const ha = await resume(srv, a.token);
+		assert.strictEqual(ha.welcome.tables.find((x) => x.table === t).seat, 0);
+		back.c.close();
+		ha.c.close();
+		await srv.stop();
+	} finally {
+		fs.rmSync(dir, { recursive: true, force: true });
+	}
+});
