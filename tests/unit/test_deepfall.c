@@ -968,3 +968,52 @@ TEST(deepfall_past_max_rounds_a_floor_falls_every_round)
 	CHECK_EQ(g.frontier, f - 1);
 	CHECK(g.accum < 1000); /* the slow Maw's own progress is kept */
 }
+
+/* v2 §4: worthy_held_bonus is a separate knob (0 by default, no double
+ * count); set, it adds that share of the consumed rooms' value. */
+TEST(deepfall_worthy_held_bonus_knob_adds_a_share_of_the_consumed_rooms)
+{
+	df_game g;
+	setup(&g, 1, (int[]){DF_GNOLL}, (int[]){DF_REAVER});
+	g.cfg.worthy_held_bonus = 500; /* half */
+	int f = g.frontier;
+	df_party *pa = &g.pl[0].party;
+	pa->floor = pa->deepest = (uint8_t)f;
+	pa->last_stand = 1;
+	df_room *a = plain_room(&g, f, 0, DF_VAULT);
+	df_room *b = plain_room(&g, f - 1, 1, DF_HALL);
+	a->value = 20;
+	b->value = 7;
+	a->act[0] = b->act[0] = 1;
+	df_collapse(&g, f, NULL);
+	CHECK_EQ(g.pl[0].glory, g.cfg.worthy_factor * f + (20 + 7) / 2);
+}
+
+/* CONFIG.md "Claims": when the party already holds every live room of its
+ * floor, the turn's Steel and Cunning reinforce its weakest marker there (a
+ * live bid for the majority). */
+TEST(deepfall_claim_reinforces_the_weakest_held_room_when_all_are_held)
+{
+	df_game g;
+	setup(&g, 1, (int[]){DF_GNOLL}, (int[]){DF_REAVER});
+	g.pl[0].party.floor = 2;
+	for (int r = 0; r < g.cfg.rooms; r++) {
+		df_room *rm = plain_room(&g, 2, r, DF_STONE);
+		rm->alive = r < 2;
+		rm->act[0] = 0;
+	}
+	df_room_at(&g, 2, 0)->act[0] = 5;
+	df_room_at(&g, 2, 1)->act[0] = 2;
+	int tot[DF_NFACES] = {[DF_STEEL] = 3, [DF_CUNNING] = 1};
+	game_events evs = {0};
+	df_claim(&g, 0, tot, false, &evs);
+	CHECK_EQ(df_room_at(&g, 2, 1)->act[0], 2 + 3 + 1);
+	CHECK_EQ(df_room_at(&g, 2, 0)->act[0], 5);
+	CHECK_EQ(tot[DF_STEEL] + tot[DF_CUNNING], 0);
+	CHECK_EQ(g.pl[0].claims, 0); /* not a new claim */
+	REQUIRE(evs.len == 1);
+	CHECK_EQ(evs.v[0].type, DF_EV_CLAIM);
+	CHECK_EQ(evs.v[0].b, 6);
+	CHECK_EQ(evs.v[0].c, 0); /* no claim loot for a reinforcement */
+	game_events_free(&evs);
+}
