@@ -588,10 +588,15 @@ static int on_http_writeable(struct lws *wsi, struct pss *p)
 	return lws_http_transaction_completed(wsi) ? -1 : 0;
 }
 
-/* The client address a trusted proxy appended last to X-Forwarded-For. */
+/* The client address a trusted proxy appended last to X-Forwarded-For. The
+ * header is copied whole (it is bounded by max_http_header_data): a client
+ * may send a long one of its own, and the proxy's entry is at its end. */
 static void read_forwarded(struct lws *wsi, struct pss *p)
 {
-	char h[256];
+	char h[4096 + 1];
+	int total = lws_hdr_total_length(wsi, WSI_TOKEN_X_FORWARDED_FOR);
+	if (total <= 0 || total >= (int)sizeof h)
+		return;
 	int len = lws_hdr_copy(wsi, h, sizeof h, WSI_TOKEN_X_FORWARDED_FOR);
 	if (len <= 0)
 		return;

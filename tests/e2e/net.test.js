@@ -244,6 +244,15 @@ test('trust_proxy: the per-IP cap counts X-Forwarded-For clients', async () => {
 		const c = await connect(srv.url, xff('192.0.2.1'));
 		assert.equal((await c.waitClose()).code, 1013);
 		assert.equal(await metric(srv, 'lair_connections'), 2);
+		// A client's own long header in front of the proxy's entry: the
+		// last address still counts (it was lost past 255 bytes).
+		const long = Array.from({ length: 40 }, (_, i) => `10.0.0.${i}`).join(', ');
+		const d = await connect(srv.url, xff(`${long}, 192.0.2.2`));
+		assert.equal((await d.waitClose()).code, 1013);
+		const e = await connect(srv.url, xff(`${long}, 192.0.2.3`));
+		await waitMetric(srv, 'lair_connections', (v) => v === 3);
+		assert.equal(e.ws.readyState, 1);
+		e.close();
 		a.close();
 		b.close();
 	} finally {
