@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../proto/proto_msg.h"
 #include "args.h"
 #include "cmd.h"
 #include "oneshot.h"
@@ -84,15 +85,17 @@ static void print_players(const cJSON *reply, FILE *out)
 	{
 		const cJSON *ms = cJSON_GetObjectItemCaseSensitive(it, "connected_ms");
 		char conn[32] = "-";
-		if (cJSON_IsNumber(ms))
-			snprintf(conn, sizeof conn, "%llds", (long long)(ms->valuedouble / 1000));
+		int64_t v;
+		if (proto_json_int(ms, 0, 1LL << 53, &v))
+			snprintf(conn, sizeof conn, "%llds", (long long)(v / 1000));
 		char tables[128] = "";
 		const cJSON *t;
 		cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(it, "tables"))
 		{
 			size_t n = strlen(tables);
-			snprintf(tables + n, sizeof tables - n, "%s%lld", n ? "," : "",
-				 (long long)t->valuedouble);
+			if (proto_json_int(t, 1, 1LL << 53, &v))
+				snprintf(tables + n, sizeof tables - n, "%s%lld", n ? "," : "",
+					 (long long)v);
 		}
 		fprintf(out, "%-6s %-24s %-6s %-6s %-12s %s\n", oneshot_str(it, "id", a, sizeof a),
 			oneshot_str(it, "name", b, sizeof b), oneshot_str(it, "admin", c, sizeof c),

@@ -7,6 +7,7 @@
 
 #include <uv.h>
 
+#include "../proto/proto_msg.h"
 #include "cmd.h"
 #include "oneshot.h"
 #include "session.h"
@@ -98,11 +99,13 @@ const char *oneshot_str(const cJSON *obj, const char *key, char *tmp, size_t tmp
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
 	if (cJSON_IsString(v))
 		return v->valuestring;
-	if (cJSON_IsNumber(v)) {
-		if (v->valuedouble == (double)(long long)v->valuedouble)
-			snprintf(tmp, tmp_len, "%lld", (long long)v->valuedouble);
-		else
-			snprintf(tmp, tmp_len, "%.2f", v->valuedouble);
+	int64_t i;
+	if (proto_json_int(v, -(1LL << 53), 1LL << 53, &i)) {
+		snprintf(tmp, tmp_len, "%lld", (long long)i);
+		return tmp;
+	}
+	if (cJSON_IsNumber(v)) { /* a fraction, or too big to be a count */
+		snprintf(tmp, tmp_len, "%.2f", v->valuedouble);
 		return tmp;
 	}
 	if (cJSON_IsBool(v))

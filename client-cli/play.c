@@ -22,6 +22,7 @@
 #include <uv.h>
 
 #include "../common/util.h"
+#include "../proto/proto_msg.h"
 #include "cmd.h"
 #include "oneshot.h"
 #include "play.h"
@@ -197,8 +198,9 @@ static void on_lobby(struct lsess *s, const cJSON *m, void *ud)
 	const cJSON *l = cJSON_GetObjectItemCaseSensitive(m, "lobby");
 	const cJSON *id = cJSON_GetObjectItemCaseSensitive(l, "id");
 	const cJSON *nm = cJSON_GetObjectItemCaseSensitive(l, "name");
-	if (cJSON_IsNumber(id))
-		p->lobby = (int64_t)id->valuedouble;
+	int64_t v;
+	if (proto_json_int(id, 1, TV_ID_MAX, &v))
+		p->lobby = v;
 	if (cJSON_IsString(nm))
 		strlcpy_safe(p->lobby_name, nm->valuestring, sizeof p->lobby_name);
 	cJSON_Delete(p->tables);
@@ -225,9 +227,9 @@ static void on_lobbies(struct lsess *s, const cJSON *m, void *ud)
 	cJSON_ArrayForEach(it, arr)
 	{
 		const cJSON *id = cJSON_GetObjectItemCaseSensitive(it, "id");
-		if (!cJSON_IsNumber(id))
+		int64_t v;
+		if (!proto_json_int(id, 1, TV_ID_MAX, &v))
 			continue;
-		int64_t v = (int64_t)id->valuedouble;
 		if (!first)
 			first = v;
 		if (v > p->lobby && (!next || v < next))
@@ -270,8 +272,9 @@ static void on_ready(struct lsess *s, const cJSON *w, int first, void *ud)
 	struct play *p = ud;
 	(void)s;
 	const cJSON *dl = cJSON_GetObjectItemCaseSensitive(w, "default_lobby");
-	if (cJSON_IsNumber(dl))
-		p->default_lobby = (int64_t)dl->valuedouble;
+	int64_t v;
+	if (proto_json_int(dl, 1, TV_ID_MAX, &v))
+		p->default_lobby = v;
 	if (!first) {
 		p->ui.link_down = 0;
 		/* Resumed: the server sends what we missed (or a snapshot) for
@@ -282,7 +285,7 @@ static void on_ready(struct lsess *s, const cJSON *w, int first, void *ud)
 		cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(w, "tables"))
 		{
 			const cJSON *id = cJSON_GetObjectItemCaseSensitive(it, "table");
-			if (cJSON_IsNumber(id) && (int64_t)id->valuedouble == p->tv.table)
+			if (proto_json_int(id, 1, TV_ID_MAX, &v) && v == p->tv.table)
 				still_there = 1;
 		}
 		if (p->mode == M_TABLE && !still_there) {
@@ -308,8 +311,8 @@ static void on_ready(struct lsess *s, const cJSON *w, int first, void *ud)
 	const cJSON *tables = cJSON_GetObjectItemCaseSensitive(w, "tables");
 	const cJSON *t0 = cJSON_GetArrayItem(tables, 0);
 	const cJSON *tid = cJSON_GetObjectItemCaseSensitive(t0, "table");
-	if (cJSON_IsNumber(tid) && p->o->join <= 0) {
-		p->tv.table = (int64_t)tid->valuedouble;
+	if (proto_json_int(tid, 1, TV_ID_MAX, &v) && p->o->join <= 0) {
+		p->tv.table = v;
 		p->mode = M_TABLE; /* the lobby is joined for later, not shown */
 		join_lobby(p, p->default_lobby);
 		draw(p);
@@ -332,15 +335,15 @@ static void lobby_update(struct play *p, const cJSON *m, const char *type)
 		return;
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "table");
 	const cJSON *idj = cJSON_IsObject(t) ? cJSON_GetObjectItemCaseSensitive(t, "id") : t;
-	if (!cJSON_IsNumber(idj))
+	int64_t id, x;
+	if (!proto_json_int(idj, 1, TV_ID_MAX, &id))
 		return;
-	int64_t id = (int64_t)idj->valuedouble;
 	int idx = 0;
 	const cJSON *it;
 	cJSON_ArrayForEach(it, p->tables)
 	{
-		const cJSON *x = cJSON_GetObjectItemCaseSensitive(it, "id");
-		if (cJSON_IsNumber(x) && (int64_t)x->valuedouble == id)
+		const cJSON *xj = cJSON_GetObjectItemCaseSensitive(it, "id");
+		if (proto_json_int(xj, 1, TV_ID_MAX, &x) && x == id)
 			break;
 		idx++;
 	}
@@ -410,9 +413,10 @@ static void on_update(struct lsess *s, const cJSON *m, const char *type, void *u
 	}
 	/* Everything else with a table id is a table message. */
 	const cJSON *tid = cJSON_GetObjectItemCaseSensitive(m, "table");
-	if (!cJSON_IsNumber(tid))
+	int64_t tid_v;
+	if (!proto_json_int(tid, 1, TV_ID_MAX, &tid_v))
 		return;
-	if (p->tv.table && (int64_t)tid->valuedouble != p->tv.table)
+	if (p->tv.table && tid_v != p->tv.table)
 		return;
 	if (!strcmp(type, "table") && p->tv.seq == 0) {
 		p->mode = M_TABLE; /* the resume snapshot after welcome */
@@ -607,16 +611,17 @@ static void key_lobby(struct play *p, int k)
 		return;
 	}
 	const cJSON *t = p->sel >= 0 ? cJSON_GetArrayItem(p->tables, p->sel) : NULL;
-	const cJSON *id = cJSON_GetObjectItemCaseSensitive(t, "id");
+	int64_t id;
+	int has_id = proto_json_int(cJSON_GetObjectItemCaseSensitive(t, "id"), 1, TV_ID_MAX, &id);
 	switch (k) {
 	case 'J':
 	case 'W':
-		if (!cJSON_IsNumber(id)) {
+		if (!has_id) {
 			set_notice(p, "select a table first (1-9)");
 			return;
 		}
 		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(t, "private"))) {
-			p->pw_table = (int64_t)id->valuedouble;
+			p->pw_table = id;
 			p->pw_join = k == 'J';
 			p->c_password[0] = '\0';
 			p->mode = M_JOINPW;
@@ -624,7 +629,7 @@ static void key_lobby(struct play *p, int k)
 		}
 		{
 			cJSON *req = lsess_msg(k == 'J' ? "table_join" : "table_spectate");
-			cJSON_AddNumberToObject(req, "table", id->valuedouble);
+			cJSON_AddNumberToObject(req, "table", (double)id);
 			request(p, req, on_table);
 		}
 		break;

@@ -13,6 +13,7 @@
 
 #include "../common/log.h"
 #include "../common/util.h"
+#include "../proto/proto_msg.h"
 #include "cmd.h"
 #include "conn.h"
 #include "session.h"
@@ -221,7 +222,9 @@ static void c_message(void *ud, const char *text, size_t len)
 	log_debug("session", "<- %.*s", (int)(len > 300 ? 300 : len), text);
 	const char *type = ty->valuestring;
 	const cJSON *idj = cJSON_GetObjectItemCaseSensitive(m, "id");
-	int64_t id = cJSON_IsNumber(idj) ? (int64_t)idj->valuedouble : -1;
+	int64_t id;
+	if (!proto_json_int(idj, 0, 1LL << 53, &id))
+		id = -1; /* absent or unreadable: not a reply of ours */
 
 	if (id >= 0 && id == s->hello_id) {
 		s->hello_id = -1;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../common/util.h"
+#include "../proto/proto_msg.h"
 #include "tview.h"
 
 void tv_init(struct tv *tv)
@@ -43,6 +44,16 @@ void tv_log(struct tv *tv, const char *fmt, ...)
 static const cJSON *get(const cJSON *o, const char *k)
 {
 	return cJSON_GetObjectItemCaseSensitive(o, k);
+}
+
+/* A count of milliseconds the server gives (deadline, window): at most a
+ * day; anything else (a fraction, 1e300, a string) reads as absent. */
+#define TV_MS_MAX (24LL * 3600 * 1000)
+
+/* An integer the server sends, in [lo, hi]; else false (treated as absent). */
+static bool jint(const cJSON *v, int64_t lo, int64_t hi, int64_t *out)
+{
+	return proto_json_int(v, lo, hi, out);
 }
 
 static void replace(cJSON **slot, const cJSON *v)
@@ -87,13 +98,10 @@ static void take_options(struct tv *tv, const cJSON *m, uint64_t now)
 	const cJSON *opts = get(m, "options");
 	replace(&tv->options, cJSON_IsArray(opts) ? opts : NULL);
 	tv->chosen = -1;
-	const cJSON *d = get(m, "decision");
-	if (cJSON_IsNumber(d))
-		tv->decision = (int64_t)d->valuedouble;
-	const cJSON *dl = get(m, "deadline");
-	tv->deadline_at = cJSON_IsNumber(dl) && dl->valuedouble > 0
-				  ? now + (uint64_t)dl->valuedouble
-				  : 0;
+	int64_t v;
+	if (jint(get(m, "decision"), 0, TV_ID_MAX, &v))
+		tv->decision = v;
+	tv->deadline_at = jint(get(m, "deadline"), 1, TV_MS_MAX, &v) ? now + (uint64_t)v : 0;
 	tv->window_at = 0;
 }
 
@@ -108,11 +116,11 @@ static int take_monte(struct tv *tv, const cJSON *ev)
 		{
 			if (tv->monte_n >= 16)
 				break;
-			const cJSON *a = cJSON_GetArrayItem(it, 0), *b = cJSON_GetArrayItem(it, 1);
-			if (cJSON_IsNumber(a) && cJSON_IsNumber(b) && a->valueint >= 0 &&
-			    a->valueint < 3 && b->valueint >= 0 && b->valueint < 3) {
-				tv->monte_swaps[tv->monte_n][0] = a->valueint;
-				tv->monte_swaps[tv->monte_n][1] = b->valueint;
+			int64_t a, b;
+			if (jint(cJSON_GetArrayItem(it, 0), 0, 2, &a) &&
+			    jint(cJSON_GetArrayItem(it, 1), 0, 2, &b)) {
+				tv->monte_swaps[tv->monte_n][0] = (int)a;
+				tv->monte_swaps[tv->monte_n][1] = (int)b;
 				tv->monte_n++;
 			}
 		}
@@ -122,7 +130,8 @@ static int take_monte(struct tv *tv, const cJSON *ev)
 		const cJSON *c = cJSON_GetArrayItem(cards, i);
 		const cJSON *v = cJSON_IsObject(c) ? get(c, "value") : c;
 		/* Absent values: the first Monte's cards (seed 000: 2, 1, push 0). */
-		tv->monte_cards[i] = cJSON_IsNumber(v) ? v->valueint : 2 - i;
+		int64_t x;
+		tv->monte_cards[i] = jint(v, -1000, 1000, &x) ? (int)x : 2 - i;
 	}
 	return tv->monte_n > 0;
 }
@@ -182,9 +191,9 @@ static int take_game(struct tv *tv, const cJSON *g, uint64_t now)
 	if (tv->options)
 		flags |= TV_OPTIONS;
 	take_own_choice(tv, g);
-	const cJSON *w = get(g, "closes_in_ms");
-	if (cJSON_IsNumber(w))
-		tv->window_at = now + (uint64_t)w->valuedouble;
+	int64_t w;
+	if (jint(get(g, "closes_in_ms"), 0, TV_MS_MAX, &w))
+		tv->window_at = now + (uint64_t)w;
 	if (cJSON_IsArray(get(g, "status")))
 		take_statuses(tv, get(g, "status"));
 	if (get(g, "view"))
@@ -199,13 +208,16 @@ int tv_apply(struct tv *tv, const cJSON *m, uint64_t now, tv_event_fn ev_fn)
 		return 0;
 	const char *type = ty->valuestring;
 	int is_snapshot = strcmp(type, "table") == 0;
-	if (cJSON_IsNumber(tab) && tv->table && (int64_t)tab->valuedouble != tv->table)
+	int64_t tid, s;
+	int has_tid = jint(tab, 1, TV_ID_MAX, &tid);
+	if (tab && !has_tid)
+		return 0; /* a table id we cannot read: not ours to fold */
+	if (has_tid && tv->table && tid != tv->table)
 		return 0;
-	if (is_snapshot && cJSON_IsNumber(tab))
-		tv->table = (int64_t)tab->valuedouble;
+	if (is_snapshot && has_tid)
+		tv->table = tid;
 	int flags = TV_CHANGED;
-	if (cJSON_IsNumber(seq)) {
-		int64_t s = (int64_t)seq->valuedouble;
+	if (jint(seq, 0, TV_ID_MAX, &s)) {
 		if (!is_snapshot && tv->seq > 0) {
 			if (s <= tv->seq)
 				return 0; /* already seen (a resume may resend) */
@@ -231,7 +243,8 @@ int tv_apply(struct tv *tv, const cJSON *m, uint64_t now, tv_event_fn ev_fn)
 		const cJSON *you = get(m, "you");
 		if (!you)
 			you = get(m, "seat");
-		tv->seat = cJSON_IsNumber(you) ? you->valueint : -1;
+		int64_t y;
+		tv->seat = jint(you, 0, TV_MAX_SEATS - 1, &y) ? (int)y : -1;
 		copy_str(tv->kind, sizeof tv->kind, get(m, "kind"));
 		copy_str(tv->name, sizeof tv->name, get(m, "name"));
 		replace(&tv->options, NULL);
@@ -252,8 +265,9 @@ int tv_apply(struct tv *tv, const cJSON *m, uint64_t now, tv_event_fn ev_fn)
 	} else if (strcmp(type, "status") == 0) {
 		take_own_choice(tv, m);
 	} else if (strcmp(type, "window") == 0) {
-		const cJSON *c = get(m, "closes_in_ms");
-		tv->window_at = now + (cJSON_IsNumber(c) ? (uint64_t)c->valuedouble : 1000);
+		int64_t c;
+		tv->window_at = now + (jint(get(m, "closes_in_ms"), 0, TV_MS_MAX, &c) ? (uint64_t)c
+										: 1000);
 		take_own_choice(tv, m);
 	} else if (strcmp(type, "reveal") == 0) {
 		replace(&tv->reveal, m);

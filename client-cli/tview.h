@@ -19,6 +19,8 @@
 #define TV_MAX_SEATS 9
 #define TV_LOG 64
 #define TV_LOG_W 78
+/* Ids and seqs the model accepts (exact in a double). */
+#define TV_ID_MAX (1LL << 53)
 
 /* What tv_apply found. */
 enum {

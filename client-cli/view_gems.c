@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "../common/util.h"
+#include "../proto/proto_msg.h"
 #include "view_gems.h"
 
 static const cJSON *get(const cJSON *o, const char *k)
@@ -30,13 +31,32 @@ static const cJSON *get(const cJSON *o, const char *k)
 	return cJSON_GetObjectItemCaseSensitive(o, k);
 }
 
-/* The first of the names that is a number. */
+/* Counts the screen shows (gems, bars, rooms): whole numbers within
+ * ±VG_NUM_MAX, so that the (int) casts below are defined; anything else
+ * the server might send (2.5, 1e300, a string) reads as absent. */
+#define VG_NUM_MAX 1000000000LL
+
+static int int_item(const cJSON *v, double *out)
+{
+	int64_t x;
+	if (!proto_json_int(v, -VG_NUM_MAX, VG_NUM_MAX, &x))
+		return 0;
+	*out = (double)x;
+	return 1;
+}
+
+/* The first of the names that is a whole number in range. */
 static int num(const cJSON *o, double *out, const char *a, const char *b)
 {
+	return int_item(get(o, a), out) || (b && int_item(get(o, b), out));
+}
+
+/* A fraction (odds, rumor, EV): finite and within ±VG_NUM_MAX. */
+static int fnum(const cJSON *o, double *out, const char *a)
+{
 	const cJSON *v = get(o, a);
-	if (!cJSON_IsNumber(v) && b)
-		v = get(o, b);
-	if (!cJSON_IsNumber(v))
+	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) ||
+	    fabs(v->valuedouble) > (double)VG_NUM_MAX)
 		return 0;
 	*out = v->valuedouble;
 	return 1;
@@ -269,9 +289,7 @@ static void draw_floor(struct scr *s, const cJSON *v)
 	cJSON_ArrayForEach(b, bars)
 	{
 		double bv = 0;
-		if (cJSON_IsNumber(b))
-			bv = b->valuedouble;
-		else
+		if (!int_item(b, &bv))
 			num(b, &bv, "value", NULL);
 		n += snprintf(line + n, sizeof line - (size_t)n, "%s$%d", nb++ ? " " : ", bars ",
 			      (int)bv);
@@ -344,10 +362,10 @@ static void draw_hand(struct scr *s, const struct tv *tv, const cJSON *v, int sh
 	const cJSON *odds = get(v, "odds");
 	const cJSON *me = tv->seat >= 0 ? vseat(v, tv->seat) : NULL;
 	double lair = NAN, rumor = NAN, ev = NAN;
-	num(odds, &lair, "lair", NULL);
-	num(odds, &rumor, "rumor", NULL);
-	if (!num(odds, &ev, "ev", NULL)) /* the viewer's own EV */
-		num(me, &ev, "ev", NULL);
+	fnum(odds, &lair, "lair");
+	fnum(odds, &rumor, "rumor");
+	if (!fnum(odds, &ev, "ev")) /* the viewer's own EV */
+		fnum(me, &ev, "ev");
 	char line[160];
 	int n = snprintf(line, sizeof line, "Hand: ");
 	n += isnan(lair) ? snprintf(line + n, sizeof line - (size_t)n, "lair -  ")

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../common/util.h"
+#include "../proto/proto_msg.h"
 #include "view.h"
 #include "view_gems.h"
 
@@ -94,17 +95,21 @@ static void draw_result(struct scr *s, const struct tv *tv)
 	int win[TV_MAX_SEATS] = {0};
 	cJSON_ArrayForEach(w, winners)
 	{
-		if (cJSON_IsNumber(w) && w->valueint >= 0 && w->valueint < TV_MAX_SEATS)
-			win[w->valueint] = 1;
+		int64_t ws;
+		if (proto_json_int(w, 0, TV_MAX_SEATS - 1, &ws))
+			win[ws] = 1;
 	}
 	for (int i = 0; i < tv->n_seats; i++) {
 		const cJSON *sc = cJSON_GetArrayItem(scores, i);
 		if (!sc) /* gems-like: seats[{seat, score, winner}] */
 			sc = get(cJSON_GetArrayItem(get(r, "seats"), i), "score");
 		char tmp[32];
-		scr_printf(s, 3 + i, 0, win[i] ? SC_GREEN | SA_BOLD : 0, "%s%d %-20s %6d  %s",
+		int64_t score = 0;
+		if (!proto_json_int(sc, -1000000000, 1000000000, &score))
+			score = 0; /* absent or unreadable */
+		scr_printf(s, 3 + i, 0, win[i] ? SC_GREEN | SA_BOLD : 0, "%s%d %-20s %6lld  %s",
 			   i == tv->seat ? ">" : " ", i + 1, tv_seat_name(tv, i, tmp, sizeof tmp),
-			   cJSON_IsNumber(sc) ? sc->valueint : 0, win[i] ? "WINNER" : "");
+			   (long long)score, win[i] ? "WINNER" : "");
 	}
 }
 

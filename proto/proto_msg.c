@@ -278,6 +278,11 @@ static bool int_value(const cJSON *v, int64_t min, int64_t max, int64_t *out)
 	return true;
 }
 
+bool proto_json_int(const cJSON *v, int64_t min, int64_t max, int64_t *out)
+{
+	return int_value(v, min, max, out);
+}
+
 static enum proto_err decode_field(const field_spec *f, const cJSON *v, proto_msg *msg,
 				   proto_error *err)
 {

@@ -205,6 +205,12 @@ char *proto_print(const cJSON *msg);
 
 /* ---- for clients (lair, tests) ---- */
 
+/* An integral JSON number within [min, max] into *out; false (and *out
+ * untouched) for anything else: not a number, a fraction, out of range.
+ * The one way to read an untrusted number without an undefined cast; keep
+ * min and max within ±2^53 (exact as doubles). */
+bool proto_json_int(const cJSON *v, int64_t min, int64_t max, int64_t *out);
+
 /* A request {type, id} with an integer id (id < 0: none). */
 cJSON *proto_request(enum proto_type t, int64_t id);
 /* Parses a server message: a JSON object with a string type. Returns the
