@@ -47,25 +47,22 @@ static int has_space(const char *s)
 	return strpbrk(s, " \t\r\n") != NULL;
 }
 
+/* The store is a few lines per server: anything bigger is not ours. */
+#define STORE_MAX (1u << 20)
+
+/* The store's text into out (empty when there is no store yet); on an
+ * error out is released and err says why. */
 static int read_store(const char *dir, buf *out, char *err, size_t err_len)
 {
 	char path[4096];
 	snprintf(path, sizeof path, "%s/tokens", dir);
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		if (errno == ENOENT)
-			return 0;
-		snprintf(err, err_len, "token store: cannot read %s: %s", path, strerror(errno));
-		return -1;
-	}
-	char chunk[4096];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_append(out, chunk, n);
-	int bad = ferror(f);
-	fclose(f);
-	if (bad) {
-		snprintf(err, err_len, "token store: cannot read %s", path);
+	struct stat st;
+	if (stat(path, &st) < 0 && errno == ENOENT)
+		return 0;
+	char why[512];
+	if (buf_read_file(out, path, STORE_MAX, why, sizeof why) < 0) {
+		buf_free(out);
+		snprintf(err, err_len, "token store: cannot read %s", why);
 		return -1;
 	}
 	return 0;

@@ -146,3 +146,26 @@ TEST(client_token_dir_follows_xdg_then_home)
 	free(old_xdg);
 	free(old_home);
 }
+
+TEST(client_token_unreadable_or_huge_store_is_an_error_without_a_leak)
+{
+	char base[256], path[400], tok[LTOKEN_MAX], err[256];
+	temp_dir(base, sizeof base);
+	REQUIRE(base[0]);
+	/* tokens is a directory: the read fails (EISDIR). */
+	snprintf(path, sizeof path, "%s/tokens", base);
+	REQUIRE(mkdir(path, 0700) == 0);
+	CHECK_EQ(ltoken_get(base, "player", "ws://a:1", tok, sizeof tok, err, sizeof err), -1);
+	CHECK(strstr(err, "token store: cannot read") != NULL);
+	CHECK_EQ(ltoken_put(base, "player", "ws://a:1", "t1", err, sizeof err), -1);
+	REQUIRE(rmdir(path) == 0);
+	/* Larger than the store's 1 MiB cap (buf_read_file refuses it). */
+	FILE *f = fopen(path, "w");
+	REQUIRE(f != NULL);
+	for (int i = 0; i < 40000; i++)
+		fprintf(f, "player ws://a:%d tokentokentokentoken\n", i);
+	fclose(f);
+	CHECK_EQ(ltoken_get(base, "player", "ws://a:1", tok, sizeof tok, err, sizeof err), -1);
+	CHECK(strstr(err, "larger than") != NULL);
+	rm_rf(base);
+}
