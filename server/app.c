@@ -504,6 +504,8 @@ void app_metrics(app *a, buf *out)
 			(double)a->durable_us_sum / 1e6);
 	metrics_counter(out, "lair_decision_durable_seconds_count",
 			"Decisions logged before their reveal.", (double)a->durable_n);
+	metrics_counter(out, "lair_decision_durable_slow_total",
+			"Decisions that waited 20 ms or more for the store.", (double)a->durable_slow);
 	metrics_gauge(out, "lair_decision_durable_seconds_max",
 		      "Longest window close to decision logged.", (double)a->durable_us_max / 1e6);
 	metrics_counter(out, "lair_games_finished_total", "Games played to the end.",

@@ -154,6 +154,7 @@ struct app {
 	uint64_t msgs_in, msgs_out, decisions, games_finished;
 	/* window close -> decision durable in the store (µs): sum, count, max */
 	uint64_t durable_us_sum, durable_n, durable_us_max;
+	uint64_t durable_slow;  /* of which 20 ms or more */
 	uint64_t errors[PROTO_ERR_COUNT];
 };
 

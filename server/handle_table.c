@@ -187,6 +187,8 @@ static void reveal_now(app *a, uint64_t table_id, uint64_t n)
 	a->durable_n++;
 	if (waited > a->durable_us_max)
 		a->durable_us_max = waited;
+	if (waited >= 20000)
+		a->durable_slow++;
 	table_decision_durable(at->t, n);
 }
 

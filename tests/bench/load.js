@@ -330,9 +330,12 @@ async function runParent(o) {
 		metric(m0, 'lair_decision_durable_seconds_count');
 	const ds = metric(m1, 'lair_decision_durable_seconds_sum') -
 		metric(m0, 'lair_decision_durable_seconds_sum');
+	const slow = metric(m1, 'lair_decision_durable_slow_total') -
+		metric(m0, 'lair_decision_durable_slow_total');
 	console.log(`  of which window close -> decision logged in the store: mean ` +
 		`${(ds / dn * 1000).toFixed(2)} ms, max ${(metric(m1,
-			'lair_decision_durable_seconds_max') * 1000).toFixed(1)} ms (server side)`);
+			'lair_decision_durable_seconds_max') * 1000).toFixed(1)} ms, ` +
+		`${(100 * slow / dn).toFixed(2)}% >= 20 ms (server side)`);
 	console.log(`  event loop lag max: ${metric(m1, 'lair_event_loop_lag_max_seconds') * 1000} ms; ` +
 		`errors: ${JSON.stringify(errs)}`);
 	const ok = maxConns >= conns && pct(lat, 0.99) < 20000 && peak / 1024 < 150;
