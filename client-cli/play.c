@@ -7,7 +7,8 @@
  *   create  K kind, S seats, A AI seats, P private (then type a password),
  *           G go (create and start), C create (start later), B back
  *   table   waiting: S start (host), A add AI (host), L leave, Q quit;
- *           playing: the option keys (view_gems.c), H the hand icon;
+ *           playing: the option keys (view_gems.c) or the kind's choice form
+ *           (view_deepfall.c), H the hand icon;
  *           finished: R rematch (host), L back to the lobby, Q quit
  * Q leaves lair but not the seat: the AI plays it until we come back.
  */
@@ -440,6 +441,8 @@ static void on_update(struct lsess *s, const cJSON *m, const char *type, void *u
 	}
 	if (f & TV_OPTIONS && p->tv.seat >= 0)
 		request(p, table_req(p, "selecting"), NULL);
+	if (f & TV_OPTIONS) /* a new decision (or a rematch's first): a fresh form */
+		memset(&p->ui.form, 0, sizeof p->ui.form);
 	if (f & TV_REVEAL) { /* the decision is over: so is its shuffle */
 		p->ui.monte_step = -1;
 		uv_timer_stop(&p->monte);
@@ -739,7 +742,18 @@ static void key_table(struct play *p, int k)
 	}
 	if (tv->seat < 0)
 		return;
-	int i = kind_view_find(tv->kind)->option_for_key(tv, k);
+	const struct kind_view *kv = kind_view_find(tv->kind);
+	if (kv->form_key) {
+		cJSON *choice = NULL;
+		if (!kv->form_key(tv, &p->ui.form, k, &choice) || !choice)
+			return;
+		cJSON *req = table_req(p, "choose");
+		cJSON_AddItemToObject(req, "choice", choice);
+		cJSON_AddNumberToObject(req, "decision", (double)tv->decision);
+		request(p, req, NULL);
+		return;
+	}
+	int i = kv->option_for_key(tv, k);
 	if (i < 0)
 		return;
 	cJSON *req = table_req(p, "choose");

@@ -5,7 +5,8 @@
  * the seats, their status, the events and the result; simple {id, label}
  * options still get keys).
  *
- * Views are pure: they draw a struct tv (tview.h) into a struct scr.
+ * Views are pure: they draw a struct tv (tview.h) into a struct scr. A kind
+ * whose choice is a form (deepfall) keeps the form's values in view_ui.
  */
 #ifndef LAIR_VIEW_H
 #define LAIR_VIEW_H
@@ -15,6 +16,14 @@
 #include "screen.h"
 #include "tview.h"
 
+/* A kind's choice form (deepfall: target, press, recruit, exit) as the
+ * human fills it in; the kind's form_key owns the meaning of v[]. */
+struct view_form {
+	int64_t decision; /* the decision v[] is for; another: the defaults */
+	int v[4];
+	int sent; /* 1: sent as it stands; 0: changed since, or not sent yet */
+};
+
 /* What the play screen adds on top of the table model. */
 struct view_ui {
 	uint64_t now;       /* local ms, for countdowns */
@@ -22,6 +31,7 @@ struct view_ui {
 	int monte_step;     /* gems: swaps of the Monte shuffle shown; -1: none */
 	int link_down;      /* reconnecting */
 	const char *notice; /* one line (errors, hints), may be NULL */
+	struct view_form form; /* the kind's choice form, when it has one */
 };
 
 struct kind_view {
@@ -30,6 +40,10 @@ struct kind_view {
 	tv_event_fn event_line;
 	/* The option index for a pressed key, or -1. */
 	int (*option_for_key)(const struct tv *tv, int key);
+	/* Kinds whose choice is a form (NULL for the others): applies a key
+	 * to it; 1 when the key was the form's, *choice set (caller deletes)
+	 * when the form is to be sent. */
+	int (*form_key)(const struct tv *tv, struct view_form *f, int key, cJSON **choice);
 };
 
 /* The view for a kind; the generic one for an unknown kind (never NULL). */

@@ -2,9 +2,9 @@
  * view_generic.c — the kind registry of lair's screens (view.h) and the
  * generic screen for kinds without their own: the seats with their status,
  * the events as compact lines, simple {id, label} options as keys, and the
- * result's scores. A kind with choice forms (deepfall's target/press/...)
- * gets its own view_<kind>.c; until then its seats are played by the AI at
- * the deadline and this screen says so.
+ * result's scores. A kind with choice forms gets its own view_<kind>.c
+ * (deepfall: view_deepfall.c); on this screen such forms are left to the AI
+ * at the deadline, and it says so.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -13,6 +13,7 @@
 #include "../common/util.h"
 #include "../proto/proto_msg.h"
 #include "view.h"
+#include "view_deepfall.h"
 #include "view_gems.h"
 
 static const cJSON *get(const cJSON *o, const char *k)
@@ -166,11 +167,12 @@ void view_generic_draw(struct scr *s, const struct tv *tv, const struct view_ui 
 }
 
 static const struct kind_view views[] = {
-	{"gems", vg_draw, vg_event_line, vg_option_for_key},
+	{"gems", vg_draw, vg_event_line, vg_option_for_key, NULL},
+	{"deepfall", vdf_draw, vdf_event_line, vdf_option_for_key, vdf_form_key},
 };
 
 static const struct kind_view generic = {
-	"", view_generic_draw, view_generic_event_line, generic_option_for_key,
+	"", view_generic_draw, view_generic_event_line, generic_option_for_key, NULL,
 };
 
 const struct kind_view *kind_view_find(const char *kind)

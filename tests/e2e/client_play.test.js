@@ -311,7 +311,7 @@ test('lair play: Three Card Monte is shuffled on screen swap by swap, and follow
 		}
 	});
 
-test('lair watch: a kind without its own screen (deepfall) is shown generically to the end',
+test('lair watch: a deepfall table is shown on its own screen to the end',
 	{ timeout: 120000 }, async () => {
 		const srv = await startLaird({ args: ['--window-ms', '0', '--reveal-pause-ms', '0'] });
 		const cfg = tmpCfg();
@@ -328,7 +328,11 @@ test('lair watch: a kind without its own screen (deepfall) is shown generically 
 				'ok');
 			assert.strictEqual((await ask(host, { type: 'table_leave', table: snap.table })).type,
 				'ok');
-			const s = await t.waitScreen(/GAME OVER/, 100000);
+			let s = await t.waitScreen(/Maw: frontier F\d/, 10000);
+			assert.match(s, /deepfall +round \d+ +playing +\[watching\]/);
+			assert.match(s, /Watching: every seat is shown above/);
+			s = await t.waitScreen(/GAME OVER/, 100000);
+			assert.match(s, /GAME OVER after \d+ rounds/);
 			assert.match(s, /WINNER/);
 			await t.keys('q');
 			assert.strictEqual(await t.waitExit(5000), 0);

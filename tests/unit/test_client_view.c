@@ -13,6 +13,7 @@
 #include "../../client-cli/args.h"
 #include "../../client-cli/screen.h"
 #include "../../client-cli/tview.h"
+#include "../../client-cli/view_deepfall.h"
 #include "../../client-cli/view_gems.h"
 #include "../test.h"
 
@@ -417,7 +418,11 @@ TEST(client_view_registry_finds_gems_and_falls_back)
 {
 	CHECK(kind_view_find("gems")->draw == vg_draw);
 	CHECK(kind_view_find("gems")->option_for_key == vg_option_for_key);
-	CHECK(kind_view_find("deepfall")->draw == view_generic_draw);
+	CHECK(kind_view_find("gems")->form_key == NULL);
+	CHECK(kind_view_find("deepfall")->draw == vdf_draw);
+	CHECK(kind_view_find("deepfall")->form_key == vdf_form_key);
+	CHECK(kind_view_find("tarot")->draw == view_generic_draw);
+	CHECK(kind_view_find("tarot")->form_key == NULL);
 	CHECK(kind_view_find(NULL)->draw == view_generic_draw);
 }
 
@@ -425,8 +430,9 @@ TEST(client_view_generic_shows_seats_events_and_form_choices_honestly)
 {
 	struct tv tv;
 	tv_init(&tv);
+	/* A kind lair has no screen for (deepfall's form shape, another name). */
 	apply_text(&tv, "{\"type\":\"table\",\"table\":3,\"seq\":4,\"name\":\"deep\","
-			"\"kind\":\"deepfall\",\"state\":\"playing\",\"you\":1,"
+			"\"kind\":\"tarot\",\"state\":\"playing\",\"you\":1,"
 			"\"seats\":[{\"seat\":0,\"kind\":\"ai\",\"status\":\"chosen\"},"
 			"{\"seat\":1,\"kind\":\"human\",\"name\":\"dee\",\"status\":\"waiting\"}],"
 			"\"game\":{\"decision\":1,\"deadline\":5000,"
@@ -448,7 +454,7 @@ TEST(client_view_generic_shows_seats_events_and_form_choices_honestly)
 			"\"deadline\":5000,\"options\":[{\"target\":{\"min\":1,\"max\":6}}]}",
 		   0);
 	kv->draw(&s, &tv, &ui);
-	CHECK(strstr(scr_row(&s, 0), "deepfall") != NULL);
+	CHECK(strstr(scr_row(&s, 0), "tarot") != NULL);
 	CHECK(strstr(scr_row(&s, 4), ">2 dee") != NULL);
 	CHECK(strstr(scr_row(&s, 4), "waiting") != NULL);
 	CHECK(strstr(scr_row(&s, 3), "AI") != NULL);

@@ -1,0 +1,58 @@
+/*
+ * view_deepfall.h — how lair draws a deepfall table (proto/kinds/deepfall.md)
+ * on the 80×24 screen and lets a human fill in its choice form.
+ *
+ * The screen: the Maw (frontier, carried progress, speed, a warning when the
+ * frontier floor is about to fall), the live floors with their rooms (theme,
+ * value, threat/lock, holders by seat and strength) and the parties on them,
+ * every seat (glory, party, floor, unbanked loot, Last Stand, status), your
+ * party's dice, the events, the choice form and the countdown; at the end
+ * the result (glory by exit, Cash-Outs, Worthy Ends, Takens, claims).
+ *
+ * The form is one choice object a round (deepfall.md "Options and
+ * choices"), filled with single keys:
+ *   1-9 target floor (+ / - step it, for dungeons deeper than 9)
+ *   P   press: 0, 1, ... max, then 0 again
+ *   R   recruit yes / no
+ *   K   exit persist, C cash out, S last stand (C and S again: persist)
+ *   G   (or Enter, Space) send it; a changed form is sent again with G
+ * Its values live in struct view_form (view.h): v[VDF_TARGET..VDF_EXIT],
+ * reset to the defaults (your party's floor, press 0, no recruit, persist)
+ * when a new decision opens.
+ *
+ * Pure: draws from a struct tv into a struct scr; the caller owns both.
+ */
+#ifndef LAIR_VIEW_DEEPFALL_H
+#define LAIR_VIEW_DEEPFALL_H
+
+#include <stddef.h>
+
+#include "screen.h"
+#include "tview.h"
+#include "view.h"
+
+/* The form's fields in view_form.v; exit is an index of vdf_exit_names. */
+enum { VDF_TARGET, VDF_PRESS, VDF_RECRUIT, VDF_EXIT };
+#define VDF_NEXIT 3
+extern const char *const vdf_exit_names[VDF_NEXIT]; /* persist cash_out last_stand */
+
+void vdf_draw(struct scr *s, const struct tv *tv, const struct view_ui *ui);
+int vdf_event_line(const cJSON *ev, const struct tv *tv, char *out, size_t out_len);
+/* Always -1: deepfall's one option is a form (see vdf_form_key). */
+int vdf_option_for_key(const struct tv *tv, int key);
+
+/* Applies a pressed key (upper case for letters) to the form of our
+ * current options. Returns 1 when the key belongs to the form (redraw);
+ * *choice gets the choice object to send (caller deletes) on G / Enter /
+ * Space, else NULL. Returns 0 (and changes nothing) when we have no
+ * deepfall options or the key is not the form's. */
+int vdf_form_key(const struct tv *tv, struct view_form *f, int key, cJSON **choice);
+
+/* The form as the screen shows it now: f's values when they are for the
+ * current decision, else the defaults. Returns 0 when there is no form. */
+int vdf_form_now(const struct tv *tv, const struct view_form *f, struct view_form *out);
+
+/* The choice object of a form's values (caller deletes). */
+cJSON *vdf_choice(const struct view_form *f);
+
+#endif

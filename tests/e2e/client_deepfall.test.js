@@ -1,0 +1,144 @@
+'use strict';
+/*
+ * client_deepfall.test.js — a human plays a whole deepfall game from `lair
+ * play` (an 80×24 tmux terminal: keys in, screen text out) against three
+ * AI seats on a real laird. The first round's choice is made with
+ * non-default values on the form (target F3, press 2, recruit, cash out);
+ * a spectator checks that the server applied exactly that choice object
+ * (the reveal's choice, the roll's hands, the cash_out event); every other
+ * round is sent as the form's defaults. The result screen is checked
+ * against the result the server holds.
+ */
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { startLaird, connect } = require('./lib/laird');
+const { startLair } = require('./lib/tmux');
+
+const FAST = ['--window-ms', '100', '--reveal-pause-ms', '0', '--ai-pacing-ms', '0'];
+
+async function hello(url, name) {
+	const c = await connect(url);
+	c.send({ type: 'hello', id: 1, protocol: 1, name });
+	const w = await c.waitFor((m) => m.id === 1, 5000, 'welcome');
+	assert.strictEqual(w.type, 'welcome', JSON.stringify(w));
+	return c;
+}
+
+async function ask(c, msg, ms = 5000) {
+	const id = Math.floor(Math.random() * 1e9);
+	c.send({ ...msg, id });
+	return c.waitFor((m) => m.id === id, ms, `reply to ${msg.type}`);
+}
+
+/* Our turn: options on screen and the form not sent yet. */
+const ourTurn = (x) => /Choose: \d+s left/.test(x) && /\[G\] send/.test(x);
+
+test('lair play: a human plays a whole deepfall game with the choice form',
+	{ timeout: 180000 }, async () => {
+		const srv = await startLaird({ args: FAST });
+		const cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'lair-cfg-'));
+		const t = await startLair(['play', '--server', srv.url, '--name', 'dee'],
+			{ env: { XDG_CONFIG_HOME: cfg } });
+		let spy;
+		try {
+			await t.waitScreen(/No tables yet: press C/, 8000);
+			await t.keys('C');
+			await t.waitScreen(/create a table/);
+			await t.keys('K', 'S', 'A'); // deepfall, 4 seats, 3 AI seats
+			let s = await t.waitScreen(/\[K\] kind +deepfall/);
+			assert.match(s, /\[S\] seats +4/);
+			assert.match(s, /\[A\] AI seats +3/);
+			await t.keys('G'); // create and start
+			s = await t.waitScreen(ourTurn, 8000, 'the first choice form');
+
+			// The screen at a glance (deepfall.md's view, default config).
+			const rows = s.split('\n');
+			assert.ok(rows.every((r) => r.length <= 80));
+			assert.match(rows[0], /table \d+ .*deepfall +round 1/);
+			assert.match(rows[1], /Maw: frontier F6 +carried 0\.00/);
+			for (let f = 1; f <= 6; f++)
+				assert.ok(rows.slice(2, 10).some((r) => r.startsWith(`F${f}`)), s);
+			assert.match(rows.find((r) => r.startsWith('F1')), /^F1 +1234 /); // all four on F1
+			assert.match(rows[10], /# PLAYER +GLORY +PARTY +FLOOR +LOOT LS +STATUS/);
+			assert.match(rows[11], /^>1 dee +0 +[a-z_]+\/[a-z]+ +F1 +0 +selecting/);
+			for (let i = 2; i <= 4; i++)
+				assert.match(rows[10 + i], new RegExp(`^ ${i} AI ${i} +0 .* chosen`));
+			assert.match(rows[20], /^You: deepest F1 hand \d+ moves \d+ bag [a-z]{3}\d/);
+			assert.match(rows[21], /Your choice: \[1-6\] target F1 +\[P\] press 0 \(max 3\)/);
+			assert.match(rows[21], /\[R\] recruit no/);
+			assert.match(rows[22], /Exit: \[K\] persist +\[C\] cash out +\[S\] last stand/);
+
+			// A spectator sees the reveal of round 1.
+			spy = await hello(srv.url, 'spy');
+			const list = await ask(spy, { type: 'table_list' });
+			const mine = list.tables.find((x) => x.host === 'dee');
+			assert.ok(mine, JSON.stringify(list));
+			const snap = await ask(spy, { type: 'table_spectate', table: mine.id });
+			assert.strictEqual(snap.kind, 'deepfall');
+
+			// Non-default values, one key each; the form shows them.
+			await t.keys('3', 'P', 'P', 'R', 'C');
+			s = await t.waitScreen(/target F3 +\[P\] press 2 .*recruit yes/);
+			assert.match(s, /\[G\] send/);
+			await t.keys('G');
+			const reveal = await spy.waitFor((m) => m.type === 'reveal' && m.decision === 1,
+				10000, 'the reveal of round 1');
+			const ours = reveal.choices.find((c) => c.seat === 0);
+			assert.deepStrictEqual(ours.choice,
+				{ target: 3, press: 2, recruit: true, exit: 'cash_out' });
+			assert.strictEqual(ours.ai, false);
+			const roll = reveal.events.find((e) => e.event === 'roll' && e.seat === 0);
+			assert.strictEqual(roll.hands, 3); // 1 + press
+			const co = reveal.events.find((e) => e.event === 'cash_out' && e.seat === 0);
+			assert.ok(co, JSON.stringify(reveal.events));
+			// ... and the screen shows it: the banked glory, a fresh party.
+			const draft = reveal.events.find((e) => e.event === 'draft' && e.seat === 0);
+			assert.ok(draft, JSON.stringify(reveal.events));
+			s = await t.waitScreen(ourTurn, 8000, 'round 2');
+			assert.match(s, new RegExp(`^>1 dee +${co.glory}  ${draft.lineage}/` +
+				`${draft.calling} +F${draft.floor} +0 +selecting`, 'm'));
+
+			// Every later round: the form's defaults, sent with G.
+			let rounds = 1;
+			const deadline = Date.now() + 150000;
+			for (;;) {
+				const left = deadline - Date.now();
+				assert.ok(left > 0, 'no result in time');
+				s = await t.waitScreen((x) => /GAME OVER/.test(x) || ourTurn(x), left,
+					'our turn or the result');
+				if (/GAME OVER/.test(s)) break;
+				await t.keys('G');
+				rounds++;
+				await t.waitScreen((x) => !ourTurn(x), 10000, 'the choice to be sent');
+			}
+			if (process.env.LAIR_E2E_SHOW) console.log(s);
+			const result = await spy.waitFor((m) => m.type === 'result', 10000, 'result');
+			const r = result.result;
+			assert.strictEqual(r.rounds, rounds, `we chose in every round (${rounds})`);
+			assert.match(s, new RegExp(`GAME OVER after ${r.rounds} rounds`));
+			for (let seat = 0; seat < 4; seat++) {
+				const name = seat === 0 ? '>1 dee' : ` ${seat + 1} AI ${seat + 1}`;
+				const row = s.split('\n').find((l) => l.startsWith(name));
+				assert.ok(row, `${name}:\n${s}`);
+				const p = r.players.find((x) => x.seat === seat);
+				assert.match(row, new RegExp(`^${name} +${r.scores[seat]} `));
+				assert.strictEqual(/WINNER/.test(row), r.winners.includes(seat), row);
+				assert.match(row, new RegExp(` ${p.glory_by_exit.cash_out} +` +
+					`${p.glory_by_exit.press_on} +${p.glory_by_exit.worthy_end} +` +
+					`${p.parties} +${p.cash_outs} +${p.worthy_ends} +${p.taken} +` +
+					`${p.claims} +${p.deepest}$`));
+			}
+			assert.ok(r.players[0].cash_outs >= 1);
+			assert.strictEqual(r.players[0].ai, false);
+			await t.keys('Q');
+			assert.strictEqual(await t.waitExit(5000), 0);
+		} finally {
+			if (spy) spy.close();
+			await t.kill();
+			await srv.stop();
+			fs.rmSync(cfg, { recursive: true, force: true });
+		}
+	});
