@@ -8,6 +8,15 @@
  * The store thread takes the whole queue at once and store_db_run_batch
  * runs it as one transaction (group commit: one WAL sync for many small
  * writes, e.g. decisions of 2,000 tables), one savepoint per request.
+ *
+ * The checkpointer: SQLite would copy the WAL back into the database inside
+ * the commit that fills it past 1,000 pages, with a sync of the database
+ * file, which stalled the durable write of decisions (and so their reveals)
+ * for up to 750 ms under load. Instead a second thread with its own
+ * connection runs PASSIVE checkpoints (they never wait for the writer nor
+ * make it wait) when a commit reports a full WAL or periodically, so the WAL
+ * stays bounded and commits only append to it. The store thread starts it,
+ * and at shutdown stops it and truncates the WAL.
  */
 #include "store_int.h"
 
@@ -139,11 +148,76 @@ size_t store_queue_depth(const store *st)
 	return st->depth;
 }
 
+/* ---- the checkpointer --------------------------------------------------- */
+
+void store_ckpt_note(store *st, int wal_frames)
+{
+	uv_mutex_lock(&st->ck_mu);
+	st->ck_frames = wal_frames;
+	if (wal_frames >= STORE_CKPT_PAGES && !st->ck_due) {
+		st->ck_due = true;
+		uv_cond_signal(&st->ck_cv);
+	}
+	uv_mutex_unlock(&st->ck_mu);
+}
+
+static void checkpointer(void *arg)
+{
+	store *st = arg;
+	uv_mutex_lock(&st->ck_mu);
+	while (!st->ck_stop) {
+		if (!st->ck_due)
+			uv_cond_timedwait(&st->ck_cv, &st->ck_mu,
+					  (uint64_t)STORE_CKPT_PERIOD_MS * 1000000u);
+		if (st->ck_stop)
+			break;
+		bool run = st->ck_due || st->ck_frames > 0;
+		st->ck_due = false;
+		st->ck_frames = 0;
+		st->ck_running = run;
+		uv_mutex_unlock(&st->ck_mu);
+		if (run)
+			store_db_ckpt_run(st);
+		uv_mutex_lock(&st->ck_mu);
+		st->ck_running = false;
+	}
+	uv_mutex_unlock(&st->ck_mu);
+}
+
+static void ckpt_start(store *st)
+{
+	if (store_db_ckpt_open(st) != 0)
+		return;
+	int rc = uv_thread_create(&st->ck_thread, checkpointer, st);
+	if (rc != 0) {
+		log_error("store", "cannot start the checkpointer: %s; checkpoints stay in "
+			  "commits", uv_strerror(rc));
+		store_db_ckpt_close(st);
+		sqlite3_wal_autocheckpoint(st->db, STORE_CKPT_PAGES);
+		return;
+	}
+	st->ck_started = true;
+}
+
+static void ckpt_stop(store *st)
+{
+	if (st->ck_started) {
+		uv_mutex_lock(&st->ck_mu);
+		st->ck_stop = true;
+		uv_cond_signal(&st->ck_cv);
+		uv_mutex_unlock(&st->ck_mu);
+		uv_thread_join(&st->ck_thread);
+		st->ck_started = false;
+	}
+	store_db_ckpt_close(st);
+}
+
 /* ---- the store thread -------------------------------------------------- */
 
 static void worker(void *arg)
 {
 	store *st = arg;
+	ckpt_start(st);
 	uv_mutex_lock(&st->mu);
 	for (;;) {
 		while ((!st->q_head || st->paused) && !st->stop)
@@ -168,6 +242,7 @@ static void worker(void *arg)
 	}
 	uv_mutex_unlock(&st->mu);
 
+	ckpt_stop(st);
 	store_db_close(st);
 	uv_mutex_lock(&st->mu);
 	st->worker_done = true;
@@ -261,6 +336,8 @@ static void loaded_and_sync_free(store *st)
 	if (st->sync_inited) {
 		uv_cond_destroy(&st->cv);
 		uv_mutex_destroy(&st->mu);
+		uv_cond_destroy(&st->ck_cv);
+		uv_mutex_destroy(&st->ck_mu);
 	}
 	free(st);
 }
@@ -279,7 +356,8 @@ store *store_open(uv_loop_t *loop, const char *path, char *err, size_t errlen)
 		loaded_and_sync_free(st);
 		return NULL;
 	}
-	if (uv_mutex_init(&st->mu) != 0 || uv_cond_init(&st->cv) != 0) {
+	if (uv_mutex_init(&st->mu) != 0 || uv_cond_init(&st->cv) != 0 ||
+	    uv_mutex_init(&st->ck_mu) != 0 || uv_cond_init(&st->ck_cv) != 0) {
 		snprintf(err, errlen, "store: cannot create a mutex");
 		store_db_close(st);
 		loaded_and_sync_free(st);

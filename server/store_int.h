@@ -17,6 +17,12 @@
 
 #include "store.h"
 
+/* The checkpointer runs when the WAL holds STORE_CKPT_PAGES frames after a
+ * commit (SQLite's own autocheckpoint threshold), else every
+ * STORE_CKPT_PERIOD_MS when anything was committed meanwhile. */
+#define STORE_CKPT_PAGES 1000
+#define STORE_CKPT_PERIOD_MS 500
+
 /* One embedded migration (generated from migrations/ by embed.sh). */
 typedef struct store_migration {
 	int version;      /* NNNN */
@@ -161,6 +167,21 @@ struct store {
 	sqlite3_stmt *stmt[S__COUNT];
 	int version;
 
+	/* The checkpointer (see store.c): its own connection and thread, so
+	 * that copying the WAL back into the database never runs inside a
+	 * commit. Started and stopped by the store thread. */
+	sqlite3 *ck_db;        /* the checkpointer thread's only */
+	uv_thread_t ck_thread;
+	bool ck_started;
+	uv_mutex_t ck_mu;
+	uv_cond_t ck_cv;
+	/* Under ck_mu. */
+	bool ck_stop;          /* the store thread is closing */
+	bool ck_due;           /* the WAL passed STORE_CKPT_PAGES: run now */
+	int ck_frames;         /* WAL frames after the latest commit, 0 once
+				* a checkpoint has started after it */
+	bool ck_running;       /* a checkpoint is under way */
+
 	/* Loaded by store_open; read-only afterwards. */
 	char **shared_kind, **shared_json;
 	size_t n_shared;
@@ -179,9 +200,25 @@ void store_db_close(store *st);
 /* Runs a batch of requests (a linked list) on the store thread in one
  * transaction, one savepoint each; sets each request's err and results. */
 void store_db_run_batch(store *st, store_req *batch);
+/* The checkpointer's side (store thread, then checkpointer thread). Opens
+ * st->ck_db on st->db's file and takes checkpoints out of st->db's commits
+ * (wal_autocheckpoint off, a WAL hook reporting each commit's WAL size to
+ * store_ckpt_note instead). 0, or -1 (logged; st->db keeps SQLite's own
+ * autocheckpoint then). */
+int store_db_ckpt_open(store *st);
+/* One PASSIVE checkpoint on st->ck_db: never waits for the writer, never
+ * makes it wait. Checkpointer thread. */
+void store_db_ckpt_run(store *st);
+/* Closes st->ck_db (NULL: no-op), then a TRUNCATE checkpoint on st->db:
+ * a clean shutdown leaves an empty WAL. Store thread, checkpointer joined. */
+void store_db_ckpt_close(store *st);
+
 /* Free what store_db_open loaded: the live tables, the shared states. */
 void store_live_free(store *st);
 void store_shared_free(store *st);
+
+/* store.c: called by the WAL hook after each commit (store thread). */
+void store_ckpt_note(store *st, int wal_frames);
 
 /* store.c: arena helpers used by store_sql.c on the store thread. */
 void *store_req_own(store_req *r, void *p);

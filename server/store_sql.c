@@ -386,6 +386,61 @@ void store_db_close(store *st)
 	st->db = NULL;
 }
 
+/* ---- the checkpointer's connection ------------------------------------ */
+
+static int on_wal_commit(void *arg, sqlite3 *db, const char *name, int frames)
+{
+	(void)db;
+	(void)name;
+	store_ckpt_note(arg, frames);
+	return SQLITE_OK;
+}
+
+int store_db_ckpt_open(store *st)
+{
+	const char *path = sqlite3_db_filename(st->db, "main");
+	int rc = sqlite3_open_v2(path, &st->ck_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
+				 NULL);
+	/* Reading the schema puts the connection in WAL mode (checkpointing
+	 * needs it); synchronous as the writer's: the checkpoint syncs the WAL
+	 * before copying it and the database after. */
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(st->ck_db, "PRAGMA synchronous = NORMAL; "
+				  "SELECT count(*) FROM sqlite_schema", NULL, NULL, NULL);
+	if (rc != SQLITE_OK) {
+		log_error("store", "checkpointer: cannot open %s: %s; checkpoints stay in commits",
+			  path ? path : "?", st->ck_db ? sqlite3_errmsg(st->ck_db) : "no memory");
+		sqlite3_close(st->ck_db);
+		st->ck_db = NULL;
+		return -1;
+	}
+	/* Replaces SQLite's autocheckpoint (itself a WAL hook) on the writer. */
+	sqlite3_wal_hook(st->db, on_wal_commit, st);
+	return 0;
+}
+
+void store_db_ckpt_run(store *st)
+{
+	int log_frames = 0, done = 0;
+	int rc = sqlite3_wal_checkpoint_v2(st->ck_db, NULL, SQLITE_CHECKPOINT_PASSIVE,
+					   &log_frames, &done);
+	if (rc != SQLITE_OK && rc != SQLITE_BUSY) /* BUSY: nothing to worry about */
+		log_warn("store", "checkpoint: %s", sqlite3_errmsg(st->ck_db));
+}
+
+void store_db_ckpt_close(store *st)
+{
+	if (st->ck_db) {
+		sqlite3_close(st->ck_db);
+		st->ck_db = NULL;
+		sqlite3_wal_hook(st->db, NULL, NULL);
+	}
+	if (st->db &&
+	    sqlite3_wal_checkpoint_v2(st->db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL) !=
+		    SQLITE_OK)
+		log_warn("store", "final checkpoint: %s", sqlite3_errmsg(st->db));
+}
+
 /* ---- operations (store thread) ----------------------------------------- */
 
 /* Fills out.player from a row of PLAYER_COLS; NOT_FOUND without a row. */

@@ -4,8 +4,11 @@
  * callbacks fire (bounded by a 10 s timer; never a fixed sleep).
  */
 #include <dirent.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../../common/log.h"
@@ -933,6 +936,128 @@ TEST(store_shutdown_completes_queued_writes)
 	e.st = NULL;
 	CHECK_EQ(db_int(e.path, "SELECT count(*) FROM live_decisions WHERE table_id = 9"), N);
 	CHECK_EQ(db_int(e.path, "SELECT count(*) FROM players WHERE name = 'last'"), 1);
+	env_close(&e);
+}
+
+/* ---- the checkpointer --------------------------------------------------- */
+
+/* Waits (bounded: 10 s) until the checkpointer has checkpointed every commit
+ * it was told of (store_int.h's ck_ fields). */
+static bool ckpt_settled(env *e)
+{
+	uint64_t end = now_ms() + 10000;
+	for (;;) {
+		uv_mutex_lock(&e->st->ck_mu);
+		bool idle = !e->st->ck_due && !e->st->ck_frames && !e->st->ck_running;
+		uv_mutex_unlock(&e->st->ck_mu);
+		if (idle)
+			return true;
+		if (now_ms() > end)
+			return false;
+		uv_sleep(2); /* polling a bounded condition, not waiting a fixed time */
+	}
+}
+
+static int64_t file_size(const char *path)
+{
+	struct stat sb;
+	return stat(path, &sb) == 0 ? (int64_t)sb.st_size : -1;
+}
+
+/* Counts callbacks; keeps the first error. */
+static void cb_count(void *ud, int err)
+{
+	res *r = ud;
+	r->fired++;
+	if (!r->err)
+		r->err = err;
+}
+
+/* Writes `n` decisions of about 1 KB each to table 5 as one batch. */
+static bool big_batch(env *e, int first_seq, int n)
+{
+	static char json[1024];
+	memset(json, '7', sizeof json - 3);
+	json[0] = '[';
+	json[sizeof json - 3] = ']';
+	json[sizeof json - 2] = '\0';
+	res log = {0};
+	hold(e, true);
+	for (int i = 0; i < n; i++)
+		store_live_decision(e->st, 5, first_seq + i, json, cb_count, &log);
+	hold(e, false);
+	return run_until(e, &log.fired, n) && log.err == STORE_OK;
+}
+
+/* Commits only append to the WAL (no autocheckpoint on the writer: it would
+ * copy and sync the database inside a commit); the checkpointer copies it
+ * back, so a WAL past STORE_CKPT_PAGES is reused from its start instead of
+ * growing; a clean shutdown leaves no WAL. */
+TEST(store_checkpoints_run_outside_commits_and_bound_the_wal)
+{
+	env e;
+	REQUIRE(env_open(&e));
+	REQUIRE(live_start(&e, 5, 1) == STORE_OK);
+	/* Its result delivered, the store thread is idle; held, it stays so:
+	 * its connection may be read here. */
+	hold(&e, true);
+	sqlite3_stmt *s;
+	REQUIRE(sqlite3_prepare_v2(e.st->db, "PRAGMA wal_autocheckpoint", -1, &s, NULL) ==
+		SQLITE_OK);
+	CHECK(sqlite3_step(s) == SQLITE_ROW && sqlite3_column_int(s, 0) == 0);
+	sqlite3_finalize(s);
+	hold(&e, false);
+	CHECK(e.st->ck_started);
+
+	char wal[160];
+	snprintf(wal, sizeof wal, "%s-wal", e.path);
+	/* 1,500 KB-sized decisions: well past STORE_CKPT_PAGES pages of 4 KB. */
+	REQUIRE(big_batch(&e, 1, 1500));
+	REQUIRE(ckpt_settled(&e));
+	int64_t first = file_size(wal);
+	CHECK(first > (int64_t)STORE_CKPT_PAGES * 1024);
+	REQUIRE(big_batch(&e, 1501, 1500));
+	REQUIRE(ckpt_settled(&e));
+	REQUIRE(big_batch(&e, 3001, 1500));
+	REQUIRE(ckpt_settled(&e));
+	/* Without checkpoints the WAL would be three times as big. */
+	CHECK(file_size(wal) < first * 3 / 2);
+	/* Everything is in the database file itself (read without the WAL's
+	 * help: a reader of the database opened in the meantime sees it all). */
+	CHECK_EQ(db_int(e.path, "SELECT count(*) FROM live_decisions WHERE table_id = 5"), 4500);
+
+	REQUIRE(env_stop(&e));
+	CHECK(file_size(wal) <= 0); /* gone, or truncated */
+	env_close(&e);
+}
+
+/* synchronous=NORMAL in WAL mode: a decision acknowledged as durable
+ * survives laird being killed right then (kill -9), before any checkpoint. */
+TEST(store_acknowledged_decision_survives_kill_9)
+{
+	env e;
+	REQUIRE(env_open(&e));
+	REQUIRE(live_start(&e, 4, 1) == STORE_OK);
+	REQUIRE(env_stop(&e));
+	fflush(NULL);
+	pid_t pid = fork();
+	REQUIRE(pid >= 0);
+	if (pid == 0) {
+		uv_loop_init(&e.loop); /* the child's own loop (the parent's stays its) */
+		if (!env_start(&e))
+			_exit(2);
+		res r = {0};
+		store_live_decision(e.st, 4, 1, "[4,2]", cb_done, &r);
+		if (!run_until(&e, &r.fired, 1) || r.err != STORE_OK)
+			_exit(3);
+		raise(SIGKILL); /* acknowledged: die before anything else runs */
+		_exit(4);
+	}
+	int status = 0;
+	REQUIRE(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	CHECK_EQ(db_int(e.path, "SELECT count(*) FROM live_decisions WHERE table_id = 4 "
+			"AND choices = '[4,2]'"), 1);
 	env_close(&e);
 }
 
