@@ -315,7 +315,7 @@ test('kill -9 mid-game four times: tables, seats, hidden state and ledger surviv
 						const was = before.get(b).get(x.id);
 						if (was.finished) continue;
 						const snap = await b.p.c.waitFor((m) => m.type === 'table' &&
-							m.table === x.id, 5000, `${b.name}'s snapshot of ${x.id}`);
+							m.table === x.id, 15000, `${b.name}'s snapshot of ${x.id}`);
 						assert.strictEqual(snap.you, x.seat);
 						if (snap.state !== 'playing') continue; // ended at the last decision
 						const d = snap.game.decision;
@@ -417,7 +417,7 @@ test('kill -9 at a table with AI seats: restored decision and view, the game end
 				assert.ok(e, `welcome lacks table ${x.id}: ${JSON.stringify(w.tables)}`);
 				assert.strictEqual(e.seat, 0);
 				const snap = await adm.p.c.waitFor((m) => m.type === 'table' && m.table === x.id,
-					5000, `the snapshot of ${x.id}`);
+					15000, `the snapshot of ${x.id}`);
 				assert.strictEqual(snap.you, 0);
 				assert.deepStrictEqual(snap.seats.map((st) => st.kind),
 					['human', ...Array(snap.seats.length - 1).fill('ai')]);

@@ -42,6 +42,10 @@ int fuzz_table_one(const uint8_t *data, size_t size);
 
 #ifdef LAIR_LIBFUZZER
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+/* False when j holds a number JSON text cannot carry (NaN, infinity: a
+ * client's 1e999 parses to one) or a member without a key. */
+bool fuzz_json_printable(const cJSON *j);
+
 /* True when s[0..n) is well-formed UTF-8 (RFC 3629: no overlongs, no
  * surrogates, nothing past U+10FFFF). A text frame must be. */
 bool fuzz_utf8_valid(const char *s, size_t n);
@@ -75,6 +79,10 @@ bool fuzz_left(const fuzz_in *in);
  * (so every view, option list and event a client gets is valid JSON) and
  * returns the text (caller frees). `what` names it in a failure. */
 char *fuzz_json_text(const cJSON *j, const char *what);
+
+/* False when j holds a number JSON text cannot carry (NaN, infinity: a
+ * client's 1e999 parses to one) or a member without a key. */
+bool fuzz_json_printable(const cJSON *j);
 
 /* True when s[0..n) is well-formed UTF-8 (RFC 3629: no overlongs, no
  * surrogates, nothing past U+10FFFF). A text frame must be. */

@@ -155,6 +155,24 @@ static void check_fields(const proto_msg *m)
 	}
 }
 
+/* Re-encoded with laird's printer (proto_print), an accepted message
+ * decodes again to the same message. */
+static void check_reencoding(const proto_msg *m)
+{
+	char *s1 = summary(m);
+	char *printed = fuzz_json_text(m->root, "the accepted message");
+	proto_msg m2;
+	proto_error e2;
+	enum proto_err rc2 = proto_decode(printed, strlen(printed), &m2, &e2);
+	FUZZ_CHECK(rc2 == PROTO_OK, "re-encoded message refused: %s (%s)", e2.message, printed);
+	char *s2 = summary(&m2);
+	FUZZ_CHECK(strcmp(s1, s2) == 0, "re-encoded message differs:\n%s\n%s", s1, s2);
+	free(s1);
+	free(s2);
+	proto_msg_free(&m2);
+	free(printed);
+}
+
 /* A game kind's message must be valid UTF-8 when what it quotes was. */
 static void check_text(const char *s, bool input_utf8, const char *what)
 {
@@ -278,20 +296,12 @@ int fuzz_proto_one(const uint8_t *data, size_t size)
 		cJSON_Delete(reply);
 	} else {
 		check_fields(&m);
-		char *s1 = summary(&m);
-		char *printed = cJSON_PrintUnformatted(m.root);
-		FUZZ_CHECK(printed, "an accepted tree does not print");
-		proto_msg m2;
-		proto_error e2;
-		enum proto_err rc2 = proto_decode(printed, strlen(printed), &m2, &e2);
-		FUZZ_CHECK(rc2 == PROTO_OK, "re-encoded message refused: %s (%s)", e2.message,
-			   printed);
-		char *s2 = summary(&m2);
-		FUZZ_CHECK(strcmp(s1, s2) == 0, "re-encoded message differs:\n%s\n%s", s1, s2);
-		free(s1);
-		free(s2);
-		proto_msg_free(&m2);
-		free(printed);
+		/* A client's 1e999 inside an opaque value (config, choice, resume)
+		 * parses to infinity: the typed fields are checked finite by the
+		 * decoder, the kinds refuse it in theirs, and text cannot carry it,
+		 * so the re-encoding below is only for trees text can hold. */
+		if (fuzz_json_printable(m.root))
+			check_reencoding(&m);
 		/* The ok reply echoing the id. */
 		cJSON *ok = proto_new("ok", m.id);
 		char *out = fuzz_json_text(ok, "ok reply");

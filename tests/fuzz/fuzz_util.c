@@ -4,6 +4,8 @@
  */
 #include "fuzz.h"
 
+#include "../../proto/json_out.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -49,8 +51,8 @@ uint64_t fuzz_u64(fuzz_in *in)
 
 bool fuzz_left(const fuzz_in *in) { return in->n > 0; }
 
-/* A number JSON cannot carry (cJSON prints NaN and infinities as null), or
- * a member without a key, anywhere in j: the first one found, or NULL. */
+/* A number JSON cannot carry (printed as null), or a member without a
+ * key, anywhere in j: the first one found, or NULL. */
 static const cJSON *unprintable(const cJSON *j, bool member)
 {
 	if (member && !j->string)
@@ -65,15 +67,40 @@ static const cJSON *unprintable(const cJSON *j, bool member)
 	return NULL;
 }
 
+/* Exactly the same tree: types, key order, strings byte for byte, numbers
+ * bit for bit (what a client parses must be what the server built). */
+static bool same(const cJSON *a, const cJSON *b)
+{
+	if ((a->type & 0xff) != (b->type & 0xff))
+		return false;
+	if ((a->string || b->string) &&
+	    (!a->string || !b->string || strcmp(a->string, b->string) != 0))
+		return false;
+	if (cJSON_IsNumber(a))
+		return a->valuedouble == b->valuedouble;
+	if (cJSON_IsString(a))
+		return strcmp(a->valuestring, b->valuestring) == 0;
+	const cJSON *x = a->child, *y = b->child;
+	for (; x && y; x = x->next, y = y->next)
+		if (!same(x, y))
+			return false;
+	return !x && !y;
+}
+
+bool fuzz_json_printable(const cJSON *j) { return !unprintable(j, false); }
+
 char *fuzz_json_text(const cJSON *j, const char *what)
 {
 	FUZZ_CHECK(j, "%s: NULL instead of a JSON tree", what);
-	char *s = cJSON_PrintUnformatted(j);
-	FUZZ_CHECK(s, "%s: cJSON could not print it", what);
+	size_t len = 0;
+	char *s = json_print(j, &len); /* the printer laird sends with */
+	FUZZ_CHECK(s && strlen(s) == len, "%s: json_print failed or miscounted", what);
 	FUZZ_CHECK(!unprintable(j, false), "%s: holds a NaN, an infinity or a member without "
 		   "a key: %.300s", what, s);
-	cJSON *back = cJSON_Parse(s);
+	cJSON *back = cJSON_ParseWithLength(s, len);
 	FUZZ_CHECK(back, "%s: printed text is not valid JSON: %.200s", what, s);
+	FUZZ_CHECK(same(j, back), "%s: the text does not read back to the same tree: %.300s",
+		   what, s);
 	cJSON_Delete(back);
 	return s;
 }
