@@ -19,8 +19,8 @@
  * (fractions of the control run's reveals; RECOVERY_SEED and RECOVERY_LATE
  * explore others) and at the instant the first result arrives. A separate
  * test kills tables with AI seats and checks the restored decision and view
- * and that the games end and are recorded. Two known gaps are todo tests at
- * the end: adventure-use counts, and the AI stream after a restore.
+ * and that the games end and are recorded. A known gap is a todo test at
+ * the end: the AI stream after a restore.
  *
  * Waits are bounded; nothing sleeps for a fixed time.
  */
@@ -218,7 +218,6 @@ const allFinished = (bots, ms, what) => {
 };
 
 let control; // the crash-free run: bots (with their reveals) and ledger
-let crashLedger; // the same ledger after the crash run
 
 test('control run: the tables play to their results without a crash', async (t) => {
 	const srv = await startLaird({ args: ARGS });
@@ -348,36 +347,14 @@ test('kill -9 mid-game four times: tables, seats, hidden state and ledger surviv
 			}
 			assert.ok(tids.length === TABLES.length);
 			const got = await ledger(bots[0].p);
-			crashLedger = got;
-			for (const key of Object.keys(control.ledger)) {
-				const g = structuredClone(got[key]);
-				const c = structuredClone(control.ledger[key]);
-				if (key === 'records/gems') // checked by the next test (todo)
-					delete g.records.adventure_uses, delete c.records.adventure_uses;
-				assert.deepStrictEqual(g, c, `${key} after the crashes`);
-			}
+			for (const key of Object.keys(control.ledger))
+				assert.deepStrictEqual(got[key], control.ledger[key], `${key} after the crashes`);
 			for (const b of bots) b.p.c.close();
 		} finally {
 			await srv.stop().catch(() => {});
 			fs.rmSync(dbDir, { recursive: true, force: true });
 		}
 	});
-
-/* Known gap (issue 5, owner app/store): gems' adventure-use counts are part
- * of the kind's shared state, folded in memory when a game is created and
- * written to the store only with a finished game's record (shared_after).
- * After kill -9 the restored tables' creation events are replayed with
- * replaying = true and not folded again, so the uses of every game that was
- * in play and had not been followed by some game's finish are lost; later
- * games then draw adventures from wrong counts. Remove the todo once the
- * shared state is made durable with the live start / decisions. */
-test('adventure-use counts survive the crashes', {
-	todo: 'app/store: shared state of games in play is not durable (see comment)',
-}, () => {
-	assert.ok(control && crashLedger, 'the runs above did not finish');
-	assert.deepStrictEqual(crashLedger['records/gems'].records.adventure_uses,
-		control.ledger['records/gems'].records.adventure_uses);
-});
 
 test('kill -9 at a table with AI seats: restored decision and view, the game ends and counts',
 	async () => {
