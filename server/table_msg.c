@@ -83,10 +83,15 @@ static void hist_push(table *t, struct table_hist *e)
 	t->h_bytes += e->bytes;
 }
 
-static void send_str(table *t, uint64_t player, const char *s)
+static void send_len(table *t, uint64_t player, const char *s, size_t len)
 {
 	if (!t->freed && player)
-		t->host.send(t->host.ud, player, s, strlen(s));
+		t->host.send(t->host.ud, player, s, len);
+}
+
+static void send_str(table *t, uint64_t player, const char *s)
+{
+	send_len(t, player, s, strlen(s));
 }
 
 /* Prints one rendering with the update's seq; NULL stays NULL. */
@@ -132,18 +137,22 @@ void tmsg_emit(table *t, cJSON *all, cJSON **per_seat)
 		p += len[i] + 1;
 		free(txt[i]);
 	}
+	/* Sent with the lengths known from printing (a reveal is kilobytes,
+	 * sent to every seat). */
 	for (int i = 0; i < t->s.seats; i++)
 		if (t->seats[i].kind == SEAT_HUMAN && (e.seat[i] || e.all))
-			send_str(t, t->seats[i].player, e.seat[i] ? e.seat[i] : e.all);
+			send_len(t, t->seats[i].player, e.seat[i] ? e.seat[i] : e.all,
+				 e.seat[i] ? len[1 + i] : len[0]);
 	for (int i = 0; e.all && i < t->n_spec; i++)
-		send_str(t, t->spec[i].player, e.all);
+		send_len(t, t->spec[i].player, e.all, len[0]);
 	hist_push(t, &e);
 }
 
 void tmsg_send_json(table *t, uint64_t player, cJSON *msg)
 {
-	char *s = json_print(msg, NULL);
-	send_str(t, player, s);
+	size_t len;
+	char *s = json_print(msg, &len);
+	send_len(t, player, s, len);
 	free(s);
 	cJSON_Delete(msg);
 }
