@@ -3,7 +3,8 @@
  * every table (table.h's host callbacks): sending each update to its
  * player's connection, the kinds' shared state, persistence of a game's
  * start, of every resolved decision before its reveal, and of the finished
- * game (record, statistics, achievements, new shared state), and lobby
+ * game (record, statistics, achievements, new shared state) before its
+ * result, and lobby
  * list updates. Also crash recovery: tables live in the store are rebuilt
  * at start-up.
  */
@@ -229,44 +230,80 @@ static void host_decision(void *ud, table *t, uint64_t n, const game_choice *cho
 	buf_free(&b);
 }
 
+typedef struct record_ctx {
+	app *a;
+	uint64_t table;
+	uint64_t game;
+} record_ctx;
+
+/* The record's transaction is over: now the players may see the result. */
 static void game_recorded(void *ud, int err, int64_t id)
 {
-	(void)ud;
-	if (err != STORE_OK)
-		log_error("app", "game record not written: %s", store_strerror(err));
-	else
+	record_ctx *r = ud;
+	app_table *at = app_table_find(r->a, r->table);
+	if (err != STORE_OK) {
+		/* Decision: the result goes out all the same (the game is over
+		 * either way; withholding it would hang the table). Nothing was
+		 * written, the live record included (one transaction): a restart
+		 * before the table closes replays and records the game again. */
+		log_error("app", "table %" PRIu64 ": game record not written: %s", r->table,
+			  store_strerror(err));
+		if (at)
+			at->live = true;
+	} else {
 		log_debug("app", "game %lld recorded", (long long)id);
+	}
+	if (at)
+		table_finished_durable(at->t, r->game);
+	free(r);
 }
 
+/* The game is over, its result held back: write the record, statistics,
+ * achievements and shared state (and end the live table) in one
+ * transaction; the result is sent from game_recorded. */
+static void host_record(void *ud, table *t, uint64_t game)
+{
+	app *a = ud;
+	app_table *at = find_for(a, t);
+	if (!at || !a->store || !table_game(t)) {
+		table_finished_durable(t, game);
+		return;
+	}
+	int ki = app_kind_index(table_get_settings(t)->kind);
+	/* The new shared state goes with the record, in one transaction,
+	 * without this game's fold mark. */
+	char key[48];
+	app_game_key(key, sizeof key, at->id, at->started_at);
+	char *after = NULL;
+	if (ki >= 0 && a->shared[ki] && a->folded[ki]) {
+		cJSON_DeleteItemFromObjectCaseSensitive(a->folded[ki], key);
+		after = app_shared_text(a, ki);
+		free(a->shared_text[ki]);
+		a->shared_text[ki] = xstrdup(after);
+	}
+	record r;
+	record_build(&r, t, after, at->started_at, app_unix_ms(),
+		     at->live ? (int64_t)at->id : 0);
+	free(after);
+	record_ctx *ctx = xmalloc(sizeof *ctx);
+	*ctx = (record_ctx){a, at->id, game};
+	bool queued = store_game_finish(a->store, &r.g, game_recorded, ctx) != NULL;
+	record_free(&r);
+	at->live = false;
+	if (!queued) {
+		log_error("app", "table %" PRIu64 ": game record not queued", at->id);
+		free(ctx);
+		table_finished_durable(t, game);
+	}
+}
+
+/* The result is out (after the record, see host_record). */
 static void host_finished(void *ud, table *t)
 {
 	app *a = ud;
 	app_table *at = find_for(a, t);
 	a->games_finished++;
-	if (!at)
-		return;
-	if (a->store && table_game(t)) {
-		int ki = app_kind_index(table_get_settings(t)->kind);
-		/* The new shared state goes with the record, in one transaction,
-		 * without this game's fold mark. */
-		char key[48];
-		app_game_key(key, sizeof key, at->id, at->started_at);
-		char *after = NULL;
-		if (ki >= 0 && a->shared[ki] && a->folded[ki]) {
-			cJSON_DeleteItemFromObjectCaseSensitive(a->folded[ki], key);
-			after = app_shared_text(a, ki);
-			free(a->shared_text[ki]);
-			a->shared_text[ki] = xstrdup(after);
-		}
-		record r;
-		record_build(&r, t, after, at->started_at, app_unix_ms(),
-			     at->live ? (int64_t)at->id : 0);
-		free(after);
-		store_game_finish(a->store, &r.g, game_recorded, NULL);
-		record_free(&r);
-		at->live = false;
-	}
-	if (table_humans(t) == 0 && table_spectators(t) == 0)
+	if (at && table_humans(t) == 0 && table_spectators(t) == 0)
 		app_table_close_later(a, at);
 }
 
@@ -300,6 +337,7 @@ static table_host host_of(app *a)
 		.events = host_events,
 		.started = host_started,
 		.decision = host_decision,
+		.record = host_record,
 		.finished = host_finished,
 		.changed = host_changed,
 	};

@@ -393,6 +393,7 @@ int table_start(table *t, uint64_t player)
 	cJSON_Delete(t->result);
 	t->result = NULL;
 	t->aborted = false;
+	t->games++;
 	t->n_log = 0;
 	t->decision = 0;
 	for (int i = 0; i < t->s.seats; i++)
@@ -449,6 +450,7 @@ static const char *phase_name(enum table_phase p)
 	case PH_WINDOW: return "window";
 	case PH_COMMIT: return "revealing";
 	case PH_BETWEEN: return "between";
+	case PH_RECORD: return "between"; /* after the last reveal, no result yet */
 	default: return "none";
 	}
 }

@@ -132,8 +132,18 @@ typedef struct table_host {
 	 * table_decision_durable(t, n): only then is it applied and revealed.
 	 * NULL: applied and revealed at once. */
 	void (*decision)(void *ud, table *t, uint64_t n, const game_choice *choices, int seats);
-	/* The game is over and its result sent: persist the record, statistics,
-	 * achievements and the shared state (table_record_json, table_game). */
+	/* The game (number `game` at this table) is over; its result is
+	 * decided (table_record_json has it) but NOT sent: the table stays
+	 * PLAYING, phase "between", until the host has persisted the record,
+	 * statistics, achievements and shared state (table_record_json,
+	 * table_game) and calls table_finished_durable(t, game): only then
+	 * is the result sent and finished() called, so that no player sees
+	 * a result a crash could lose (issue 5). If the store fails, call it
+	 * all the same (log it): the game is over either way. NULL: the
+	 * result is sent at once. Not called for an aborted game. */
+	void (*record)(void *ud, table *t, uint64_t game);
+	/* The result has been sent (state FINISHED). Not called for an
+	 * aborted game. */
 	void (*finished)(void *ud, table *t);
 	/* The summary changed (seats, state, host, spectators): lobby lists. */
 	void (*changed)(void *ud, table *t);
@@ -222,6 +232,11 @@ int table_selecting(table *t, uint64_t player);
  * its reveal and go on. A stale n is ignored. */
 void table_decision_durable(table *t, uint64_t n);
 
+/* The app persisted the record of game number `game` (see table_host.record):
+ * send the result, go FINISHED, call finished(). A stale or repeated call
+ * (another game, not waiting for its record) is ignored. */
+void table_finished_durable(table *t, uint64_t game);
+
 /* --- views and resume ------------------------------------------------------- */
 
 /* The full snapshot for this player (its seat's view, or the spectator
@@ -303,7 +318,10 @@ typedef struct table_restore_info {
 /* Rebuilds a table in play after a crash: replays the logged decisions
  * (host->events with replaying = true), marks its humans disconnected, and
  * posts the pending decision afresh with a new deadline. Nothing is sent
- * for the replayed part; players get a snapshot when they resume. */
+ * for the replayed part; players get a snapshot when they resume. When the
+ * log ends the game (its record was never committed), the table stays
+ * PLAYING and ends on a later loop turn (after the pacing), after this
+ * returns: host.record is asked for the record then, like any game's end. */
 table *table_restore(uv_loop_t *loop, const table_host *host, const table_settings *s,
 		     const table_restore_info *info, char *err, size_t errlen);
 

@@ -16,6 +16,8 @@ enum table_phase {
 	PH_WINDOW,   /* everyone has chosen: the change-your-mind window runs */
 	PH_COMMIT,   /* resolved: waiting for the host to make it durable */
 	PH_BETWEEN,  /* revealed: pausing before the next options */
+	PH_RECORD,   /* over: waiting for the host to make the record durable
+		      * (state still PLAYING; the result is not sent yet) */
 };
 
 struct table_seat {
@@ -56,6 +58,7 @@ struct table {
 	uint64_t seq;
 
 	/* the current or last game */
+	uint64_t games;        /* games started here (the current one's number) */
 	game_state *game;
 	uint64_t seed;
 	cJSON *shared_snap;    /* the shared state it was created with, or NULL */
@@ -121,7 +124,11 @@ void round_stop_timers(table *t);
  * finish when it is over already. */
 void round_begin(table *t);
 void round_post_decision(table *t);
-/* The game is over (or aborted): result, callbacks. */
+/* After a pause (reveal pause or pacing): the next decision, or the end
+ * when the game is over. */
+void round_schedule_next(table *t);
+/* The game is over (or aborted): the result, once the host has made the
+ * record durable (host.record, table_finished_durable), then finished(). */
 void round_finish(table *t);
 void round_log_append(table *t, const game_choice *set);
 /* A seat went to the AI, or came back (mid-decision). */

@@ -146,7 +146,9 @@ cJSON *table_record_json(const table *t)
 	cJSON_AddItemToObject(r, "result", t->result ? cJSON_Duplicate(t->result, 1)
 						     : cJSON_CreateNull());
 	cJSON_AddNumberToObject(r, "ai_mask",
-				t->state == TABLE_FINISHED ? t->end_ai_mask : table_ai_mask(t));
+				t->state == TABLE_FINISHED || t->phase == PH_RECORD
+					? t->end_ai_mask
+					: table_ai_mask(t));
 	return r;
 }
 
@@ -208,11 +210,15 @@ table *table_restore(uv_loop_t *loop, const table_host *host, const table_settin
 	t->seq = info->seq;
 	t->resume_floor = info->seq; /* what came before the crash is not held */
 	t->decision = info->n;
+	t->games = 1;
 	t->state = TABLE_PLAYING;
 	t->phase = PH_BETWEEN;
 	if (k->is_over(t->game)) {
-		/* It ended but the end was not recorded: finish it now. */
-		round_finish(t);
+		/* Its last decision ended it but its record was not committed
+		 * (the crash came in between; no result was sent): finish it on
+		 * the next step, once the caller has the table registered, so
+		 * that host.record writes the record exactly once. */
+		round_schedule_next(t);
 		return t;
 	}
 	round_post_decision(t);

@@ -12,7 +12,9 @@
  *   COMMIT    the set is fixed and handed to host->decision to persist;
  *   reveal    once durable it is applied through the kind and revealed: the
  *             choices at once, then the events and view as each viewer may
- *             see them; then, after a pause, the next decision or the result.
+ *             see them; then, after a pause, the next decision.
+ *   RECORD    the game is over: the record goes to host->record to persist;
+ *             the result is sent only once it is durable (issue 5).
  * The deadline passing fills every missing choice with the AI's and
  * resolves at once (the deadline is final: no window after it); a dropped
  * player's seat then stays "away" (the AI plays it without waiting) until
@@ -293,12 +295,23 @@ void round_stop_timers(table *t)
 
 /* --- the decision ------------------------------------------------------------- */
 
+/* The result goes out: the record is durable (or there is none to wait
+ * for). */
+static void send_result(table *t)
+{
+	t->state = TABLE_FINISHED;
+	t->phase = PH_NONE;
+	emit_rendered(t, render_result, NULL);
+	table_notify_changed(t);
+	if (!t->aborted && t->host.finished && !t->freed)
+		t->host.finished(t->host.ud, t);
+}
+
 void round_finish(table *t)
 {
 	const game_kind *k = t->s.kind;
 	round_stop_timers(t);
-	t->state = TABLE_FINISHED;
-	t->phase = PH_NONE;
+	t->phase = PH_RECORD;
 	t->pending = 0;
 	t->deadline_at = 0;
 	for (int i = 0; i < t->s.seats; i++) {
@@ -308,10 +321,20 @@ void round_finish(table *t)
 	t->end_ai_mask = table_ai_mask(t);
 	cJSON_Delete(t->result);
 	t->result = t->aborted ? NULL : k->result_json(t->game, t->end_ai_mask);
-	emit_rendered(t, render_result, NULL);
-	table_notify_changed(t);
-	if (!t->aborted && t->host.finished && !t->freed)
-		t->host.finished(t->host.ud, t);
+	/* Still "playing" (snapshots show the last reveal, no result) until
+	 * the host has made the record durable: nobody sees a result that a
+	 * crash could lose (issue 5). An aborted game has no record. */
+	if (!t->aborted && t->host.record && !t->freed)
+		t->host.record(t->host.ud, t, t->games);
+	else
+		send_result(t);
+}
+
+void table_finished_durable(table *t, uint64_t game)
+{
+	if (t->freed || t->state != TABLE_PLAYING || t->phase != PH_RECORD || game != t->games)
+		return;
+	send_result(t);
 }
 
 /* The kind refused a set every choice of which was checked: a bug in the
@@ -324,7 +347,7 @@ static void abort_game(table *t, const char *why)
 	round_finish(t);
 }
 
-static void schedule_next(table *t)
+void round_schedule_next(table *t)
 {
 	t->phase = PH_BETWEEN;
 	int delay = round_has_live_human(t) ? t->s.reveal_pause_ms : t->s.pacing_ms;
@@ -471,7 +494,7 @@ void table_decision_durable(table *t, uint64_t n)
 	if (k->is_over(t->game))
 		round_finish(t);
 	else
-		schedule_next(t);
+		round_schedule_next(t);
 }
 
 /* --- timer callbacks ----------------------------------------------------------- */
@@ -508,7 +531,12 @@ static void on_window(uv_timer_t *h)
 
 static void step(table *t)
 {
-	if (!t->freed && t->state == TABLE_PLAYING && t->phase == PH_BETWEEN)
+	if (t->freed || t->state != TABLE_PLAYING || t->phase != PH_BETWEEN)
+		return;
+	/* Over already: a restored game whose durable log ends it. */
+	if (t->s.kind->is_over(t->game))
+		round_finish(t);
+	else
 		round_post_decision(t);
 }
 

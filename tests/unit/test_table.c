@@ -904,3 +904,200 @@ TEST(table_pacer_free_table_while_waiting)
 	table_pacer_free(p);
 	h_close();
 }
+
+/* --- the result waits for the durable record (issue 5) ----------------------- */
+
+static struct {
+	int calls;
+	uint64_t game;       /* the number record() was given last */
+	bool playing;        /* the table was still PLAYING when asked */
+	bool had_result;     /* its record held the result already */
+	int results_before;  /* results sent before record() returned to us */
+	bool immediate;      /* call table_finished_durable from record() itself */
+} R;
+
+static void r_record(void *ud, table *t, uint64_t game)
+{
+	(void)ud;
+	R.calls++;
+	R.game = game;
+	R.playing = table_get_state(t) == TABLE_PLAYING;
+	cJSON *rec = table_record_json(t);
+	const cJSON *res = cJSON_GetObjectItemCaseSensitive(rec, "result");
+	R.had_result = res && !cJSON_IsNull(res);
+	cJSON_Delete(rec);
+	R.results_before = h_count(0, "result");
+	if (R.immediate)
+		table_finished_durable(t, game);
+}
+
+/* Two humans at a one-round coin table whose host persists records. */
+static void record_table(void)
+{
+	memset(&R, 0, sizeof R);
+	h_init(&coin_kind);
+	table_host host = h_host;
+	host.record = r_record;
+	table_settings s = h_settings(&coin_kind, 2);
+	cJSON *cfg = cJSON_Parse("{\"rounds\": 1}");
+	s.config = cfg;
+	s.window_ms = 1;
+	H.t = table_new(&H.loop, &host, &s, err, sizeof err);
+	cJSON_Delete(cfg);
+	REQUIRE(H.t);
+	CHECK_EQ(table_join(H.t, 1, "p1", 0, NULL, NULL), TABLE_OK);
+	CHECK_EQ(table_join(H.t, 2, "p2", 1, NULL, NULL), TABLE_OK);
+}
+
+/* Plays the one round and waits for record(). */
+static void play_to_record(int calls)
+{
+	CHECK_EQ(table_start(H.t, 1), TABLE_OK);
+	table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
+	table_choose_code(H.t, 2, -1, 0, COIN_TAILS, err, sizeof err);
+	RUN_UNTIL(R.calls == calls);
+}
+
+TEST(table_result_sent_only_after_record_durable_once)
+{
+	record_table();
+	play_to_record(1);
+	CHECK(R.playing);
+	CHECK(R.had_result);
+	CHECK_EQ(R.game, 1);
+	/* the last reveal is out, the result is not */
+	CHECK_EQ(h_count(1, "reveal"), 1);
+	CHECK_EQ(h_count(0, "result"), 0);
+	CHECK_EQ(H.finished, 0);
+	CHECK_EQ(table_get_state(H.t), TABLE_PLAYING);
+	/* waiting longer changes nothing: only the host ends the wait */
+	for (int i = 0; i < 5; i++)
+		uv_run(&H.loop, UV_RUN_NOWAIT);
+	CHECK_EQ(h_count(0, "result"), 0);
+	/* a snapshot now shows the last reveal, no result */
+	cJSON *snap = table_snapshot_json(H.t, 1);
+	CHECK_STR(cJSON_GetObjectItemCaseSensitive(snap, "state")->valuestring, "playing");
+	const cJSON *g = cJSON_GetObjectItemCaseSensitive(snap, "game");
+	CHECK_STR(cJSON_GetObjectItemCaseSensitive(g, "phase")->valuestring, "between");
+	CHECK_EQ(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(g, "pending")), 0);
+	CHECK(cJSON_GetObjectItemCaseSensitive(snap, "result") == NULL);
+	cJSON_Delete(snap);
+	/* a resume from the reveal is up to date: nothing pending to send */
+	int n0 = H.n;
+	bool snapped = true;
+	CHECK_EQ(table_resume(H.t, 1, table_seq(H.t), &snapped), TABLE_OK);
+	CHECK(!snapped);
+	CHECK_EQ(H.n, n0);
+	/* nothing to choose, no rematch yet */
+	CHECK_EQ(table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err),
+		 TABLE_ERR_NOT_PENDING);
+	CHECK_EQ(table_rematch(H.t, 1), TABLE_ERR_WRONG_PHASE);
+	/* stale calls (another game's number) are ignored */
+	table_finished_durable(H.t, 0);
+	table_finished_durable(H.t, 2);
+	CHECK_EQ(h_count(0, "result"), 0);
+	CHECK_EQ(table_get_state(H.t), TABLE_PLAYING);
+	/* durable: the result goes out once, to each player */
+	table_finished_durable(H.t, 1);
+	CHECK_EQ(table_get_state(H.t), TABLE_FINISHED);
+	CHECK_EQ(h_count(1, "result"), 1);
+	CHECK_EQ(h_count(2, "result"), 1);
+	CHECK_EQ(H.finished, 1);
+	snap = table_snapshot_json(H.t, 2);
+	CHECK(cJSON_GetObjectItemCaseSensitive(snap, "result") != NULL);
+	cJSON_Delete(snap);
+	/* a repeated call is ignored */
+	table_finished_durable(H.t, 1);
+	CHECK_EQ(h_count(1, "result"), 1);
+	CHECK_EQ(H.finished, 1);
+	/* the rematch's game is number 2; game 1's call does not end it */
+	CHECK_EQ(table_rematch(H.t, 1), TABLE_OK);
+	play_to_record(2);
+	CHECK_EQ(R.game, 2);
+	table_finished_durable(H.t, 1);
+	CHECK_EQ(h_count(1, "result"), 1);
+	table_finished_durable(H.t, 2);
+	CHECK_EQ(h_count(1, "result"), 2);
+	CHECK_EQ(H.finished, 2);
+	h_close();
+}
+
+TEST(table_record_durable_at_once_from_the_callback)
+{
+	record_table();
+	R.immediate = true; /* re-entrant: record() may call it at once */
+	play_to_record(1);
+	CHECK_EQ(R.results_before, 0); /* asked before any result went out */
+	CHECK_EQ(h_count(1, "result"), 1);
+	CHECK_EQ(H.finished, 1);
+	CHECK_EQ(table_get_state(H.t), TABLE_FINISHED);
+	h_close();
+}
+
+TEST(table_freed_while_waiting_for_record_no_leak)
+{
+	record_table();
+	play_to_record(1);
+	CHECK_EQ(h_count(0, "result"), 0);
+	/* the app drops the table (closed, shutdown) before the store answers:
+	 * the result is held in the table and freed with it (ASan/LSan check) */
+	h_close();
+	CHECK_EQ(R.calls, 1);
+}
+
+TEST(table_restore_of_an_ended_log_records_then_sends_result_once)
+{
+	/* Decision: the crash came after the last decision was durable, before
+	 * the record committed. The restored table replays to the end, asks
+	 * for the record once, after table_restore has returned, and sends the
+	 * result only when that is durable. */
+	record_table();
+	play_to_record(1);
+	REQUIRE(H.n_plog == 1);
+	cJSON *rec = cJSON_Parse(H.record_at_start);
+	table_settings s = *table_get_settings(H.t);
+	cJSON *cfg = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(rec, "config"), 1);
+	s.config = cfg;
+	game_choice log[2];
+	memcpy(log, H.plog, sizeof log);
+	uint64_t seq = table_seq(H.t);
+	const game_state before = *table_game(H.t);
+	table_free(H.t);
+	int live = H.events_live;
+	table_restore_info info = {
+		.seed = strtoull(cJSON_GetObjectItemCaseSensitive(rec, "seed")->valuestring, NULL,
+				 10),
+		.log = log,
+		.n = 1,
+		.seq = seq,
+		.seat_kind = {SEAT_HUMAN, SEAT_HUMAN},
+		.seat_player = {1, 2},
+		.seat_name = {"p1", "p2"},
+	};
+	table_host host = h_host;
+	host.record = r_record;
+	R.calls = 0;
+	H.t = table_restore(&H.loop, &host, &s, &info, err, sizeof err);
+	REQUIRE(H.t);
+	CHECK_EQ(R.calls, 0); /* not from inside table_restore */
+	CHECK_EQ(table_get_state(H.t), TABLE_PLAYING);
+	CHECK_EQ(H.events_live, live); /* replayed events are not folded again */
+	CHECK(H.events_replayed > 0);
+	RUN_UNTIL(R.calls == 1);
+	CHECK_EQ(R.game, 1);
+	CHECK(R.had_result);
+	CHECK_EQ(table_game(H.t)->score[0], before.score[0]);
+	CHECK_EQ(table_game(H.t)->score[1], before.score[1]);
+	table_set_connected(H.t, 1, true);
+	CHECK_EQ(h_count(0, "result"), 0);
+	table_finished_durable(H.t, R.game);
+	CHECK_EQ(h_count(1, "result"), 1);
+	CHECK_EQ(H.finished, 1);
+	/* it asks no more */
+	for (int i = 0; i < 5; i++)
+		uv_run(&H.loop, UV_RUN_NOWAIT);
+	CHECK_EQ(R.calls, 1);
+	cJSON_Delete(cfg);
+	cJSON_Delete(rec);
+	h_close();
+}
