@@ -183,13 +183,15 @@ static void reveal_now(app *a, uint64_t table_id, uint64_t n)
 	app_table *at = app_table_find(a, table_id);
 	if (!at)
 		return;
-	uint64_t waited = now_ns() / 1000 - at->close_us;
-	a->durable_us_sum += waited;
-	a->durable_n++;
-	if (waited > a->durable_us_max)
-		a->durable_us_max = waited;
-	if (waited >= 20000)
-		a->durable_slow++;
+	if (at->close_us) { /* 0: resolved while being restored, not timed */
+		uint64_t waited = now_ns() / 1000 - at->close_us;
+		a->durable_us_sum += waited;
+		a->durable_n++;
+		if (waited > a->durable_us_max)
+			a->durable_us_max = waited;
+		if (waited >= 20000)
+			a->durable_slow++;
+	}
 	table_decision_durable(at->t, n);
 }
 
@@ -208,11 +210,18 @@ static void host_decision(void *ud, table *t, uint64_t n, const game_choice *cho
 	app *a = ud;
 	app_table *at = find_for(a, t);
 	a->decisions++;
-	if (!at)
-		return;
-	at->close_us = now_ns() / 1000;
-	if (!a->store || !at->live || a->draining) {
-		reveal_now(a, at->id, n);
+	/* Not registered yet: table_restore posted a restored table's open
+	 * decision and it resolved at once (only AI seats pending). Its live
+	 * record exists: log the set all the same; the reveal comes from the
+	 * store's callback, by when the table is registered. */
+	bool live = at ? at->live : true;
+	if (at)
+		at->close_us = now_ns() / 1000;
+	if (!a->store || !live || a->draining) {
+		if (at)
+			reveal_now(a, at->id, n);
+		else
+			table_decision_durable(t, n);
 		return;
 	}
 	buf b = {0};
@@ -221,11 +230,14 @@ static void host_decision(void *ud, table *t, uint64_t n, const game_choice *cho
 		buf_printf(&b, "%s%d", i ? "," : "", (int)choices[i]);
 	buf_puts(&b, "]");
 	durable_ctx *d = xmalloc(sizeof *d);
-	*d = (durable_ctx){a, at->id, n};
-	if (!store_live_decision(a->store, (int64_t)at->id, (int64_t)n, b.data, decision_durable,
-				 d)) {
+	*d = (durable_ctx){a, table_id(t), n};
+	if (!store_live_decision(a->store, (int64_t)d->table, (int64_t)n, b.data,
+				 decision_durable, d)) {
 		free(d);
-		reveal_now(a, at->id, n);
+		if (at)
+			reveal_now(a, at->id, n);
+		else
+			table_decision_durable(t, n);
 	}
 	buf_free(&b);
 }

@@ -321,7 +321,10 @@ typedef struct table_restore_info {
  * for the replayed part; players get a snapshot when they resume. When the
  * log ends the game (its record was never committed), the table stays
  * PLAYING and ends on a later loop turn (after the pacing), after this
- * returns: host.record is asked for the record then, like any game's end. */
+ * returns: host.record is asked for the record then, like any game's end.
+ * The open decision is posted before this returns: when only AI seats are
+ * pending it resolves at once, so host.decision is called from inside
+ * table_restore (persist it by table id; the table is not yet the caller's). */
 table *table_restore(uv_loop_t *loop, const table_host *host, const table_settings *s,
 		     const table_restore_info *info, char *err, size_t errlen);
 

@@ -237,3 +237,79 @@ test('the store fails to write the record: the result is sent all the same, and 
 		fs.rmSync(dir, { recursive: true, force: true });
 	}
 });
+
+test('a restored table whose open decision has only AI seats pending plays on and is recorded',
+	async () => {
+		// Built like the crash above: a mid-game backup, plus the decisions
+		// up to one whose successor asks the AI seat only (the human has left
+		// the dungeon). On restore that decision resolves at once, before
+		// the app has the table registered: it must still be logged and
+		// revealed, and the game must end and be recorded.
+		const dirA = fs.mkdtempSync(path.join(os.tmpdir(), 'lair-durable-a-'));
+		const dirB = fs.mkdtempSync(path.join(os.tmpdir(), 'lair-durable-b-'));
+		const dbB = path.join(dirB, 'lair.db');
+		// The human leaves whenever it may: the AI then plays on alone.
+		const leave = (opts) => (opts.find((o) => o.id === 'leave') || opts[opts.length - 1]).id;
+		try {
+			let srv = await startLaird({ args: ARGS, dbDir: dirA });
+			let p = await player(srv, 'leaver');
+			const token = p.token;
+			let log = null;
+			let tid = 0;
+			let have = 0;
+			let k = -1;
+			for (let tries = 0; tries < 5 && k < 0; tries++) {
+				tid = (await p.ok('table_create',
+					{ kind: 'gems', seats: 2, ai: 1, start: true })).table;
+				let backedUp = false;
+				fs.rmSync(dbB, { force: true });
+				await within(autoplay(p, tid, {
+					pick: leave,
+					onMsg: (m) => {
+						if (m.type !== 'reveal' || backedUp) return;
+						backedUp = true;
+						sql(srv.dbPath, `.backup '${dbB}'`);
+					},
+				}).done, GAME_MS, 'the game to end');
+				log = JSON.parse(sql(srv.dbPath,
+					'SELECT choices FROM games ORDER BY id DESC LIMIT 1;'));
+				have = Number(sql(dbB,
+					`SELECT count(*) FROM live_decisions WHERE table_id=${tid};`));
+				// The first set after the backup's that asks seat 1 only.
+				k = log.findIndex((set, i) => i >= have && set[0] === -1 && set[1] >= 0);
+			}
+			assert.ok(k >= 0, 'a decision with only the AI asked');
+			p.c.close();
+			await stopClean(srv);
+			if (k > have) {
+				const rows = log.slice(have, k).map((set, i) =>
+					`(${tid}, ${have + i + 1}, '${JSON.stringify(set)}')`).join(',');
+				sql(dbB, `INSERT INTO live_decisions (table_id, seq, choices) VALUES ${rows};`);
+			}
+			const gamesBefore = Number(sql(dbB, 'SELECT count(*) FROM games;'));
+
+			srv = await startLaird({ args: [...ARGS, '--turn-timeout-ms', '2000'], dbDir: dirB });
+			p = await resume(srv, token);
+			assert.deepStrictEqual(p.welcome.tables.map((x) => x.table), [tid]);
+			const snap = await p.c.waitFor((m) => m.table === tid && m.type === 'table', 5000,
+				'the resume snapshot');
+			// Play on from wherever the table is now.
+			if (snap.state === 'playing' && snap.game && Array.isArray(snap.game.options))
+				p.c.send({ type: 'choose', table: tid, decision: snap.game.decision,
+					choice: leave(snap.game.options) });
+			const result = snap.state === 'finished' ? snap
+				: await within(autoplay(p, tid, { pick: leave }).done, GAME_MS,
+					'the restored game to end');
+			assert.ok(result.result && Array.isArray(result.result.seats));
+			assert.strictEqual(Number(sql(dbB, 'SELECT count(*) FROM games;')), gamesBefore + 1);
+			// Recorded: the restored prefix, then the decision decided afresh.
+			const after = JSON.parse(sql(dbB, 'SELECT choices FROM games ORDER BY id DESC LIMIT 1;'));
+			assert.deepStrictEqual(after.slice(0, k), log.slice(0, k));
+			assert.ok(after.length > k && after[k][0] === -1 && after[k][1] >= 0);
+			p.c.close();
+			await stopClean(srv);
+		} finally {
+			fs.rmSync(dirA, { recursive: true, force: true });
+			fs.rmSync(dirB, { recursive: true, force: true });
+		}
+	});
