@@ -4,6 +4,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,11 +141,68 @@ size_t strlcpy_safe(char *dst, const char *src, size_t size)
 {
 	size_t n = strlen(src);
 	if (size) {
-		size_t c = n < size - 1 ? n : size - 1;
+		size_t c = utf8_prefix(src, n < size - 1 ? n : size - 1);
 		memcpy(dst, src, c);
 		dst[c] = '\0';
 	}
 	return n;
+}
+
+static bool utf8_continuation(unsigned char c) { return (c & 0xC0) == 0x80; }
+
+size_t utf8_prefix(const char *s, size_t max)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = strnlen(s, max);
+	if (n < max || u[n] == '\0' || !utf8_continuation(u[n]))
+		return n; /* the whole string, or the cut falls before a lead byte */
+	while (n > 0 && utf8_continuation(u[n]))
+		n--; /* back off to the lead byte of the character being cut */
+	return n;
+}
+
+/* The length of the valid sequence starting at u (RFC 3629: no overlongs,
+ * no surrogates, nothing above U+10FFFF), or 0 if it is not one. */
+static size_t utf8_sequence(const unsigned char *u)
+{
+	unsigned char c = u[0];
+	if (c < 0x80)
+		return 1;
+	size_t len = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
+		   : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+	if (!len)
+		return 0;
+	unsigned char lo = 0x80, hi = 0xBF; /* the bounds of the second byte */
+	if (c == 0xE0)
+		lo = 0xA0;
+	else if (c == 0xED)
+		hi = 0x9F;
+	else if (c == 0xF0)
+		lo = 0x90;
+	else if (c == 0xF4)
+		hi = 0x8F;
+	if (u[1] < lo || u[1] > hi)
+		return 0;
+	for (size_t i = 2; i < len; i++)
+		if (!utf8_continuation(u[i]))
+			return 0;
+	return len;
+}
+
+void utf8_scrub(char *s)
+{
+	unsigned char *r = (unsigned char *)s, *w = r;
+	while (*r) {
+		size_t len = utf8_sequence(r);
+		if (!len) {
+			r++; /* drop one stray byte and look again */
+			continue;
+		}
+		memmove(w, r, len);
+		w += len;
+		r += len;
+	}
+	*w = '\0';
 }
 
 uint64_t now_ns(void)

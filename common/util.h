@@ -53,8 +53,18 @@ int buf_read_file(buf *b, const char *path, size_t max, char *err, size_t errlen
 const char *name_at(const char *const *names, int n, int i);
 int name_index(const char *const *names, int n, const char *key);
 
-/* Copies at most size-1 bytes and always terminates; returns strlen(src). */
+/* Copies at most size-1 bytes and always terminates; returns strlen(src).
+ * A cut never splits a UTF-8 character: text copied from a client is often
+ * echoed back in a message, and a WebSocket text frame must be valid UTF-8. */
 size_t strlcpy_safe(char *dst, const char *src, size_t size);
+
+/* The length of the longest prefix of s, at most max bytes, that ends on a
+ * UTF-8 character boundary (for "%.*s" of text that may be cut). */
+size_t utf8_prefix(const char *s, size_t max);
+
+/* Removes, in place, every byte that is not part of a complete, valid UTF-8
+ * sequence (what a byte-count cut or a snprintf truncation can leave). */
+void utf8_scrub(char *s);
 
 /* Monotonic time in milliseconds and nanoseconds (for benchmarks and lag). */
 uint64_t now_ms(void);

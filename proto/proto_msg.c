@@ -509,9 +509,16 @@ cJSON *proto_error_new(const cJSON *id, enum proto_err code, const char *field,
 	cJSON *o = proto_new("error", id);
 	const char *c = proto_err_code(code);
 	cJSON_AddStringToObject(o, "code", c ? c : "internal");
-	cJSON_AddStringToObject(o, "message", message ? message : "");
-	if (field && *field)
-		cJSON_AddStringToObject(o, "field", field);
+	/* Messages and field names may quote client text cut to a buffer's
+	 * size; a text frame must stay valid UTF-8 (RFC 6455 §8.1). */
+	cJSON *m = cJSON_AddStringToObject(o, "message", message ? message : "");
+	if (m)
+		utf8_scrub(m->valuestring);
+	if (field && *field) {
+		cJSON *f = cJSON_AddStringToObject(o, "field", field);
+		if (f)
+			utf8_scrub(f->valuestring);
+	}
 	return o;
 }
 

@@ -82,3 +82,43 @@ TEST(util_name_tables_with_holes_bounds_and_null_keys)
 	CHECK_EQ(name_index(names, 4, NULL), -1);
 	CHECK_EQ(name_index(names, 2, "two"), -1); /* only the first n */
 }
+
+TEST(strlcpy_safe_never_splits_a_utf8_character)
+{
+	char out[5];
+	/* "ab" then é (2 bytes) then 中 (3 bytes): a cut at 4 bytes would
+	 * keep the lead byte of 中 alone. */
+	CHECK_EQ(strlcpy_safe(out, "ab\xc3\xa9\xe4\xb8\xad", sizeof out), 7);
+	CHECK_STR(out, "ab\xc3\xa9");
+	char two[3];
+	strlcpy_safe(two, "a\xf0\x9f\x98\x80", sizeof two); /* a then an emoji */
+	CHECK_STR(two, "a");
+	strlcpy_safe(two, "xyz", sizeof two);
+	CHECK_STR(two, "xy");
+}
+
+TEST(utf8_prefix_backs_off_to_a_character_boundary)
+{
+	const char *s = "\xe4\xb8\xad\xe6\x96\x87"; /* 中文 */
+	CHECK_EQ(utf8_prefix(s, 0), 0);
+	CHECK_EQ(utf8_prefix(s, 1), 0);
+	CHECK_EQ(utf8_prefix(s, 2), 0);
+	CHECK_EQ(utf8_prefix(s, 3), 3);
+	CHECK_EQ(utf8_prefix(s, 5), 3);
+	CHECK_EQ(utf8_prefix(s, 6), 6);
+	CHECK_EQ(utf8_prefix(s, 40), 6);
+	CHECK_EQ(utf8_prefix("plain", 3), 3);
+}
+
+TEST(utf8_scrub_drops_incomplete_and_invalid_sequences)
+{
+	char a[] = "type \"\xe4\xb8\" next"; /* a 3-byte character cut to 2 */
+	utf8_scrub(a);
+	CHECK_STR(a, "type \"\" next");
+	char b[] = "ok \xc3\xa9 \xf0\x9f\x98\x80 end"; /* valid text is kept */
+	utf8_scrub(b);
+	CHECK_STR(b, "ok \xc3\xa9 \xf0\x9f\x98\x80 end");
+	char c[] = "\x80\xbf x \xc0\xaf \xed\xa0\x80 \xf4\x90\x80\x80 y\xe4";
+	utf8_scrub(c); /* stray, overlong, surrogate, above U+10FFFF, cut at end */
+	CHECK_STR(c, " x    y");
+}

@@ -279,7 +279,8 @@ int gems_choice_from_json(const gems_game *g, int seat, const cJSON *json, game_
 	}
 	int c = gems_choice_parse_key(id->valuestring);
 	if (c < 0) {
-		snprintf(err, errlen, "unknown gems choice '%.40s'", id->valuestring);
+		snprintf(err, errlen, "unknown gems choice '%.*s'",
+			 (int)utf8_prefix(id->valuestring, 40), id->valuestring);
 		return GAME_ERR_MALFORMED;
 	}
 	if (seat < 0 || seat >= g->seats || !(g->pending >> seat & 1)) {
