@@ -193,6 +193,17 @@ function runWorker() {
 		return bot;
 	}
 
+	// The bots' own delays count in the figure (a reveal is stamped when
+	// the worker's loop reads it): its loop delay and GC pauses are sent
+	// each second so the parent can tell them apart from laird's.
+	const { monitorEventLoopDelay, PerformanceObserver } = require('node:perf_hooks');
+	const eld = monitorEventLoopDelay({ resolution: 5 });
+	eld.enable();
+	let gcMax = 0;
+	new PerformanceObserver((l) => {
+		for (const e of l.getEntries()) if (e.duration > gcMax) gcMax = e.duration;
+	}).observe({ entryTypes: ['gc'] });
+
 	process.on('message', (msg) => {
 		if (msg.cmd === 'start') {
 			cfg = msg.cfg;
@@ -208,8 +219,11 @@ function runWorker() {
 				if (i >= n) clearInterval(tick);
 			}, 10);
 			setInterval(() => {
-				process.send({ stats: { ...stats, lat: stats.lat } });
+				process.send({ stats: { ...stats, lat: stats.lat,
+					loopMaxMs: eld.max / 1e6, gcMaxMs: gcMax } });
 				stats.lat = [];
+				eld.reset();
+				gcMax = 0;
 			}, 1000);
 		} else if (msg.cmd === 'stop') {
 			stopping = true;
@@ -261,6 +275,7 @@ async function runParent(o) {
 	const wstats = [];
 	let lat = [];
 	let measuring = false;
+	let botLoopMax = 0, botGcMax = 0; // over the measured interval
 	const per = Math.ceil(o.tables / o.workers);
 	for (let w = 0; w < o.workers; w++) {
 		const n = Math.min(per, o.tables - w * per);
@@ -269,7 +284,11 @@ async function runParent(o) {
 		child.on('message', (m) => {
 			if (!m.stats) return;
 			wstats[w] = m.stats;
-			if (measuring) for (const x of m.stats.lat) lat.push(x);
+			if (measuring) {
+				for (const x of m.stats.lat) lat.push(x);
+				botLoopMax = Math.max(botLoopMax, m.stats.loopMaxMs || 0);
+				botGcMax = Math.max(botGcMax, m.stats.gcMaxMs || 0);
+			}
 		});
 		child.send({ cmd: 'start', cfg: { url: srv.url, w, tables: n, firstTable: w * per,
 			rampOpenMs: Math.max(1000, (o.rampSec * 1000) / 3),
@@ -334,10 +353,13 @@ async function runParent(o) {
 		metric(m0, 'lair_decision_durable_slow_total');
 	console.log(`  of which window close -> decision logged in the store: mean ` +
 		`${(ds / dn * 1000).toFixed(2)} ms, max ${(metric(m1,
-			'lair_decision_durable_seconds_max') * 1000).toFixed(1)} ms, ` +
+			'lair_decision_durable_seconds_max') * 1000).toFixed(1)} ms (since start, ` +
+		`ramp included), ` +
 		`${(100 * slow / dn).toFixed(2)}% >= 20 ms (server side)`);
 	console.log(`  event loop lag max: ${metric(m1, 'lair_event_loop_lag_max_seconds') * 1000} ms; ` +
 		`errors: ${JSON.stringify(errs)}`);
+	console.log(`  the bots' side (counted in the figure): worker event loop delay max ` +
+		`${botLoopMax.toFixed(1)} ms, GC pause max ${botGcMax.toFixed(1)} ms`);
 	const ok = maxConns >= conns && pct(lat, 0.99) < 20000 && peak / 1024 < 150;
 	console.log(`load: targets (${conns} connections, p99 < 20 ms, RSS < 150 MB): ` +
 		(ok ? 'met' : 'NOT met'));
