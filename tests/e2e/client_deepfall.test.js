@@ -53,6 +53,9 @@ test('lair play: a human plays a whole deepfall game with the choice form',
 			assert.match(s, /\[A\] AI seats +3/);
 			await t.keys('G'); // create and start
 			s = await t.waitScreen(ourTurn, 8000, 'the first choice form');
+			// Our own "selecting" comes back from the server a moment later
+			// (lair reports it when the form opens): wait for it, not assume it.
+			s = await t.waitScreen(/^>1 dee .* selecting/m, 8000, 'our status selecting');
 
 			// The screen at a glance (deepfall.md's view, default config).
 			const rows = s.split('\n');
@@ -98,8 +101,9 @@ test('lair play: a human plays a whole deepfall game with the choice form',
 			const draft = reveal.events.find((e) => e.event === 'draft' && e.seat === 0);
 			assert.ok(draft, JSON.stringify(reveal.events));
 			s = await t.waitScreen(ourTurn, 8000, 'round 2');
-			assert.match(s, new RegExp(`^>1 dee +${co.glory}  ${draft.lineage}/` +
-				`${draft.calling} +F${draft.floor} +0 +selecting`, 'm'));
+			s = await t.waitScreen(new RegExp(`^>1 dee +${co.glory}  ${draft.lineage}/` +
+				`${draft.calling} +F${draft.floor} +0 +selecting`, 'm'), 8000,
+				'round 2: banked glory, the fresh party, selecting');
 
 			// Every later round: the form's defaults, sent with G.
 			let rounds = 1;
