@@ -433,7 +433,7 @@ static void draw_form(struct scr *s, const struct tv *tv, const struct view_ui *
 			scr_put(s, 21, 0, SC_GREEN, "Chosen: waiting for the others.");
 		return;
 	}
-	char keys[16];
+	char keys[24]; /* two ints and a dash, whatever the server sent */
 	if (o.tmax <= 9)
 		snprintf(keys, sizeof keys, "%d-%d", o.tmin, o.tmax);
 	else
