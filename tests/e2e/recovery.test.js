@@ -19,8 +19,8 @@
  * (fractions of the control run's reveals; RECOVERY_SEED and RECOVERY_LATE
  * explore others) and at the instant the first result arrives. A separate
  * test kills tables with AI seats and checks the restored decision and view
- * and that the games end and are recorded. A known gap is a todo test at
- * the end: the AI stream after a restore.
+ * and that the games end and are recorded, and the last test checks that
+ * after a restore the AI seats choose exactly as in a crash-free run.
  *
  * Waits are bounded; nothing sleeps for a fixed time.
  */
@@ -421,17 +421,12 @@ test('kill -9 at a table with AI seats: restored decision and view, the game end
 		}
 	});
 
-/* Known gap (issue 5; owners gems/deepfall for the AI stream, table/app for
- * the log): the AI draws from the game's AI stream, which a restore does not
- * bring back to where it was (table_replay applies the logged sets without
- * asking the AI), so after kill -9 the AI seats choose differently from a
- * crash-free run: the AI's hidden state is not restored (the game stays
- * valid and its record replays). Fixes: derive the AI's randomness from
- * (seed, decision, seat), or log which choices came from the AI and ask it
- * again during the replay. Remove the todo once fixed. */
-test('AI seats play on after a restore exactly as in a crash-free run', {
-	todo: 'the AI stream restarts at a restore (see comment)',
-}, async () => {
+/* The AI after a restore (issue 5): table_replay applies the logged choice
+ * sets without asking the AI, so the AI's randomness must not be a running
+ * stream. Both kinds derive each AI decision's draws from (seed, decision,
+ * seat) (gems_ai.c, df_ai.c), so after kill -9 the AI seats choose exactly
+ * as in a crash-free run: every later reveal and the result are equal. */
+test('AI seats play on after a restore exactly as in a crash-free run', async () => {
 	const tables = [{ kind: 'gems', seed: 777, seats: [0], ai: 3 },
 		{ kind: 'deepfall', seed: 888, seats: [0], ai: 2, config: SLOW_MAW }];
 	const play = async (killAt) => {

@@ -8,7 +8,8 @@
  * A df_game is one plain fixed-size struct: no pointers inside, no
  * allocation after creation, so the simulator reuses one per thread and
  * df_game_init() resets it for the next game. Every rule draws from the
- * game's `rules` rng stream; the bots draw from the `ai` stream only.
+ * game's `rules` rng stream; the bots from a generator derived per
+ * decision from (seed, round, seat) (df_ai.c), never from the rules stream.
  *
  * One decision per round: every seat chooses at once a df_choice (target
  * floor, press-on count, recruit or not, exit); df_round() then resolves the
@@ -239,8 +240,9 @@ typedef struct df_player {
 typedef struct df_game {
 	df_config cfg;
 	int seats;
-	rng rules, ai;
-	int round;      /* the round being decided, from 1 */
+	rng rules;
+	uint64_t seed;  /* the game's seed: each AI decision derives its rng (df_ai.c) */
+	int round;      /* the round being decided, from 1: the decision number */
 	int start_seat; /* who resolves first this round */
 	int frontier;   /* deepest uncollapsed floor; 0 = the game is over */
 	int accum;      /* the Maw's carried progress, milli-floors */
@@ -369,7 +371,10 @@ static inline int df_threat_for(const df_game *g, int seat, const df_room *rm)
 
 /* ---- bots (df_ai.c) ------------------------------------------------ */
 
-/* The seat's strategy's choice; reads only public state, draws from g->ai. */
+/* The seat's strategy's choice; reads only public state and changes nothing.
+ * Its jitter comes from a generator derived from (g->seed, g->round, seat),
+ * not a running stream, so a game rebuilt by replaying its logged choices
+ * without asking the AI makes the same AI choices from then on. */
 game_choice df_ai_choose(df_game *g, int seat, int strategy);
 /* The Maw's expected speed next round (milli), as the bots estimate it. */
 int df_ai_speed_estimate(const df_game *g);

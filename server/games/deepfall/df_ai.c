@@ -3,8 +3,16 @@
  * (cautious Decline), PressOn (engine, persists), WorthyEnd (martyr/diver)
  * and Balanced (adaptive). Each reads only public state (board, markers,
  * the Maw, bag compositions — never the draw order) and draws its small
- * jitter from the game's `ai` stream, so the rules never see its choices'
+ * jitter from a generator of its own, so the rules never see its choices'
  * randomness.
+ *
+ * That generator is derived afresh for each call: seeded with
+ * splitmix64(seed + (round << 8 | seat)) on stream DF_STREAM_AI. splitmix64
+ * is a bijection that mixes well, so every (round, seat) of a game gets a
+ * distinct, unrelated seed, apart from the rules stream (the raw seed on
+ * stream 1). A choice is thus a pure function of the state: crash recovery,
+ * which replays the logged choices without asking the AI, gets the same AI
+ * choices afterwards as the crash-free run.
  *
  * Shared reasoning: the Maw's speed next round is estimated from last
  * round's; "danger" means the frontier floor will probably collapse at the
@@ -12,8 +20,12 @@
  */
 #include "deepfall.h"
 
+/* The AI's stream selector (the rules use 1; 2 was the old running stream). */
+#define DF_STREAM_AI 2
+
 typedef struct ai_ctx {
 	df_game *g;
+	rng r;             /* this decision's draws (see the top) */
 	double depth_bias; /* weight of the dividend a deeper floor adds */
 	int seat, F, moves, hs, bag;
 	double e[DF_NFACES]; /* expected symbols per die drawn */
@@ -34,6 +46,8 @@ static void ctx_init(ai_ctx *x, df_game *g, int seat)
 {
 	const df_party *pa = &g->pl[seat].party;
 	x->g = g;
+	uint64_t key = g->seed + ((uint64_t)(uint32_t)g->round << 8 | (uint64_t)seat);
+	rng_seed(&x->r, rng_splitmix64(&key), DF_STREAM_AI);
 	x->depth_bias = 0;
 	x->seat = seat;
 	x->F = g->frontier;
@@ -164,7 +178,7 @@ static int press_safe(const ai_ctx *x, int want, double margin)
 	return p;
 }
 
-static double jitter(df_game *g) { return 0.75 + 0.5 * rng_unit(&g->ai); }
+static double jitter(ai_ctx *x) { return 0.75 + 0.5 * rng_unit(&x->r); }
 
 static df_choice cashout(ai_ctx *x)
 {
@@ -191,7 +205,7 @@ static df_choice cashout(ai_ctx *x)
 	}
 	/* Bank as soon as it is worth it, or when the Maw is within the safe
 	 * margin of where we will stand and about to move. */
-	if (x->bank >= g->cfg.cash_bar * jitter(g) || doomed || (near && x->danger && x->bank > 0))
+	if (x->bank >= g->cfg.cash_bar * jitter(x) || doomed || (near && x->danger && x->bank > 0))
 		c.exit = DF_CASH_OUT;
 	return c;
 }
@@ -258,7 +272,7 @@ static df_choice balanced(ai_ctx *x)
 		c.target = x->F;
 		return c;
 	}
-	double bar = g->cfg.cash_bar * jitter(g);
+	double bar = g->cfg.cash_bar * jitter(x);
 	if (x->danger) {
 		bool stuck = x->F == 1 || can_reach_up(x) >= x->F;
 		if (x->free_stand && we > x->bank + held / 2) {

@@ -170,7 +170,7 @@ void df_game_init(df_game *g, const df_config *cfg, int seats, uint64_t seed, ga
 	g->cfg = *cfg;
 	g->seats = seats;
 	rng_seed(&g->rules, seed, 1);
-	rng_seed(&g->ai, seed, 2);
+	g->seed = seed; /* the AI's draws derive from it on stream DF_STREAM_AI */
 	g->frontier = cfg->floors;
 	g->round = 1;
 	for (int f = 1; f <= cfg->floors; f++)

@@ -12,7 +12,10 @@
  * the caller does not want them: the simulator's hot path).
  *
  * Everything here is pure and deterministic: the rules draw from g->rules,
- * the AI from g->ai (game.h: calling the AI never changes the dungeon).
+ * the AI personalities (drawn once at init) from g->ai, and each AI decision
+ * from a fresh generator derived from (seed, decision number, seat) — see
+ * gems_ai_choose — so calling the AI never changes the dungeon (game.h) and a
+ * game rebuilt by replaying its logged choices gets the same AI choices.
  */
 #ifndef LAIR_GEMS_H
 #define LAIR_GEMS_H
@@ -180,7 +183,10 @@ typedef struct gems_ledger {
 enum gems_phase { GEMS_PH_DECIDE, GEMS_PH_COIN, GEMS_PH_OVER };
 
 typedef struct gems_game {
-	rng rules, ai;
+	rng rules, ai;      /* ai: only the personalities at init (gems_ai_choose) */
+	uint64_t seed;      /* the game's seed: each AI decision derives its rng */
+	uint32_t decisions; /* successful gems_apply calls: the decision number */
+	uint32_t pad3;
 	int32_t seats, phase, dungeon; /* dungeon 0–4 */
 	int32_t bars_undiscovered;
 	uint8_t adv[GEMS_DUNGEONS]; /* the adventure of each dungeon */
@@ -256,8 +262,11 @@ uint32_t gems_options_mask(const gems_game *g, int seat);
 int gems_apply(gems_game *g, const game_choice *choices, game_events *out, char *err,
 	       size_t errlen);
 
-/* The AI's choice for a pending seat (G29–G32); draws from g->ai only. */
-game_choice gems_ai_choose(gems_game *g, int seat);
+/* The AI's choice for a pending seat (G29–G32). A pure function of the state:
+ * its random draws come from a generator derived from (g->seed, g->decisions,
+ * seat), never from a running stream, so replaying a game's logged choices
+ * without asking the AI reproduces every later AI choice. */
+game_choice gems_ai_choose(const gems_game *g, int seat);
 
 /* Plays the whole game with the AI in every seat. */
 void gems_play_ai(gems_game *g, game_events *out);

@@ -2,7 +2,16 @@
  * gems_ai.c — the computer player exactly as the seed's A.I. section says
  * (G29–G32): the stay/leave checks in their order, then a uniform pick
  * among the stay options, except at Three Card Monte where it follows the
- * valuable card with probability Attention. Draws only from g->ai.
+ * valuable card with probability Attention.
+ *
+ * Randomness: each call draws from its own generator, seeded with
+ * splitmix64(seed + (decision << 8 | seat)) on the AI stream. splitmix64 is
+ * a bijection that mixes well, so every (decision, seat) of a game gets a
+ * distinct, unrelated seed, and the rules stream (the raw seed on another
+ * stream) never meets it. A choice is thus a pure function of the state:
+ * a game rebuilt from its logged choices (crash recovery replays them
+ * without asking the AI) makes the same AI choices from then on, and the
+ * AI never moves g->rules (nor anything else in g).
  */
 #include "gems_int.h"
 
@@ -22,8 +31,15 @@ static int best_other_chest(const gems_game *g, int seat)
 	return best;
 }
 
+/* The generator of this decision's draws for a seat (see the top). */
+static void decision_rng(rng *r, const gems_game *g, int seat)
+{
+	uint64_t x = g->seed + ((uint64_t)g->decisions << 8 | (uint64_t)seat);
+	rng_seed(r, rng_splitmix64(&x), GEMS_STREAM_AI);
+}
+
 /* The seed's stay/leave checks, in order (G30, G31). */
-static bool wants_to_leave(gems_game *g, int seat)
+static bool wants_to_leave(const gems_game *g, int seat, rng *r)
 {
 	const gems_seat *s = &g->seat[seat];
 	const gems_persona *p = &s->ai;
@@ -44,7 +60,7 @@ static bool wants_to_leave(gems_game *g, int seat)
 	if (g->rumor_leave2 != GEMS_NO_RUMOR_LEAVE && 2 * g->depth >= g->rumor_leave2)
 		return true;
 	if (g->first_warning_depth && g->depth - g->first_warning_depth >= p->post_warning_delay &&
-	    s->hand >= 1 && rng_unit(&g->ai) < odds_leave)
+	    s->hand >= 1 && rng_unit(r) < odds_leave)
 		return true;
 	return false;
 }
@@ -55,22 +71,24 @@ static bool at_monte(const gems_game *g)
 	return g->phase == GEMS_PH_DECIDE && r.kind == GEMS_ROOM_ADV && r.arg == GEMS_ADV_MONTE;
 }
 
-game_choice gems_ai_choose(gems_game *g, int seat)
+game_choice gems_ai_choose(const gems_game *g, int seat)
 {
 	uint32_t mask = gems_options_mask(g, seat);
 	if (!mask)
 		return GAME_NO_CHOICE;
 	if (!(mask & (mask - 1)))
 		return (game_choice)__builtin_ctz(mask);
-	if ((mask & 1u << GEMS_C_LEAVE) && wants_to_leave(g, seat))
+	rng r;
+	decision_rng(&r, g, seat);
+	if ((mask & 1u << GEMS_C_LEAVE) && wants_to_leave(g, seat, &r))
 		return GEMS_C_LEAVE;
 	mask &= ~(1u << GEMS_C_LEAVE);
-	if (at_monte(g) && rng_unit(&g->ai) < g->seat[seat].ai.attention) {
+	if (at_monte(g) && rng_unit(&r) < g->seat[seat].ai.attention) {
 		for (int p = 0; p < 3; p++)
 			if (g->monte_layout[p] == 2)
 				return GEMS_C_CARD1 + p;
 	}
-	return nth_bit(mask, rng_below(&g->ai, (uint32_t)__builtin_popcount(mask)));
+	return nth_bit(mask, rng_below(&r, (uint32_t)__builtin_popcount(mask)));
 }
 
 void gems_play_ai(gems_game *g, game_events *out)

@@ -8,11 +8,6 @@
 
 #include "gems_int.h"
 
-/* Rules stream and AI stream of a game (game.h: separate so that the AI
- * never shifts the dungeon). */
-#define GEMS_STREAM_RULES 0x67656d73u /* "gems" */
-#define GEMS_STREAM_AI 0x61692121u
-
 static const uint8_t warning_table[GEMS_DUNGEONS][5] = {
 	{3, 3, 3, 3, 0}, {2, 3, 3, 3, 3}, {2, 2, 3, 3, 0}, {2, 2, 2, 3, 3}, {2, 2, 2, 2, 0},
 };
@@ -181,6 +176,7 @@ int gems_init_fixed(gems_game *g, int seats, uint64_t seed, const gems_shared *s
 	memset(g, 0, sizeof *g);
 	rng_seed(&g->rules, seed, GEMS_STREAM_RULES);
 	rng_seed(&g->ai, seed, GEMS_STREAM_AI);
+	g->seed = seed;
 	g->seats = seats;
 	g->bars_undiscovered = 3; /* G5 */
 	g->record_score = shared ? shared->best_score : -1;

@@ -10,6 +10,11 @@
 
 #define GEMS_NO_RUMOR_LEAVE INT32_MAX
 
+/* Rules stream and AI stream of a game (game.h: separate so that the AI
+ * never shifts the dungeon). */
+#define GEMS_STREAM_RULES 0x67656d73u /* "gems" */
+#define GEMS_STREAM_AI 0x61692121u
+
 /* gems_rules.c — formulas */
 int gems_room_gems(int bravery, int level);            /* G12 */
 int gems_bar_size(int bars_in_chests);                 /* 1 small, 2 medium, 3 large */

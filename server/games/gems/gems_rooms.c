@@ -422,5 +422,6 @@ int gems_apply(gems_game *g, const game_choice *choices, game_events *out, char 
 		sphinx = adv == GEMS_ADV_SPHINX;
 	}
 	finish_decision(g, leavers, stayers, sphinx, out);
+	g->decisions++;
 	return GAME_OK;
 }
