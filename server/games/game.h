@@ -18,7 +18,10 @@
  *
  * Randomness: all of it comes from the state's own rng streams, seeded from
  * `seed`: the rules from one stream, the AI from another, so calling the AI
- * (or not, when a human chooses) never changes what the dungeon holds.
+ * (or not, when a human chooses) never changes what the dungeon holds. Each
+ * AI decision draws from a generator derived from (seed, decision, seat), so
+ * a state rebuilt by replaying the choice log (crash recovery) has its AI
+ * choose exactly as the original would have.
  */
 #ifndef LAIR_GAME_H
 #define LAIR_GAME_H
@@ -142,7 +145,8 @@ typedef struct game_kind {
 	int (*apply)(game_state *st, const game_choice *choices, game_events *out, char *err,
 		     size_t errlen);
 
-	/* The AI's choice for a pending seat; draws from the state's AI stream. */
+	/* The AI's choice for a pending seat: a function of the state, the seat
+	 * and (seed, decision, seat) — see Randomness above. */
 	game_choice (*ai_choose)(game_state *st, int seat);
 
 	/* What `viewer` (a seat, or -1 for a spectator) may see, as JSON. */
