@@ -248,6 +248,24 @@ typedef struct record_ctx {
 	uint64_t game;
 } record_ctx;
 
+/* Nothing of the record was written: the live table stays (a restart
+ * replays the game and records it), and so must the game's fold mark, or
+ * the shared state saved meanwhile would have its events folded again. */
+static void record_failed(app *a, app_table *at)
+{
+	at->live = true;
+	int ki = at->kind_index;
+	if (ki < 0 || !a->shared[ki] || !a->folded[ki])
+		return;
+	size_t applied = 0;
+	table_log(at->t, &applied);
+	char key[48];
+	app_game_key(key, sizeof key, at->id, at->started_at);
+	cJSON_DeleteItemFromObjectCaseSensitive(a->folded[ki], key);
+	cJSON_AddNumberToObject(a->folded[ki], key, (double)applied);
+	app_shared_dirty(a, ki);
+}
+
 /* The record's transaction is over: now the players may see the result. */
 static void game_recorded(void *ud, int err, int64_t id)
 {
@@ -261,7 +279,7 @@ static void game_recorded(void *ud, int err, int64_t id)
 		log_error("app", "table %" PRIu64 ": game record not written: %s", r->table,
 			  store_strerror(err));
 		if (at)
-			at->live = true;
+			record_failed(r->a, at);
 	} else {
 		log_debug("app", "game %lld recorded", (long long)id);
 	}

@@ -220,6 +220,14 @@ test('the store fails to write the record: the result is sent all the same, and 
 		await srv.waitForOutput(/game record not written/, 5000);
 		assert.strictEqual((await p.ok('stats')).games, 0, 'nothing was written');
 		sql(srv.dbPath, 'DROP TRIGGER no_games;');
+		// Another game is recorded meanwhile, with the shared state (which
+		// must keep the first game's fold mark, or a restart would fold
+		// the first game's events again).
+		const t2 = (await p.ok('table_create', { kind: 'gems', seats: 2, ai: 1, start: true }))
+			.table;
+		await within(autoplay(p, t2).done, GAME_MS, 'the second game to end');
+		assert.strictEqual((await p.ok('stats')).games, 1);
+		const records = (await p.ok('records')).records;
 		p.c.close();
 		await stopClean(srv);
 
@@ -229,8 +237,10 @@ test('the store fails to write the record: the result is sent all the same, and 
 		const shown = await p.c.waitFor((m) => m.table === tid && (m.type === 'result' ||
 			(m.type === 'table' && m.state === 'finished')), 10000, 'the restored result');
 		assert.deepStrictEqual(shown.result, result.result);
-		assert.strictEqual((await p.ok('stats')).games, 1);
-		assert.strictEqual((await p.ok('server_stats')).games, 1);
+		assert.strictEqual((await p.ok('stats')).games, 2);
+		assert.strictEqual((await p.ok('server_stats')).games, 2);
+		// Each game's events are in the shared state once.
+		assert.deepStrictEqual((await p.ok('records')).records, records);
 		p.c.close();
 		await stopClean(srv);
 	} finally {
