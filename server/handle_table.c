@@ -868,10 +868,12 @@ static const char *jstr(const cJSON *o, const char *k, const char *def)
 	return cJSON_IsString(v) ? v->valuestring : def;
 }
 
-static double jnum(const cJSON *o, const char *k, double def)
+/* An integer field of a stored record in [lo, hi], else def: the database
+ * is ours, but a damaged row must not become an out-of-range cast. */
+static int64_t jint(const cJSON *o, const char *k, int64_t lo, int64_t hi, int64_t def)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-	return cJSON_IsNumber(v) ? v->valuedouble : def;
+	int64_t v;
+	return proto_json_int(cJSON_GetObjectItemCaseSensitive(o, k), lo, hi, &v) ? v : def;
 }
 
 /* The saved shared state holds a restored game's first `folded` decisions
@@ -887,10 +889,9 @@ static void fold_missed(app *a, const game_kind *k, const store_live_table *lt,
 	char key[48];
 	app_game_key(key, sizeof key, (uint64_t)lt->table_id, lt->started_at);
 	const cJSON *mark = cJSON_GetObjectItemCaseSensitive(a->folded[i], key);
-	size_t done = 0;
-	bool none = !cJSON_IsNumber(mark);
-	if (!none && mark->valuedouble > 0)
-		done = (size_t)mark->valuedouble;
+	int64_t marked = 0;
+	bool none = !proto_json_int(mark, 0, INT64_MAX, &marked);
+	size_t done = (size_t)marked;
 	if (!none && done >= info->n)
 		return;
 	char err[200] = "";
@@ -936,15 +937,16 @@ static void restore_one(app *a, const store_live_table *lt)
 	}
 	table_settings ts = {
 		.id = (uint64_t)lt->table_id,
-		.lobby = (uint64_t)jnum(meta, "lobby", 1),
+		.lobby = (uint64_t)jint(meta, "lobby", 1, INT64_MAX, 1),
 		.kind = k,
 		.config = cJSON_IsObject(config) ? config : NULL,
-		.seats = (int)jnum(meta, "seats", 0),
+		.seats = (int)jint(meta, "seats", 1, GAME_MAX_SEATS, 0),
 		.private_table = cJSON_IsTrue(cJSON_GetObjectItem(meta, "private")),
-		.host = (uint64_t)jnum(meta, "host", 0),
-		.turn_timeout_ms = (int)jnum(meta, "turn_timeout_ms", a->cfg->turn_timeout_ms),
+		.host = (uint64_t)jint(meta, "host", 0, INT64_MAX, 0),
+		.turn_timeout_ms = (int)jint(meta, "turn_timeout_ms", 0, INT32_MAX,
+					     a->cfg->turn_timeout_ms),
 		.window_ms = a->cfg->window_ms,
-		.pacing_ms = (int)jnum(meta, "pacing_ms", a->cfg->ai_pacing_ms),
+		.pacing_ms = (int)jint(meta, "pacing_ms", 0, INT32_MAX, a->cfg->ai_pacing_ms),
 		.reveal_pause_ms = a->cfg->reveal_pause_ms,
 		.fixed_seed = true, /* the game's seed is the record's */
 		.seed = lt->seed,
@@ -968,9 +970,10 @@ static void restore_one(app *a, const store_live_table *lt)
 	for (size_t d = 0; d < lt->n_decisions; d++) {
 		cJSON *set = cJSON_Parse(lt->decisions[d].choices_json);
 		for (int i = 0; i < ts.seats; i++) {
-			const cJSON *c = cJSON_GetArrayItem(set, i);
+			int64_t c;
 			log[d * (size_t)ts.seats + (size_t)i] =
-				cJSON_IsNumber(c) ? (game_choice)c->valuedouble : GAME_NO_CHOICE;
+				proto_json_int(cJSON_GetArrayItem(set, i), -1, INT32_MAX, &c)
+					? (game_choice)c : GAME_NO_CHOICE;
 		}
 		cJSON_Delete(set);
 	}
@@ -980,14 +983,13 @@ static void restore_one(app *a, const store_live_table *lt)
 		info.seat_kind[i] = SEAT_AI;
 	cJSON_ArrayForEach(pj, seats)
 	{
-		int seat = (int)jnum(pj, "seat", -1);
+		int seat = (int)jint(pj, "seat", 0, GAME_MAX_SEATS - 1, -1);
 		if (seat < 0 || seat >= ts.seats)
 			continue;
-		const cJSON *pid = cJSON_GetObjectItem(pj, "player");
-		if (cJSON_IsNumber(pid) && pid->valuedouble > 0 &&
-		    !cJSON_IsTrue(cJSON_GetObjectItem(pj, "ai"))) {
+		int64_t pid = jint(pj, "player", 1, INT64_MAX, 0);
+		if (pid > 0 && !cJSON_IsTrue(cJSON_GetObjectItem(pj, "ai"))) {
 			info.seat_kind[seat] = SEAT_HUMAN;
-			info.seat_player[seat] = (uint64_t)pid->valuedouble;
+			info.seat_player[seat] = (uint64_t)pid;
 			info.seat_name[seat] = jstr(pj, "name", "");
 		}
 	}
@@ -996,7 +998,7 @@ static void restore_one(app *a, const store_live_table *lt)
 	if (!t)
 		goto out;
 	fold_missed(a, k, lt, &ts, &info);
-	app_table *at = register_table(a, t, ts.lobby, (int64_t)jnum(meta, "creator", 0));
+	app_table *at = register_table(a, t, ts.lobby, jint(meta, "creator", 0, INT64_MAX, 0));
 	at->live = true;
 	at->started_at = lt->started_at;
 	at->seats_saved = seats_text(t);

@@ -88,7 +88,7 @@ int table_log_parse(const cJSON *log, int seats, game_choice **out, size_t *n, c
 		const cJSON *c;
 		cJSON_ArrayForEach(c, set) {
 			double d = cJSON_IsNumber(c) ? c->valuedouble : -2;
-			if (d < -1 || d > INT32_MAX || d != (double)(int32_t)d) {
+			if (!(d >= -1 && d <= INT32_MAX) || d != (double)(int32_t)d) { /* NaN too */
 				free(v);
 				seterr(err, errlen, "log: a choice is not an integer >= -1");
 				return -1;
