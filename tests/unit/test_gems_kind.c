@@ -10,6 +10,7 @@
 
 #include "../../server/games/gems/gems_int.h"
 #include "../../server/games/gems/gems_kind.h"
+#include "../kind_checks.h"
 #include "../test.h"
 
 static const game_kind *kind(void) { return game_kind_find("gems"); }
@@ -234,49 +235,6 @@ TEST(gems_kind_replay_from_the_choice_log)
 	k->config_free(cfg);
 	cJSON_Delete(cfg_json);
 	cJSON_Delete(saved);
-}
-
-/* Crash recovery rebuilds a table by replaying its logged choice sets
- * through the kind without asking the AI. For every decision k of an AI
- * game: a fresh state from the same seed, given only the choices of
- * decisions 1..k-1, must have the same seats pending and its AI must choose
- * exactly what the AI chose at k in the uninterrupted game (each AI draw is
- * a function of seed, decision number and seat, not of a running stream).
- * Adds the number of decisions checked to *checked. */
-#define REPLAY_MAX_DECISIONS 400
-static void check_ai_after_replay(const game_kind *k, const void *cfg, int seats, uint64_t seed,
-				  int *checked)
-{
-	static game_choice log[REPLAY_MAX_DECISIONS][GAME_MAX_SEATS];
-	static uint32_t pend[REPLAY_MAX_DECISIONS];
-	char err[160];
-	game_state *st = k->create(cfg, seats, seed, NULL, NULL, err, sizeof err);
-	REQUIRE(st != NULL);
-	int n = 0;
-	while (!k->is_over(st) && n < REPLAY_MAX_DECISIONS) {
-		pend[n] = k->pending(st);
-		for (int i = 0; i < GAME_MAX_SEATS; i++)
-			log[n][i] = i < seats && (pend[n] >> i & 1) ? k->ai_choose(st, i)
-								     : GAME_NO_CHOICE;
-		REQUIRE(k->apply(st, log[n], NULL, err, sizeof err) == GAME_OK);
-		n++;
-	}
-	REQUIRE(k->is_over(st));
-	k->destroy(st);
-	int mismatches = 0;
-	for (int d = 0; d < n; d++) {
-		game_state *re = k->create(cfg, seats, seed, NULL, NULL, err, sizeof err);
-		REQUIRE(re != NULL);
-		for (int j = 0; j < d; j++) /* replay: the AI is not asked */
-			REQUIRE(k->apply(re, log[j], NULL, err, sizeof err) == GAME_OK);
-		CHECK_EQ(k->pending(re), pend[d]);
-		for (int i = 0; i < seats; i++)
-			if (pend[d] >> i & 1)
-				mismatches += k->ai_choose(re, i) != log[d][i];
-		k->destroy(re);
-	}
-	CHECK_EQ(mismatches, 0);
-	*checked += n;
 }
 
 TEST(gems_kind_ai_chooses_the_same_after_a_replay)
