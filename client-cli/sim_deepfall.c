@@ -6,7 +6,7 @@
  * the share of each exit in the winners' glory. --sweep runs one knob over a
  * range; --report writes an HTML page of SVG plots (sim_deepfall_report.c).
  *
- * Game i is seeded with splitmix64(seed + i); seat s of game i plays
+ * Game i is seeded with rng_derive_seed(seed, i); seat s of game i plays
  * mix[(s + i) % |mix|], so every strategy rotates through every seat. The
  * loop reuses one df_game and allocates nothing per game.
  *
@@ -47,7 +47,7 @@ static void usage(FILE *out)
 		"                   cashout,presson,worthyend,balanced (default: all four)\n"
 		"  --config FILE    a JSON config (default: built-in, see\n"
 		"                   server/games/deepfall/CONFIG.md)\n"
-		"  --seed X         base seed (default 1); game i uses splitmix64(X + i)\n"
+		"  --seed X         base seed (default 1); game i uses rng_derive_seed(X, i)\n"
 		"  --out FILE       write the figures: .csv as CSV, else JSON ('-': stdout)\n"
 		"  --sweep K=A:B:S  run every value of knob K from A to B by step S\n"
 		"  --report DIR     write DIR/index.html with SVG plots\n"
@@ -92,8 +92,7 @@ static void run_batch(df_game *g, const df_config *cfg, int seats, const int *mi
 	uint64_t t0 = now_ns();
 	st->seats = seats;
 	for (long i = 0; i < games; i++) {
-		uint64_t x = seed + (uint64_t)i;
-		df_game_init(g, cfg, seats, rng_splitmix64(&x), NULL);
+		df_game_init(g, cfg, seats, rng_derive_seed(seed, (uint64_t)i), NULL);
 		int strat[DF_MAX_SEATS];
 		for (int s = 0; s < seats; s++)
 			strat[s] = mix[(s + i) % nmix];

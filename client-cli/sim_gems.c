@@ -24,7 +24,7 @@ static void usage(FILE *f)
 		   "\n"
 		   "  --games N   games to play, 1-100000000 (default 1000)\n"
 		   "  --seats S   seats per game, 1-9 (default 5)\n"
-		   "  --seed X    base seed; game i uses splitmix64(X + i) (default 1)\n"
+		   "  --seed X    base seed; game i uses rng_derive_seed(X, i) (default 1)\n"
 		   "  --json      print one JSON object instead of text\n"
 		   "  --help      this text\n");
 }

@@ -2,7 +2,8 @@
  * sim_gems_run.c — the simulator's engine: N all-AI games on the native gems
  * API into caller-owned memory, one server-wide shared state folded game
  * after game (as a server would), and the totals, printed as text or JSON.
- * Game i is seeded with splitmix64(seed + i) (rng.h).
+ * Game i is seeded with rng_derive_seed(seed, i) (rng.h), so runs with
+ * different seeds share no game.
  */
 #include <math.h>
 #include <string.h>
@@ -78,8 +79,8 @@ void sim_gems_run(const sim_gems_opts *o, sim_gems_totals *t)
 	bool drew = false, tty = o->progress && isatty(2);
 	gems_game g;
 	for (uint64_t i = 0; i < o->games; i++) {
-		uint64_t x = o->seed + i;
-		if (gems_init(&g, o->seats, rng_splitmix64(&x), &t->shared, NULL, NULL) != GAME_OK)
+		if (gems_init(&g, o->seats, rng_derive_seed(o->seed, i), &t->shared, NULL, NULL) !=
+		    GAME_OK)
 			break;
 		gems_play_ai(&g, NULL);
 		gems_shared_fold_game(&t->shared, &g);

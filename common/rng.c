@@ -96,6 +96,17 @@ uint64_t rng_splitmix64(uint64_t *x)
 	return z ^ (z >> 31);
 }
 
+uint64_t rng_derive_seed(uint64_t run_seed, uint64_t index)
+{
+	/* mix(run_seed) is a bijection of the run seed; xor-ing the index keeps
+	 * the items of one run distinct, and two runs collide only if their
+	 * mixed keys differ by a small xor, which happens with probability of
+	 * about games / 2^64. The final mix spreads the index over every bit. */
+	uint64_t key = run_seed;
+	key = rng_splitmix64(&key) ^ index;
+	return rng_splitmix64(&key);
+}
+
 int rng_os_seed(uint64_t *out)
 {
 	unsigned char *p = (unsigned char *)out;

@@ -42,9 +42,15 @@ double rng_unit(rng *r);
 /* Fisher–Yates shuffle of n elements of the given size. */
 void rng_shuffle(rng *r, void *base, uint32_t n, uint32_t size);
 
-/* SplitMix64 step: derives well-mixed seeds from a counter (the simulator's
- * game i uses splitmix64 of seed + i). */
+/* SplitMix64 step: advances the counter *x by a fixed odd constant and
+ * returns a well-mixed 64-bit value of it. */
 uint64_t rng_splitmix64(uint64_t *x);
+
+/* The seed of item `index` (a simulated game) of a run seeded with
+ * `run_seed`. The run seed is mixed on its own before the index joins it, so
+ * consecutive run seeds give unrelated sequences: runs with --seed 1 and
+ * --seed 2 share no game (seed + i would share all but one). */
+uint64_t rng_derive_seed(uint64_t run_seed, uint64_t index);
 
 /* 64 bits from the operating system's random source (getrandom); never the
  * clock. Returns 0 on success, -1 if the source failed. */
