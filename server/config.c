@@ -255,13 +255,17 @@ static int set_from_json(laird_config *cfg, const struct opt *o, const cJSON *it
 		return set_from_text(cfg, o, item->valuestring, where, err, errlen);
 	case OPT_INT:
 	case OPT_SIZE: {
+		/* A size may be written as --help shows it: "256k", "1m". */
+		if (o->type == OPT_SIZE && cJSON_IsString(item))
+			return set_from_text(cfg, o, item->valuestring, where, err, errlen);
 		double d = cJSON_IsNumber(item) ? item->valuedouble : 0.5;
 		if (isnan(d))
 			d = 0.5; /* not a whole number below, without casting NaN */
 		if (d < -1e15 || d > 1e15)
 			d = d < 0 ? -1e15 : 1e15; /* out of range below, without UB */
 		if (d != (double)(long long)d) {
-			errf(err, errlen, "%s: %s must be a whole number", where, o->name);
+			errf(err, errlen, "%s: %s must be a whole number%s", where, o->name,
+			     o->type == OPT_SIZE ? " or a size such as \"256k\"" : "");
 			return -1;
 		}
 		return set_int(cfg, o, (long long)d, where, err, errlen);
@@ -277,6 +281,32 @@ static int set_from_json(laird_config *cfg, const struct opt *o, const cJSON *it
 	return -1;
 }
 
+/* 1-based line and column (in bytes) of at within text; at may be NULL or
+ * past the end (cJSON points at the end when the text stops early). */
+static void text_position(const char *text, const char *at, int *line, int *col)
+{
+	*line = 1;
+	*col = 1;
+	if (!at)
+		return;
+	for (const char *p = text; *p && p < at; p++) {
+		if (*p == '\n') {
+			(*line)++;
+			*col = 1;
+		} else {
+			(*col)++;
+		}
+	}
+}
+
+static bool key_seen_before(const cJSON *obj, const cJSON *item)
+{
+	for (const cJSON *it = obj->child; it && it != item; it = it->next)
+		if (it->string && !strcmp(it->string, item->string))
+			return true;
+	return false;
+}
+
 int config_load_file(laird_config *cfg, const char *path, char *err, size_t errlen)
 {
 	buf text = {0};
@@ -284,7 +314,18 @@ int config_load_file(laird_config *cfg, const char *path, char *err, size_t errl
 		buf_free(&text);
 		return -1;
 	}
-	cJSON *root = cJSON_ParseWithLength(text.data ? text.data : "", text.len);
+	if (!text.data)
+		buf_puts(&text, "");
+	/* The length includes the NUL so that cJSON refuses trailing text. */
+	const char *end = NULL;
+	cJSON *root = cJSON_ParseWithLengthOpts(text.data, text.len + 1, &end, true);
+	if (!root) {
+		int line, col;
+		text_position(text.data, end, &line, &col);
+		errf(err, errlen, "%s: JSON syntax error at line %d, column %d", path, line, col);
+		buf_free(&text);
+		return -1;
+	}
 	buf_free(&text);
 	if (!cJSON_IsObject(root)) {
 		errf(err, errlen, "%s: not a JSON object", path);
@@ -297,7 +338,11 @@ int config_load_file(laird_config *cfg, const char *path, char *err, size_t errl
 	for (const cJSON *it = root->child; it && rc == 0; it = it->next) {
 		const struct opt *o = it->string ? find_opt(it->string, strlen(it->string), false)
 						 : NULL;
-		if (!o) {
+		if (o && key_seen_before(root, it)) {
+			/* cJSON keeps both; which one wins would be a guess. */
+			errf(err, errlen, "%s: \"%s\" is set twice", path, it->string);
+			rc = -1;
+		} else if (!o) {
 			errf(err, errlen, "%s: unknown setting \"%s\"", path,
 			     it->string ? it->string : "");
 			rc = -1;
@@ -430,7 +475,8 @@ void config_usage(FILE *out)
 		     "                 admin with a new token, print it on stdout, exit\n\n"
 		     "lair's game server: WebSocket and HTTP (/healthz, /metrics) on one port.\n"
 		     "Settings come from the defaults, then --config FILE (JSON, keys as below\n"
-		     "with '_' for '-'), then the other flags. Sizes take a k or m suffix.\n\n");
+		     "with '_' for '-'), then the other flags. Sizes take a k or m suffix\n"
+		     "(x1024; in the file as a string, \"256k\").\n\n");
 	fprintf(out, "  %-25s %s\n", "--config FILE", "read settings from a JSON file");
 	for (size_t i = 0; i < ARRAY_LEN(opts); i++) {
 		const struct opt *o = &opts[i];

@@ -182,3 +182,68 @@ TEST(config_usage_lists_every_flag_with_its_default)
 	CHECK(strstr(text, "(default: info)") != NULL);
 	free(text);
 }
+
+/* Loads text as a config file over the defaults; returns load's result. */
+static int load_text(const char *text, laird_config *c, char *err, size_t errlen)
+{
+	char *path = write_temp(text);
+	if (!path)
+		return -2;
+	config_defaults(c);
+	err[0] = 0;
+	int rc = config_load_file(c, path, err, errlen);
+	unlink(path);
+	return rc;
+}
+
+TEST(config_syntax_error_says_line_and_column)
+{
+	laird_config c;
+	char err[256];
+	/* the missing comma: line 3, where "port" starts at column 3 */
+	CHECK_EQ(load_text("{\n  \"bind\": \"127.0.0.1\"\n  \"port\": 1\n}\n", &c, err, sizeof err),
+		 -1);
+	CHECK_MSG(strstr(err, "line 3, column 3") != NULL, "got: %s", err);
+	CHECK(strstr(err, "JSON syntax error") != NULL);
+	/* cut short: the error is at the end, line 2 */
+	CHECK_EQ(load_text("{\"port\":\n", &c, err, sizeof err), -1);
+	CHECK_MSG(strstr(err, "line 2, column 1") != NULL, "got: %s", err);
+	/* trailing text after the object is an error, not ignored */
+	CHECK_EQ(load_text("{\"port\": 9000}\n}\n", &c, err, sizeof err), -1);
+	CHECK_MSG(strstr(err, "line 2, column 1") != NULL, "got: %s", err);
+	CHECK_EQ(c.port, 7777);
+	/* an empty file */
+	CHECK_EQ(load_text("", &c, err, sizeof err), -1);
+	CHECK_MSG(strstr(err, "line 1, column 1") != NULL, "got: %s", err);
+}
+
+TEST(config_duplicate_key_is_an_error)
+{
+	laird_config c;
+	char err[256];
+	CHECK_EQ(load_text("{\"port\": 9000, \"bind\": \"::\", \"port\": 9001}", &c, err, sizeof err),
+		 -1);
+	CHECK_MSG(strstr(err, "\"port\" is set twice") != NULL, "got: %s", err);
+	CHECK_EQ(c.port, 7777);
+	CHECK_STR(c.bind, "127.0.0.1");
+}
+
+TEST(config_sizes_take_k_and_m_in_json_as_in_help)
+{
+	laird_config c;
+	char err[256];
+	CHECK_EQ(load_text("{\"max_send_queue\": \"256k\", \"max_frame_bytes\": \"1m\"}", &c, err,
+			   sizeof err),
+		 0);
+	CHECK_EQ(c.max_send_queue, 256 * 1024);
+	CHECK_EQ(c.max_frame_bytes, 1024 * 1024);
+	CHECK_EQ(load_text("{\"max_send_queue\": 4096}", &c, err, sizeof err), 0);
+	CHECK_EQ(c.max_send_queue, 4096);
+	/* a count is not a size: "20k" stays a type error there */
+	CHECK_EQ(load_text("{\"max_connections\": \"20k\"}", &c, err, sizeof err), -1);
+	CHECK_EQ(load_text("{\"max_send_queue\": \"256q\"}", &c, err, sizeof err), -1);
+	CHECK_MSG(strstr(err, "max_send_queue wants a number") != NULL, "got: %s", err);
+	CHECK_EQ(load_text("{\"max_send_queue\": \"9999999m\"}", &c, err, sizeof err), -1);
+	CHECK_MSG(strstr(err, "between") != NULL, "got: %s", err);
+	CHECK_EQ(c.max_send_queue, 256 * 1024);
+}
