@@ -15,5 +15,10 @@ int cmd_stats(int argc, char **argv);
 int cmd_achievements(int argc, char **argv);
 int cmd_records(int argc, char **argv);
 int cmd_admin(int argc, char **argv);
+int cmd_map(int argc, char **argv);
+
+#include <stdio.h>
+/* cmd_map with its output streams (tests). */
+int cmd_map_to(int argc, char **argv, FILE *out, FILE *err);
 
 #endif

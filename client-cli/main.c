@@ -21,6 +21,7 @@ static const struct {
 	{"records", cmd_records, "the server-wide records"},
 	{"admin", cmd_admin, "administer the server (lobbies, tables, players, stats)"},
 	{"sim", cmd_sim, "play all-AI games headless and print statistics"},
+	{"map", cmd_map, "print a crawl level as the generator makes it (offline)"},
 };
 
 static void usage(FILE *out)
