@@ -26,6 +26,8 @@ static void usage(FILE *o)
 		"  lobbies close ID               close a lobby (its tables too)\n"
 		"  tables [list] [--lobby ID]     list tables (private ones included)\n"
 		"  tables close ID                close a table\n"
+		"  tables quarantined [ID]        tables kept aside at restore (ID: in full)\n"
+		"  tables drop-quarantined ID     delete a table kept aside, for good\n"
 		"  players [list-online]          list online players\n"
 		"  players kick NAME [--reason T] disconnect a player\n"
 		"  stats                          server statistics (also: server stats)\n"
@@ -73,6 +75,37 @@ static void print_tables(const cJSON *reply, FILE *out)
 				? cJSON_GetObjectItemCaseSensitive(it, "name")->valuestring
 				: "");
 	}
+}
+
+/* Tables kept aside at restore: a list, or one in full (it has a log). */
+static void print_quarantined(const cJSON *reply, FILE *out)
+{
+	char a[32], b[32], c[32], d[64], e[32];
+	const cJSON *tables = cJSON_GetObjectItemCaseSensitive(reply, "tables");
+	const cJSON *one = cJSON_GetArrayItem(tables, 0);
+	if (cJSON_GetArraySize(tables) == 1 && cJSON_GetObjectItemCaseSensitive(one, "log")) {
+		static const char *const keys[] = {"table", "kind", "name", "reason", "seed",
+						   "started_at", "quarantined_at", "decisions"};
+		for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+			fprintf(out, "%-15s %s\n", keys[i], oneshot_str(one, keys[i], d, sizeof d));
+		static const char *const stored[] = {"config", "players", "meta", "log"};
+		for (size_t i = 0; i < sizeof stored / sizeof stored[0]; i++) {
+			char *text = cJSON_PrintUnformatted(
+				cJSON_GetObjectItemCaseSensitive(one, stored[i]));
+			fprintf(out, "%-15s %s\n", stored[i], text ? text : "-");
+			cJSON_free(text);
+		}
+		return;
+	}
+	fprintf(out, "%-6s %-10s %9s %-16s %s\n", "ID", "KIND", "DECISIONS", "NAME", "REASON");
+	const cJSON *it;
+	cJSON_ArrayForEach(it, tables)
+		fprintf(out, "%-6s %-10s %9s %-16s %s\n", oneshot_str(it, "table", a, sizeof a),
+			oneshot_str(it, "kind", b, sizeof b),
+			oneshot_str(it, "decisions", c, sizeof c),
+			oneshot_str(it, "name", d, sizeof d), oneshot_str(it, "reason", e, sizeof e));
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(reply, "more")))
+		fprintf(out, "(more not shown)\n");
 }
 
 static void print_players(const cJSON *reply, FILE *out)
@@ -192,6 +225,18 @@ int cmd_admin(int argc, char **argv)
 		extra = n > 2;
 	} else if (!strcmp(what, "tables") && !strcmp(verb, "close") && args_id(arg, &id) == 0) {
 		req = lsess_msg("admin_table_close");
+		cJSON_AddNumberToObject(req, "table", (double)id);
+		extra = n > 3;
+	} else if (!strcmp(what, "tables") && !strcmp(verb, "quarantined") &&
+		   (!arg || args_id(arg, &id) == 0)) {
+		req = lsess_msg("admin_quarantined");
+		if (arg)
+			cJSON_AddNumberToObject(req, "table", (double)id);
+		print = print_quarantined;
+		extra = n > 3;
+	} else if (!strcmp(what, "tables") && !strcmp(verb, "drop-quarantined") &&
+		   args_id(arg, &id) == 0) {
+		req = lsess_msg("admin_quarantined_drop");
 		cJSON_AddNumberToObject(req, "table", (double)id);
 		extra = n > 3;
 	} else if (!strcmp(what, "players") &&

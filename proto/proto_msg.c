@@ -184,6 +184,10 @@ static const type_spec types[PROTO_TYPE_COUNT] = {
 		{"reason", F_STR, false, 0, 200, 0, C_NONE, OFF(kick.reason)},
 	}},
 	[PROTO_ADMIN_STATS] = {"admin_stats", {{0}}},
+	[PROTO_ADMIN_QUARANTINED] = {"admin_quarantined", {
+		{"table", F_I64, false, 1, ID_MAX, PROTO_ABSENT, C_NONE, OFF(table.table)},
+	}},
+	[PROTO_ADMIN_QUARANTINED_DROP] = {"admin_quarantined_drop", {REQ_TABLE}},
 };
 
 const char *proto_type_name(enum proto_type t)

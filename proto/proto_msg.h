@@ -69,6 +69,8 @@ enum proto_type {
 	PROTO_ADMIN_PLAYERS,
 	PROTO_ADMIN_KICK,
 	PROTO_ADMIN_STATS,
+	PROTO_ADMIN_QUARANTINED,
+	PROTO_ADMIN_QUARANTINED_DROP,
 	PROTO_TYPE_COUNT
 };
 
@@ -158,7 +160,8 @@ typedef struct proto_msg {
 		/* Every request that names a table: table_join, table_spectate,
 		 * table_leave, table_add_ai, table_remove_ai, table_start,
 		 * selecting, take_seat, table_sync, rematch, table_close,
-		 * admin_table_close, choose. */
+		 * admin_table_close, choose, admin_quarantined (optional:
+		 * PROTO_ABSENT), admin_quarantined_drop. */
 		struct {
 			int64_t table;
 			int seat;                /* PROTO_ABSENT when not given */

@@ -22,6 +22,7 @@
 #include "admin.h"
 #include "lobby.h"
 #include "metrics.h"
+#include "quarantine.h"
 #include "session.h"
 
 typedef void (*handler_fn)(session *s, proto_msg *m);
@@ -63,6 +64,8 @@ static const struct {
 	[PROTO_ADMIN_PLAYERS] = {handle_admin_players, false, false},
 	[PROTO_ADMIN_KICK] = {handle_admin_kick, false, false},
 	[PROTO_ADMIN_STATS] = {handle_admin_stats, false, false},
+	[PROTO_ADMIN_QUARANTINED] = {handle_admin_quarantined, false, false},
+	[PROTO_ADMIN_QUARANTINED_DROP] = {handle_admin_quarantined_drop, false, false},
 };
 
 int64_t app_unix_ms(void)

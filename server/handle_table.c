@@ -16,6 +16,7 @@
 #include "../common/log.h"
 #include "app_int.h"
 #include "lobby.h"
+#include "quarantine.h"
 #include "record.h"
 #include "session.h"
 
@@ -921,25 +922,32 @@ static void fold_missed(app *a, const game_kind *k, const store_live_table *lt,
 	game_events_free(&before);
 }
 
-static void restore_one(app *a, const store_live_table *lt)
+/* Rebuilds one table in play; false with the reason when its stored game
+ * cannot be rebuilt exactly (the caller keeps it aside). */
+static bool restore_one(app *a, const store_live_table *lt, char *err, size_t errlen)
 {
-	char err[256] = "";
 	const game_kind *k = game_kind_find(lt->kind);
 	cJSON *meta = cJSON_Parse(lt->meta_json ? lt->meta_json : "{}");
-	cJSON *config = cJSON_Parse(lt->config_json ? lt->config_json : "null");
-	cJSON *seats = cJSON_Parse(lt->seats_json ? lt->seats_json : "[]");
+	cJSON *config = cJSON_Parse(lt->config_json ? lt->config_json : "");
+	cJSON *seats = cJSON_Parse(lt->seats_json ? lt->seats_json : "");
 	cJSON *shared = lt->shared_json ? cJSON_Parse(lt->shared_json) : NULL;
 	game_choice *log = NULL;
 	table *t = NULL;
-	if (!k || !meta) {
-		snprintf(err, sizeof err, "unknown kind or bad meta");
+	if (!k) {
+		snprintf(err, errlen, "no game kind \"%s\" in this laird", lt->kind);
+		goto out;
+	}
+	/* A damaged start record would rebuild another game: none is guessed. */
+	if (!cJSON_IsObject(meta) || !cJSON_IsObject(config) || !cJSON_IsArray(seats) ||
+	    (lt->shared_json && !shared)) {
+		snprintf(err, errlen, "its start record is damaged");
 		goto out;
 	}
 	table_settings ts = {
 		.id = (uint64_t)lt->table_id,
 		.lobby = (uint64_t)jint(meta, "lobby", 1, INT64_MAX, 1),
 		.kind = k,
-		.config = cJSON_IsObject(config) ? config : NULL,
+		.config = config,
 		.seats = (int)jint(meta, "seats", 1, GAME_MAX_SEATS, 0),
 		.private_table = cJSON_IsTrue(cJSON_GetObjectItem(meta, "private")),
 		.host = (uint64_t)jint(meta, "host", 0, INT64_MAX, 0),
@@ -957,27 +965,18 @@ static void restore_one(app *a, const store_live_table *lt)
 	strlcpy_safe(ts.password, jstr(meta, "password", ""), sizeof ts.password);
 	strlcpy_safe(ts.host_name, jstr(meta, "host_name", ""), sizeof ts.host_name);
 	if (ts.seats < 1 || ts.seats > GAME_MAX_SEATS) {
-		snprintf(err, sizeof err, "bad seat count");
+		snprintf(err, errlen, "its start record has no valid seat count");
 		goto out;
 	}
+	if (quarantine_read_log(lt, ts.seats, &log, err, errlen) != 0)
+		goto out;
 	table_restore_info info = {
 		.seed = lt->seed,
 		.shared = shared,
+		.log = log,
 		.n = lt->n_decisions,
 		.seq = ((uint64_t)lt->n_decisions + 1) * 1000,
 	};
-	log = xcalloc(lt->n_decisions * (size_t)ts.seats + 1, sizeof *log);
-	for (size_t d = 0; d < lt->n_decisions; d++) {
-		cJSON *set = cJSON_Parse(lt->decisions[d].choices_json);
-		for (int i = 0; i < ts.seats; i++) {
-			int64_t c;
-			log[d * (size_t)ts.seats + (size_t)i] =
-				proto_json_int(cJSON_GetArrayItem(set, i), -1, INT32_MAX, &c)
-					? (game_choice)c : GAME_NO_CHOICE;
-		}
-		cJSON_Delete(set);
-	}
-	info.log = log;
 	const cJSON *pj;
 	for (int i = 0; i < ts.seats; i++)
 		info.seat_kind[i] = SEAT_AI;
@@ -994,7 +993,7 @@ static void restore_one(app *a, const store_live_table *lt)
 		}
 	}
 	table_host h = host_of(a);
-	t = table_restore(a->loop, &h, &ts, &info, err, sizeof err);
+	t = table_restore(a->loop, &h, &ts, &info, err, errlen);
 	if (!t)
 		goto out;
 	fold_missed(a, k, lt, &ts, &info);
@@ -1019,23 +1018,53 @@ static void restore_one(app *a, const store_live_table *lt)
 		c->hosted++;
 	log_info("app", "table %" PRIu64 " restored at decision %zu", at->id, lt->n_decisions);
 out:
-	if (!t) {
-		log_error("app", "live table %lld not restored: %s", (long long)lt->table_id, err);
-		if (a->store)
-			store_live_end(a->store, lt->table_id, NULL, NULL);
-	}
 	free(log);
 	cJSON_Delete(meta);
 	cJSON_Delete(config);
 	cJSON_Delete(seats);
 	cJSON_Delete(shared);
+	return t != NULL;
+}
+
+/* Fold marks are kept for games in play only: those of games that did not
+ * come back (kept aside, or gone with an older run) are dropped. */
+static void prune_marks(app *a)
+{
+	for (int i = 0; i < APP_MAX_KINDS; i++) {
+		if (!a->folded[i])
+			continue;
+		bool changed = false;
+		for (cJSON *e = a->folded[i]->child, *next; e; e = next) {
+			next = e->next;
+			bool live = false;
+			uint64_t no = e->string ? strtoull(e->string, NULL, 10) : 0;
+			app_table *at = no ? app_table_find(a, no) : NULL;
+			if (at) {
+				char key[48];
+				app_game_key(key, sizeof key, at->id, at->started_at);
+				live = strcmp(key, e->string) == 0;
+			}
+			if (!live) {
+				cJSON_Delete(cJSON_DetachItemViaPointer(a->folded[i], e));
+				changed = true;
+			}
+		}
+		if (changed)
+			app_shared_dirty(a, i);
+	}
 }
 
 void tables_restore(app *a)
 {
 	size_t n = 0;
 	const store_live_table *v = store_live_tables(a->store, &n);
-	for (size_t i = 0; i < n; i++)
-		restore_one(a, &v[i]);
+	for (size_t i = 0; i < n; i++) {
+		char err[256] = "";
+		if (v[i].quarantined)
+			quarantine_still(a, &v[i]);
+		else if (!restore_one(a, &v[i], err, sizeof err))
+			quarantine_table(a, &v[i], err[0] ? err : "it could not be rebuilt");
+	}
 	store_live_tables_release(a->store);
+	prune_marks(a);
 }

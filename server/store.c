@@ -95,6 +95,7 @@ static void req_free(store_req *r)
 	free(r->out.stats);
 	free(r->out.achs);
 	free(r->out.games);
+	free(r->out.live);
 	free(r);
 }
 
@@ -269,6 +270,8 @@ static void deliver(store_req *r)
 	case OP_LIVE_UPDATE:
 	case OP_LIVE_DECISION:
 	case OP_LIVE_END:
+	case OP_LIVE_QUARANTINE:
+	case OP_QUARANTINED_DROP:
 		if (r->cb.done)
 			r->cb.done(r->ud, err);
 		break;
@@ -290,6 +293,10 @@ static void deliver(store_req *r)
 		if (r->cb.games)
 			r->cb.games(r->ud, err, err ? NULL : c->out.games,
 				    err ? 0 : c->out.n_games);
+		break;
+	case OP_QUARANTINED:
+		if (r->cb.live)
+			r->cb.live(r->ud, err, err ? NULL : c->out.live, err ? 0 : c->out.n_live);
 		break;
 	}
 }
@@ -670,6 +677,42 @@ store_req *store_live_decision(store *st, int64_t table_id, int64_t seq,
 store_req *store_live_end(store *st, int64_t table_id, store_done_cb cb, void *ud)
 {
 	store_req *r = req_new(st, OP_LIVE_END, ud);
+	r->cb.done = cb;
+	if (table_id <= 0)
+		req_bad(r);
+	r->in.id = table_id;
+	return submit(r);
+}
+
+/* in.id (table), in.json (why) */
+store_req *store_live_quarantine(store *st, int64_t table_id, const char *why,
+				 store_done_cb cb, void *ud)
+{
+	store_req *r = req_new(st, OP_LIVE_QUARANTINE, ud);
+	r->cb.done = cb;
+	if (table_id <= 0 || !nonempty(why))
+		req_bad(r);
+	r->in.id = table_id;
+	r->in.json = store_req_strdup(r, why);
+	return submit(r);
+}
+
+/* in.id (table, or 0: list), in.limit */
+store_req *store_quarantined(store *st, int64_t table_id, int limit, store_live_cb cb,
+			     void *ud)
+{
+	store_req *r = req_new(st, OP_QUARANTINED, ud);
+	r->cb.live = cb;
+	r->in.id = table_id > 0 ? table_id : 0;
+	r->in.limit = limit < 1 ? 1 : limit > STORE_QUARANTINED_MAX ? STORE_QUARANTINED_MAX
+								      : limit;
+	return submit(r);
+}
+
+/* in.id (table) */
+store_req *store_quarantined_drop(store *st, int64_t table_id, store_done_cb cb, void *ud)
+{
+	store_req *r = req_new(st, OP_QUARANTINED_DROP, ud);
 	r->cb.done = cb;
 	if (table_id <= 0)
 		req_bad(r);

@@ -281,9 +281,13 @@ typedef struct store_live_table {
 	const char *shared_json;  /* the shared state the game started from */
 	const char *meta_json;    /* the app's own: name, lobby, settings... */
 	int64_t started_at;
-	/* Filled by store_live_tables() only (ignored by store_live_start): */
+	/* Filled by store_live_tables() and store_quarantined() only (ignored
+	 * by store_live_start): */
 	const store_decision *decisions; /* by seq ascending */
 	size_t n_decisions;
+	const char *quarantined;  /* NULL: in play; else why it was kept aside
+				   * (store_live_quarantine) */
+	int64_t quarantined_at;
 } store_live_table;
 
 /* Records a table that started a game. STORE_ERR_EXISTS if table_id is
@@ -304,9 +308,33 @@ store_req *store_live_end(store *st, int64_t table_id, store_done_cb cb, void *u
 
 /* Every table that was in play when the database was last closed (or the
  * process died), with its decision log, as loaded by store_open; sorted by
- * table_id. Owned by the store until store_live_tables_release() or
- * store_free(). *n = 0 and NULL when none. */
+ * table_id. Quarantined ones are included (their ids are taken) with
+ * `quarantined` set and no decisions. Owned by the store until
+ * store_live_tables_release() or store_free(). *n = 0 and NULL when none. */
 const store_live_table *store_live_tables(const store *st, size_t *n);
 void store_live_tables_release(store *st);
+
+/* ---- tables kept aside (quarantined) ----------------------------------- */
+
+/* A live table whose stored game cannot be rebuilt exactly is kept aside
+ * instead of being replayed or deleted: its rows stay, marked with `why`,
+ * and no live-table call (update, decision, end, finish) touches them any
+ * more. STORE_ERR_NOT_FOUND if not live (or already kept aside). */
+store_req *store_live_quarantine(store *st, int64_t table_id, const char *why,
+				 store_done_cb cb, void *ud);
+
+/* tables is NULL unless err == STORE_OK. */
+typedef void (*store_live_cb)(void *ud, int err, const store_live_table *tables, size_t n);
+
+/* The quarantined tables, by table_id ascending. table_id > 0: that one,
+ * with its decisions (STORE_ERR_NOT_FOUND if it is not kept aside); else
+ * the first `limit` (clamped to 1..STORE_QUARANTINED_MAX) without their
+ * decisions (n_decisions is their count). */
+#define STORE_QUARANTINED_MAX 1000
+store_req *store_quarantined(store *st, int64_t table_id, int limit, store_live_cb cb,
+			     void *ud);
+/* Deletes a quarantined table and its decisions. STORE_ERR_NOT_FOUND if no
+ * table of that id is kept aside (a table in play is never dropped). */
+store_req *store_quarantined_drop(store *st, int64_t table_id, store_done_cb cb, void *ud);
 
 #endif

@@ -70,6 +70,10 @@ enum store_stmt {
 	S_DECISION_INSERT,
 	S_LIVE_ALL,
 	S_DECISIONS_OF,
+	S_LIVE_QUARANTINE,
+	S_QUARANTINED_ALL,
+	S_QUARANTINED_ONE,
+	S_QUARANTINED_DROP,
 	S__COUNT
 };
 
@@ -88,6 +92,9 @@ enum store_op {
 	OP_LIVE_UPDATE,
 	OP_LIVE_DECISION,
 	OP_LIVE_END,
+	OP_LIVE_QUARANTINE,
+	OP_QUARANTINED,
+	OP_QUARANTINED_DROP,
 };
 
 struct store_req {
@@ -105,6 +112,7 @@ struct store_req {
 		store_profile_cb profile;
 		store_stats_cb stats;
 		store_games_cb games;
+		store_live_cb live;
 	} cb;
 	void *ud;
 
@@ -119,7 +127,7 @@ struct store_req {
 		const char *name, *kind, *json, *seats, *meta;
 		char hash[STORE_HASH_LEN + 1];
 		int64_t id, seq;
-		int role;
+		int role, limit;
 		bool first_only;
 		store_game game;       /* OP_GAME_FINISH, deep copy */
 		store_live_table live; /* OP_LIVE_START, deep copy */
@@ -136,6 +144,8 @@ struct store_req {
 		size_t n_achs;
 		store_game_rec *games;
 		size_t n_games;
+		store_live_table *live;
+		size_t n_live;
 		int64_t id;
 	} out;
 };

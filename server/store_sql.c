@@ -24,6 +24,9 @@
 
 #define PLAYER_COLS "id, name, role, created_at"
 #define GAME_COLS "id, kind, config, seed, seats, shared, choices, result, started_at, ended_at"
+#define LIVE_COLS                                                                          \
+	"table_id, kind, config, seed, seats, shared, meta, started_at, quarantined, "     \
+	"quarantined_at"
 
 static const char *const stmt_sql[S__COUNT] = {
 	[S_BEGIN] = "BEGIN IMMEDIATE",
@@ -84,15 +87,25 @@ static const char *const stmt_sql[S__COUNT] = {
 	[S_GAME_GET] = "SELECT " GAME_COLS " FROM games WHERE id = ?1",
 	[S_LIVE_INSERT] = "INSERT INTO live_tables (table_id, kind, config, seed, seats, shared, "
 			  "meta, started_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+	/* A quarantined table is out of play: none of these touch it. */
 	[S_LIVE_UPDATE] = "UPDATE live_tables SET seats = coalesce(?2, seats), "
-			  "meta = coalesce(?3, meta) WHERE table_id = ?1",
-	[S_LIVE_DELETE] = "DELETE FROM live_tables WHERE table_id = ?1",
+			  "meta = coalesce(?3, meta) WHERE table_id = ?1 AND quarantined IS NULL",
+	[S_LIVE_DELETE] = "DELETE FROM live_tables WHERE table_id = ?1 AND quarantined IS NULL",
 	[S_DECISION_INSERT] = "INSERT INTO live_decisions (table_id, seq, choices) "
-			      "VALUES (?1, ?2, ?3)",
-	[S_LIVE_ALL] = "SELECT table_id, kind, config, seed, seats, shared, meta, started_at "
-		       "FROM live_tables ORDER BY table_id",
+			      "SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM live_tables "
+			      "WHERE table_id = ?1 AND quarantined IS NULL)",
+	[S_LIVE_ALL] = "SELECT " LIVE_COLS " FROM live_tables ORDER BY table_id",
 	[S_DECISIONS_OF] = "SELECT seq, choices FROM live_decisions WHERE table_id = ?1 "
 			   "ORDER BY seq",
+	[S_LIVE_QUARANTINE] = "UPDATE live_tables SET quarantined = ?2, quarantined_at = ?3 "
+			      "WHERE table_id = ?1 AND quarantined IS NULL",
+	[S_QUARANTINED_ALL] = "SELECT " LIVE_COLS ", (SELECT count(*) FROM live_decisions d "
+			      "WHERE d.table_id = live_tables.table_id) FROM live_tables "
+			      "WHERE quarantined IS NOT NULL ORDER BY table_id LIMIT ?1",
+	[S_QUARANTINED_ONE] = "SELECT " LIVE_COLS " FROM live_tables "
+			      "WHERE table_id = ?1 AND quarantined IS NOT NULL",
+	[S_QUARANTINED_DROP] = "DELETE FROM live_tables "
+			       "WHERE table_id = ?1 AND quarantined IS NOT NULL",
 };
 
 static int64_t wall_ms(void)
@@ -233,13 +246,33 @@ static int load_shared(store *st)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-static char *dup_col(sqlite3_stmt *s, int i)
+/* A text column, copied: into the request's arena when r is set (a
+ * result), else on the heap (what store_open loads). */
+static char *text_col(store_req *r, sqlite3_stmt *s, int i)
 {
 	const char *t = (const char *)sqlite3_column_text(s, i);
+	if (r)
+		return store_req_strdup(r, t);
 	return t ? xstrdup(t) : NULL;
 }
 
-static int load_decisions(store *st, store_live_table *t)
+/* One row of LIVE_COLS. */
+static void live_row(store_req *r, sqlite3_stmt *s, store_live_table *t)
+{
+	memset(t, 0, sizeof *t);
+	t->table_id = sqlite3_column_int64(s, 0);
+	t->kind = text_col(r, s, 1);
+	t->config_json = text_col(r, s, 2);
+	t->seed = (uint64_t)sqlite3_column_int64(s, 3);
+	t->seats_json = text_col(r, s, 4);
+	t->shared_json = text_col(r, s, 5);
+	t->meta_json = text_col(r, s, 6);
+	t->started_at = sqlite3_column_int64(s, 7);
+	t->quarantined = text_col(r, s, 8);
+	t->quarantined_at = sqlite3_column_int64(s, 9);
+}
+
+static int load_decisions(store *st, store_req *r, store_live_table *t)
 {
 	sqlite3_stmt *s = stmt(st, S_DECISIONS_OF);
 	sqlite3_bind_int64(s, 1, t->table_id);
@@ -252,11 +285,11 @@ static int load_decisions(store *st, store_live_table *t)
 			v = xrealloc(v, cap * sizeof *v);
 		}
 		v[n].seq = sqlite3_column_int64(s, 0);
-		v[n].choices_json = dup_col(s, 1);
+		v[n].choices_json = text_col(r, s, 1);
 		n++;
 	}
 	sqlite3_reset(s);
-	t->decisions = v;
+	t->decisions = r ? store_req_own(r, v) : v;
 	t->n_decisions = n;
 	return rc == SQLITE_DONE ? 0 : -1;
 }
@@ -271,22 +304,14 @@ static int load_live(store *st)
 			cap = cap ? 2 * cap : 8;
 			st->live = xrealloc(st->live, cap * sizeof *st->live);
 		}
-		store_live_table *t = &st->live[st->n_live++];
-		memset(t, 0, sizeof *t);
-		t->table_id = sqlite3_column_int64(s, 0);
-		t->kind = dup_col(s, 1);
-		t->config_json = dup_col(s, 2);
-		t->seed = (uint64_t)sqlite3_column_int64(s, 3);
-		t->seats_json = dup_col(s, 4);
-		t->shared_json = dup_col(s, 5);
-		t->meta_json = dup_col(s, 6);
-		t->started_at = sqlite3_column_int64(s, 7);
+		live_row(NULL, s, &st->live[st->n_live++]);
 	}
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE)
 		return -1;
+	/* A table kept aside is not replayed: its decisions stay on disk. */
 	for (size_t i = 0; i < st->n_live; i++)
-		if (load_decisions(st, &st->live[i]) != 0)
+		if (!st->live[i].quarantined && load_decisions(st, NULL, &st->live[i]) != 0)
 			return -1;
 	return 0;
 }
@@ -312,6 +337,7 @@ void store_live_free(store *st)
 		free((char *)t->seats_json);
 		free((char *)t->shared_json);
 		free((char *)t->meta_json);
+		free((char *)t->quarantined);
 		for (size_t j = 0; j < t->n_decisions; j++)
 			free((char *)t->decisions[j].choices_json);
 		free((store_decision *)t->decisions);
@@ -790,7 +816,8 @@ static int op_live_decision(store *st, store_req *r)
 	sqlite3_bind_int64(s, 1, r->in.id);
 	sqlite3_bind_int64(s, 2, r->in.seq);
 	bind_text(s, 3, r->in.json);
-	return run(st, s, "appending a decision");
+	/* No row inserted: the table is not live (or kept aside). */
+	return run_one_row(st, s, "appending a decision");
 }
 
 static int op_live_end(store *st, store_req *r)
@@ -798,6 +825,49 @@ static int op_live_end(store *st, store_req *r)
 	sqlite3_stmt *s = stmt(st, S_LIVE_DELETE);
 	sqlite3_bind_int64(s, 1, r->in.id);
 	return run_one_row(st, s, "ending a live table");
+}
+
+static int op_live_quarantine(store *st, store_req *r)
+{
+	sqlite3_stmt *s = stmt(st, S_LIVE_QUARANTINE);
+	sqlite3_bind_int64(s, 1, r->in.id);
+	bind_text(s, 2, r->in.json);
+	sqlite3_bind_int64(s, 3, wall_ms());
+	return run_one_row(st, s, "keeping a table aside");
+}
+
+static int op_quarantined(store *st, store_req *r)
+{
+	bool one = r->in.id > 0;
+	sqlite3_stmt *s = stmt(st, one ? S_QUARANTINED_ONE : S_QUARANTINED_ALL);
+	sqlite3_bind_int64(s, 1, one ? r->in.id : r->in.limit);
+	size_t cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (r->out.n_live == cap) {
+			cap = cap ? 2 * cap : 8;
+			r->out.live = xrealloc(r->out.live, cap * sizeof *r->out.live);
+		}
+		store_live_table *t = &r->out.live[r->out.n_live++];
+		live_row(r, s, t);
+		if (!one)
+			t->n_decisions = (size_t)sqlite3_column_int64(s, 10);
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return db_fail(st, "reading quarantined tables");
+	if (one && r->out.n_live == 0)
+		return STORE_ERR_NOT_FOUND;
+	if (one && load_decisions(st, r, &r->out.live[0]) != 0)
+		return db_fail(st, "reading a quarantined table's decisions");
+	return STORE_OK;
+}
+
+static int op_quarantined_drop(store *st, store_req *r)
+{
+	sqlite3_stmt *s = stmt(st, S_QUARANTINED_DROP);
+	sqlite3_bind_int64(s, 1, r->in.id);
+	return run_one_row(st, s, "dropping a quarantined table");
 }
 
 static bool op_reads_only(enum store_op op)
@@ -809,6 +879,7 @@ static bool op_reads_only(enum store_op op)
 	case OP_SERVER_STATS:
 	case OP_GAMES_LIST:
 	case OP_GAME_GET:
+	case OP_QUARANTINED:
 		return true;
 	default:
 		return false;
@@ -832,6 +903,9 @@ static int op_run(store *st, store_req *r)
 	case OP_LIVE_UPDATE: return op_live_update(st, r);
 	case OP_LIVE_DECISION: return op_live_decision(st, r);
 	case OP_LIVE_END: return op_live_end(st, r);
+	case OP_LIVE_QUARANTINE: return op_live_quarantine(st, r);
+	case OP_QUARANTINED: return op_quarantined(st, r);
+	case OP_QUARANTINED_DROP: return op_quarantined_drop(st, r);
 	}
 	return STORE_ERR_INVALID;
 }
@@ -843,6 +917,7 @@ static void clear_out(store_req *r)
 	free(r->out.stats);
 	free(r->out.achs);
 	free(r->out.games);
+	free(r->out.live);
 	memset(&r->out, 0, sizeof r->out);
 }
 

@@ -303,6 +303,8 @@ TEST(proto_every_type_decodes_with_required_fields)
 		"{\"type\":\"admin_lobby_close\",\"lobby\":2}", "{\"type\":\"admin_tables\"}",
 		"{\"type\":\"admin_table_close\",\"table\":1}", "{\"type\":\"admin_players\"}",
 		"{\"type\":\"admin_kick\",\"player\":\"x\"}", "{\"type\":\"admin_stats\"}",
+		"{\"type\":\"admin_quarantined\"}",
+		"{\"type\":\"admin_quarantined_drop\",\"table\":1}",
 	};
 	CHECK_EQ(sizeof ok / sizeof ok[0], PROTO_TYPE_COUNT);
 	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {

@@ -786,6 +786,131 @@ TEST(store_live_tables_and_decisions_round_trip_then_end)
 	env_close(&e);
 }
 
+/* ---- tables kept aside ------------------------------------------------- */
+
+typedef struct live_res {
+	int fired, err;
+	size_t n;
+	int64_t ids[8];
+	size_t n_decisions[8];
+	int64_t seqs[8];
+	char why[128];
+} live_res;
+
+static void cb_live(void *ud, int err, const store_live_table *v, size_t n)
+{
+	live_res *r = ud;
+	r->fired++;
+	r->err = err;
+	r->n = n;
+	for (size_t i = 0; i < n && i < 8; i++) {
+		r->ids[i] = v[i].table_id;
+		r->n_decisions[i] = v[i].n_decisions;
+		if (i == 0 && v[i].quarantined)
+			strlcpy_safe(r->why, v[i].quarantined, sizeof r->why);
+	}
+	if (n == 1 && v[0].decisions)
+		for (size_t j = 0; j < v[0].n_decisions && j < 8; j++)
+			r->seqs[j] = v[0].decisions[j].seq;
+}
+
+static int quarantine(env *e, int64_t id, const char *why)
+{
+	res r = {0};
+	store_live_quarantine(e->st, id, why, cb_done, &r);
+	WAIT(e, &r);
+	return r.err;
+}
+
+static live_res quarantined(env *e, int64_t id, int limit)
+{
+	live_res r = {0};
+	store_quarantined(e->st, id, limit, cb_live, &r);
+	CHECK_MSG(run_until(e, &r.fired, 1), "no callback within 10 s");
+	return r;
+}
+
+static int drop_quarantined(env *e, int64_t id)
+{
+	res r = {0};
+	store_quarantined_drop(e->st, id, cb_done, &r);
+	WAIT(e, &r);
+	return r.err;
+}
+
+/* A table kept aside keeps its rows, loads without its decisions, is
+ * untouched by every live-table call, and goes only when dropped. */
+TEST(store_quarantined_tables_stay_until_dropped)
+{
+	env e;
+	REQUIRE(env_open(&e));
+	REQUIRE(live_start(&e, 4, 1) == STORE_OK);
+	REQUIRE(live_start(&e, 9, 2) == STORE_OK);
+	REQUIRE(live_start(&e, 6, 3) == STORE_OK);
+	for (int seq = 1; seq <= 5; seq++)
+		if (seq != 3)
+			REQUIRE(decide(&e, 4, seq, "[0,1]") == STORE_OK);
+	REQUIRE(decide(&e, 6, 1, "[1,1]") == STORE_OK);
+	CHECK_EQ(quarantine(&e, 4, "decision 3 is missing"), STORE_OK);
+	CHECK_EQ(quarantine(&e, 4, "again"), STORE_ERR_NOT_FOUND); /* already aside */
+	CHECK_EQ(quarantine(&e, 77, "none"), STORE_ERR_NOT_FOUND);
+	CHECK_EQ(quarantine(&e, 6, ""), STORE_ERR_INVALID);
+	CHECK_EQ(quarantine(&e, 6, "its start record is damaged"), STORE_OK);
+
+	/* No live-table call reaches them. */
+	CHECK_EQ(decide(&e, 4, 3, "[0,0]"), STORE_ERR_NOT_FOUND);
+	res r = {0};
+	store_live_update(e.st, 4, "[]", NULL, cb_done, &r);
+	WAIT(&e, &r);
+	CHECK_EQ(r.err, STORE_ERR_NOT_FOUND);
+	memset(&r, 0, sizeof r);
+	store_live_end(e.st, 4, cb_done, &r);
+	WAIT(&e, &r);
+	CHECK_EQ(r.err, STORE_ERR_NOT_FOUND);
+	int64_t ada;
+	REQUIRE(create_player(&e, "ada", "t", &ada) == STORE_OK);
+	CHECK_EQ(finish(&e, ada, NULL, 0, 0, NULL, 0, NULL, 9, NULL, 4, NULL), STORE_OK);
+	CHECK_EQ(db_int(e.path, "SELECT count(*) FROM live_decisions WHERE table_id = 4"), 4);
+	CHECK_EQ(live_start(&e, 4, 5), STORE_ERR_EXISTS); /* its id stays taken */
+
+	/* The list (without decisions, their count instead) and one in full. */
+	live_res l = quarantined(&e, 0, 10);
+	CHECK_EQ(l.err, STORE_OK);
+	REQUIRE(l.n == 2);
+	CHECK(l.ids[0] == 4 && l.ids[1] == 6);
+	CHECK(l.n_decisions[0] == 4 && l.n_decisions[1] == 1);
+	CHECK_STR(l.why, "decision 3 is missing");
+	l = quarantined(&e, 0, 1);
+	CHECK(l.n == 1 && l.ids[0] == 4);
+	l = quarantined(&e, 4, 0);
+	REQUIRE(l.err == STORE_OK && l.n == 1);
+	CHECK(l.n_decisions[0] == 4 && l.seqs[0] == 1 && l.seqs[1] == 2 && l.seqs[2] == 4 &&
+	      l.seqs[3] == 5);
+	CHECK_EQ(quarantined(&e, 9, 0).err, STORE_ERR_NOT_FOUND); /* in play */
+
+	/* A restart loads them marked, without decisions; the one in play as
+	 * before. */
+	REQUIRE(env_reopen(&e));
+	size_t n;
+	const store_live_table *t = store_live_tables(e.st, &n);
+	REQUIRE(n == 3 && t);
+	CHECK(t[0].table_id == 4 && t[0].quarantined && t[0].n_decisions == 0);
+	CHECK_STR(t[0].quarantined, "decision 3 is missing");
+	CHECK(t[0].quarantined_at > 0);
+	CHECK(t[1].table_id == 6 && t[1].quarantined);
+	CHECK(t[2].table_id == 9 && !t[2].quarantined);
+
+	/* Dropping: only a table kept aside, once. */
+	CHECK_EQ(drop_quarantined(&e, 9), STORE_ERR_NOT_FOUND);
+	CHECK_EQ(drop_quarantined(&e, 4), STORE_OK);
+	CHECK_EQ(drop_quarantined(&e, 4), STORE_ERR_NOT_FOUND);
+	CHECK_EQ(drop_quarantined(&e, 0), STORE_ERR_INVALID);
+	CHECK_EQ(db_int(e.path, "SELECT count(*) FROM live_decisions WHERE table_id = 4"), 0);
+	CHECK_EQ(db_int(e.path, "SELECT count(*) FROM live_tables"), 2);
+	CHECK_EQ(quarantined(&e, 0, 10).n, 1);
+	env_close(&e);
+}
+
 /* ---- failures roll back, cancellation, queue, shutdown ----------------- */
 
 TEST(store_failed_game_finish_rolls_back_everything)
