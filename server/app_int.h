@@ -111,7 +111,8 @@ typedef struct app_table {
 	int64_t creator;     /* counts against its table limit */
 	int kind_index;
 	int64_t started_at;  /* unix ms of the current game's start */
-	bool live;           /* recorded with store_live_start */
+	bool live;           /* its start record is committed (store_live_start) */
+	bool starting;       /* its start record is being written */
 	bool closing;        /* queued for the reaper */
 	uint64_t deserted_ms; /* now_ms() since when no member is connected, or 0 */
 	char *seats_saved;   /* the live record's seats as last written (owned) */

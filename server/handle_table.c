@@ -127,22 +127,44 @@ static char *seats_text(const table *t)
 	return text;
 }
 
+typedef struct start_ctx {
+	app *a;
+	uint64_t table;
+	uint64_t game;
+} start_ctx;
+
+/* The start record's transaction is over: the table counts as live (and
+ * the game begins) only if it committed. */
 static void live_started(void *ud, int err)
 {
-	(void)ud;
-	if (err != STORE_OK)
-		log_warn("app", "live table not recorded: %s", store_strerror(err));
+	start_ctx *c = ud;
+	app_table *at = app_table_find(c->a, c->table);
+	if (at) {
+		at->starting = false;
+		at->live = err == STORE_OK;
+		if (err != STORE_OK)
+			log_error("app", "table %" PRIu64 ": game not started, its start record was "
+				  "not written: %s", c->table, store_strerror(err));
+		table_start_durable(at->t, c->game, err == STORE_OK);
+	}
+	free(c);
 }
 
-static void host_started(void *ud, table *t)
+/* A game is about to begin: its start record first (store_live_start);
+ * the game begins from live_started. */
+static void host_start(void *ud, table *t, uint64_t game)
 {
 	app *a = ud;
 	app_table *at = find_for(a, t);
-	if (!at)
+	if (!at) {
+		table_start_durable(t, game, true);
 		return;
+	}
 	at->started_at = app_unix_ms();
-	if (!a->store)
+	if (!a->store) {
+		table_start_durable(t, game, true);
 		return;
+	}
 	cJSON *rec = table_record_json(t);
 	char *config = json_text(cJSON_GetObjectItem(rec, "config"));
 	char *seats = json_text(cJSON_GetObjectItem(rec, "players"));
@@ -159,10 +181,14 @@ static void host_started(void *ud, table *t)
 		.meta_json = meta,
 		.started_at = at->started_at,
 	};
-	/* A rematch starts a new game at the same table: end the old one. */
+	/* A new game at the same table whose last game left a live record
+	 * (an aborted game has none written): end that one first. */
 	if (at->live)
 		store_live_end(a->store, (int64_t)at->id, NULL, NULL);
-	at->live = store_live_start(a->store, &lt, live_started, NULL) != NULL;
+	at->live = false;
+	start_ctx *c = xmalloc(sizeof *c);
+	*c = (start_ctx){a, at->id, game};
+	at->starting = store_live_start(a->store, &lt, live_started, c) != NULL;
 	free(at->seats_saved);
 	at->seats_saved = seats_text(t);
 	free(config);
@@ -171,6 +197,10 @@ static void host_started(void *ud, table *t)
 	free(meta);
 	cJSON_Delete(mj);
 	cJSON_Delete(rec);
+	if (!at->starting) {
+		free(c);
+		table_start_durable(t, game, false);
+	}
 }
 
 typedef struct durable_ctx {
@@ -366,7 +396,7 @@ static table_host host_of(app *a)
 		.send = host_send,
 		.shared = host_shared,
 		.events = host_events,
-		.started = host_started,
+		.start = host_start,
 		.decision = host_decision,
 		.record = host_record,
 		.finished = host_finished,
@@ -410,7 +440,8 @@ void app_table_destroy(app *a, app_table *at, bool end_live)
 	}
 	free(text);
 	lobby_remove_table(a, at);
-	if (at->live && end_live && a->store) {
+	/* A start record still being written is ended too (queued after it). */
+	if ((at->live || at->starting) && end_live && a->store) {
 		store_live_end(a->store, (int64_t)at->id, NULL, NULL);
 		forget_folded(a, at);
 	}

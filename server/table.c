@@ -361,11 +361,29 @@ int table_remove_ai(table *t, uint64_t player, int seat)
 	return TABLE_OK;
 }
 
+uint32_t table_fill_empty(table *t)
+{
+	uint32_t filled = 0;
+	for (int i = 0; i < t->s.seats; i++)
+		if (t->seats[i].kind == SEAT_EMPTY) {
+			seat_clear(&t->seats[i], SEAT_AI);
+			filled |= 1u << i;
+		}
+	return filled;
+}
+
+void table_unfill(table *t, uint32_t mask)
+{
+	for (int i = 0; i < t->s.seats; i++)
+		if ((mask >> i & 1) && t->seats[i].kind == SEAT_AI)
+			seat_clear(&t->seats[i], SEAT_EMPTY);
+}
+
 int table_start(table *t, uint64_t player)
 {
 	if (player != t->s.host)
 		return TABLE_ERR_FORBIDDEN;
-	if (t->state != TABLE_WAITING)
+	if (t->state != TABLE_WAITING || t->phase == PH_STARTING)
 		return TABLE_ERR_WRONG_PHASE;
 	const game_kind *k = t->s.kind;
 	uint64_t seed = t->s.seed;
@@ -396,17 +414,19 @@ int table_start(table *t, uint64_t player)
 	t->games++;
 	t->n_log = 0;
 	t->decision = 0;
-	for (int i = 0; i < t->s.seats; i++)
-		if (t->seats[i].kind == SEAT_EMPTY)
-			seat_clear(&t->seats[i], SEAT_AI);
-	t->state = TABLE_PLAYING;
-	tmsg_emit_seats(t);
-	table_notify_changed(t);
-	if (t->host.started)
-		t->host.started(t->host.ud, t);
-	if (t->host.events && t->evs.len)
-		t->host.events(t->host.ud, t, t->evs.v, t->evs.len, false);
-	round_begin(t);
+	if (!t->host.start) {
+		table_fill_empty(t);
+		round_started(t);
+		return TABLE_OK;
+	}
+	/* The start record has every seat filled; the waiting table keeps
+	 * showing its empty seats until the start is durable. */
+	t->phase = PH_STARTING;
+	t->start_filled = table_fill_empty(t);
+	t->host.start(t->host.ud, t, t->games);
+	if (t->phase == PH_STARTING)
+		table_unfill(t, t->start_filled);
+	t->start_filled = 0;
 	return TABLE_OK;
 }
 

@@ -123,8 +123,17 @@ typedef struct table_host {
 	 * for folding into the shared state (kind->shared_fold). `replaying`:
 	 * from table_restore, already seen before the crash. */
 	void (*events)(void *ud, table *t, const game_event *evs, size_t n, bool replaying);
-	/* A game began: persist its start (table_record_json without result)
-	 * so that a crash can be recovered from (issue 5). */
+	/* A game (number `game` at this table) is about to begin: its start
+	 * (table_record_json, no result; every seat filled) is decided but
+	 * NOT announced: the table stays "waiting" (nothing sent; seats may
+	 * still change hands) until the host has persisted it and calls
+	 * table_start_durable(t, game, ok): with ok the game begins (state,
+	 * seats, start, first options); else it is dropped and everyone at
+	 * the table gets `start_failed`, so that nobody sees a game a crash
+	 * could forget. May call table_start_durable at once. NULL: it begins
+	 * at once. */
+	void (*start)(void *ud, table *t, uint64_t game);
+	/* A game began (after start, once durable). */
 	void (*started)(void *ud, table *t);
 	/* Decision number `n` (1, 2, ...) resolved with choices[0..seats-1]
 	 * (GAME_NO_CHOICE for seats not asked); every choice was checked when
@@ -198,8 +207,13 @@ int table_remove_ai(table *t, uint64_t player, int seat);
 /* Host only, WAITING: seats still empty get an AI (a table's seat count is
  * fixed at creation; the host starting says "fill them"); seeds the
  * game (the fixed seed or getrandom, never the clock), creates it, sends
- * "start", and posts the first decision. */
+ * "start", and posts the first decision — once host.start has made its
+ * start durable (until then a second start is refused with wrong_phase). */
 int table_start(table *t, uint64_t player);
+
+/* The app persisted (ok) or failed to persist the start of game number
+ * `game` (see table_host.start). A stale or repeated call is ignored. */
+void table_start_durable(table *t, uint64_t game, bool ok);
 
 /* Host only, FINISHED: back to WAITING with the same seats. */
 int table_rematch(table *t, uint64_t player);

@@ -12,6 +12,8 @@
 /* Where the current decision is. */
 enum table_phase {
 	PH_NONE,     /* not playing */
+	PH_STARTING, /* state still WAITING: the game is created, its start
+		      * waits for the host to make it durable (nothing sent) */
 	PH_CHOOSING, /* options posted, waiting for pending seats */
 	PH_WINDOW,   /* everyone has chosen: the change-your-mind window runs */
 	PH_COMMIT,   /* resolved: waiting for the host to make it durable */
@@ -68,6 +70,8 @@ struct table {
 	cJSON *result;         /* result_json once over */
 	uint32_t end_ai_mask;
 	bool aborted;          /* the kind refused a resolved set (a bug) */
+	uint32_t start_filled; /* PH_STARTING, inside host.start: the seats
+				* table_start filled with an AI */
 
 	/* the round */
 	enum table_phase phase;
@@ -123,6 +127,9 @@ void round_stop_timers(table *t);
 /* After the game is created (or restored): post the first decision, or
  * finish when it is over already. */
 void round_begin(table *t);
+/* table_start's game begins: state playing, seats, events, start, first
+ * options (the start is durable, or there is no host.start). */
+void round_started(table *t);
 void round_post_decision(table *t);
 /* After a pause (reveal pause or pacing): the next decision, or the end
  * when the game is over. */
@@ -144,6 +151,10 @@ bool round_has_live_human(const table *t);
 
 /* table.c */
 void table_notify_changed(table *t);
+/* Every empty seat gets an AI; returns the seats filled (bit i: seat i). */
+uint32_t table_fill_empty(table *t);
+/* Seats of `mask` that are still AI go back to empty. */
+void table_unfill(table *t, uint32_t mask);
 /* Seat `seat` goes to the spectator `player` (takeover by choosing). */
 void table_take_over(table *t, uint64_t player, int seat);
 

@@ -359,6 +359,45 @@ void round_schedule_next(table *t)
 		uv_timer_start(&t->step_timer, on_step_timer, (uint64_t)delay, 0);
 }
 
+void round_started(table *t)
+{
+	/* Seats emptied while the start was being made durable are the AI's
+	 * too (the host's live record follows the seats: host.changed). */
+	table_fill_empty(t);
+	t->state = TABLE_PLAYING;
+	t->phase = PH_BETWEEN;
+	tmsg_emit_seats(t);
+	table_notify_changed(t);
+	if (t->host.started)
+		t->host.started(t->host.ud, t);
+	if (t->host.events && t->evs.len)
+		t->host.events(t->host.ud, t, t->evs.v, t->evs.len, false);
+	round_begin(t);
+}
+
+void table_start_durable(table *t, uint64_t game, bool ok)
+{
+	if (t->freed || t->state != TABLE_WAITING || t->phase != PH_STARTING || game != t->games)
+		return;
+	if (ok) {
+		round_started(t);
+		return;
+	}
+	/* Nothing of the game was shown: it goes, and the table waits as
+	 * before (the host may start again; the host logged why). */
+	t->s.kind->destroy(t->game);
+	t->game = NULL;
+	t->games--;
+	t->phase = PH_NONE;
+	game_events_clear(&t->evs);
+	table_unfill(t, t->start_filled);
+	cJSON *m = tmsg_new(t, "start_failed");
+	cJSON_AddStringToObject(m, "reason", "store");
+	cJSON_AddStringToObject(m, "message", "the server could not save the new game, so it "
+			       "did not start; the host may try again");
+	tmsg_emit(t, m, NULL);
+}
+
 void round_begin(table *t)
 {
 	t->phase = PH_BETWEEN;

@@ -1101,3 +1101,159 @@ TEST(table_restore_of_an_ended_log_records_then_sends_result_once)
 	cJSON_Delete(rec);
 	h_close();
 }
+
+/* --- the start waits for its durable start record ------------------------------ */
+
+static struct {
+	int calls;
+	uint64_t game;     /* the number start() was given last */
+	char *record;      /* table_record_json at that moment */
+	int ok;            /* 1: make it durable at once, -1: fail at once, 0: hold */
+	int sent_before;   /* messages sent when start() was called */
+} S;
+
+static void s_start(void *ud, table *t, uint64_t game)
+{
+	(void)ud;
+	S.calls++;
+	S.game = game;
+	S.sent_before = H.n;
+	free(S.record);
+	cJSON *r = table_record_json(t);
+	S.record = cJSON_PrintUnformatted(r);
+	cJSON_Delete(r);
+	if (S.ok)
+		table_start_durable(t, game, S.ok > 0);
+}
+
+/* A three-seat coin table whose host persists starts: p1 in seat 0, p3
+ * watching, seats 1 and 2 empty. */
+static void start_table(int ok)
+{
+	free(S.record);
+	memset(&S, 0, sizeof S);
+	S.ok = ok;
+	h_init(&coin_kind);
+	table_host host = h_host;
+	host.start = s_start;
+	table_settings s = h_settings(&coin_kind, 3);
+	H.t = table_new(&H.loop, &host, &s, err, sizeof err);
+	REQUIRE(H.t);
+	CHECK_EQ(table_join(H.t, 1, "p1", 0, NULL, NULL), TABLE_OK);
+	CHECK_EQ(table_spectate(H.t, 3, "p3", NULL), TABLE_OK);
+}
+
+static const char *seat_kind_in(const cJSON *msg, int seat)
+{
+	const cJSON *e = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(msg, "seats"), seat);
+	const cJSON *k = cJSON_GetObjectItemCaseSensitive(e, "kind");
+	return cJSON_IsString(k) ? k->valuestring : "?";
+}
+
+TEST(table_game_begins_only_once_its_start_is_durable)
+{
+	start_table(0);
+	int n0 = H.n;
+	CHECK_EQ(table_start(H.t, 1), TABLE_OK);
+	CHECK_EQ(S.calls, 1);
+	CHECK_EQ(S.game, 1);
+	/* its record has every seat filled; nothing was sent, nothing folded */
+	CHECK(S.record && strstr(S.record, "\"players\":[{\"seat\":0,\"player\":1"));
+	CHECK(S.record && !strstr(S.record, "\"kind\":\"empty\""));
+	CHECK_EQ(S.sent_before, n0);
+	CHECK_EQ(H.n, n0);
+	CHECK_EQ(H.events_live, 0);
+	CHECK_EQ(H.started, 0);
+	CHECK_EQ(table_get_state(H.t), TABLE_WAITING);
+	cJSON *snap = table_snapshot_json(H.t, 3);
+	CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(snap, "game")));
+	CHECK_STR(seat_kind_in(snap, 1), "empty"); /* not shown filled yet */
+	cJSON_Delete(snap);
+	/* no second start meanwhile; a player may still take a seat */
+	CHECK_EQ(table_start(H.t, 1), TABLE_ERR_WRONG_PHASE);
+	CHECK_EQ(table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err),
+		 TABLE_ERR_WRONG_PHASE);
+	CHECK_EQ(table_join(H.t, 2, "p2", 1, NULL, NULL), TABLE_OK);
+	/* stale numbers are ignored */
+	table_start_durable(H.t, 0, true);
+	table_start_durable(H.t, 2, true);
+	CHECK_EQ(h_count(0, "start"), 0);
+	/* durable: the game begins, with the seats as they are now */
+	table_start_durable(H.t, 1, true);
+	CHECK_EQ(table_get_state(H.t), TABLE_PLAYING);
+	CHECK_EQ(h_count(1, "start"), 1);
+	CHECK_EQ(h_count(2, "start"), 1);
+	CHECK_EQ(h_count(3, "start"), 1);
+	CHECK_EQ(h_count(1, "options"), 1);
+	CHECK_EQ(H.started, 1);
+	CHECK(H.events_live > 0);
+	const cJSON *seats = h_last(3, "seats");
+	CHECK_STR(seat_kind_in(seats, 1), "human");
+	CHECK_STR(seat_kind_in(seats, 2), "ai");
+	table_start_durable(H.t, 1, true); /* repeated: ignored */
+	CHECK_EQ(h_count(1, "start"), 1);
+	free(S.record);
+	S.record = NULL;
+	h_close();
+}
+
+TEST(table_start_not_durable_drops_the_game_and_says_so)
+{
+	start_table(0);
+	uint64_t seq0 = table_seq(H.t);
+	CHECK_EQ(table_start(H.t, 1), TABLE_OK);
+	table_start_durable(H.t, 1, false);
+	/* everyone at the table is told; nothing of the game was shown */
+	CHECK_EQ(h_count(1, "start_failed"), 1);
+	CHECK_EQ(h_count(3, "start_failed"), 1);
+	const cJSON *f = h_last(1, "start_failed");
+	CHECK_STR(cJSON_GetObjectItemCaseSensitive(f, "reason")->valuestring, "store");
+	CHECK_EQ(h_num(f, "seq"), (double)seq0 + 1);
+	CHECK_EQ(h_count(0, "start"), 0);
+	CHECK_EQ(h_count(0, "options"), 0);
+	CHECK_EQ(H.events_live, 0);
+	CHECK_EQ(table_get_state(H.t), TABLE_WAITING);
+	CHECK_EQ(table_seat_kind_of(H.t, 1), SEAT_EMPTY);
+	CHECK_EQ(table_seat_kind_of(H.t, 2), SEAT_EMPTY);
+	/* the host may try again: the same game number, and this time it begins */
+	CHECK_EQ(table_remove_ai(H.t, 1, 1), TABLE_ERR_NOT_FOUND);
+	CHECK_EQ(table_start(H.t, 1), TABLE_OK);
+	CHECK_EQ(S.game, 1);
+	table_start_durable(H.t, 1, true);
+	CHECK_EQ(h_count(1, "start"), 1);
+	CHECK_EQ(table_seat_kind_of(H.t, 2), SEAT_AI);
+	free(S.record);
+	S.record = NULL;
+	h_close();
+}
+
+TEST(table_start_durable_or_failed_at_once_from_the_callback)
+{
+	start_table(1); /* re-entrant: start() may answer at once */
+	CHECK_EQ(table_start(H.t, 1), TABLE_OK);
+	CHECK_EQ(h_count(1, "start"), 1);
+	CHECK_EQ(table_seat_kind_of(H.t, 2), SEAT_AI);
+	free(S.record);
+	S.record = NULL;
+	h_close();
+
+	start_table(-1);
+	CHECK_EQ(table_start(H.t, 1), TABLE_OK);
+	CHECK_EQ(h_count(1, "start_failed"), 1);
+	CHECK_EQ(h_count(1, "start"), 0);
+	CHECK_EQ(table_get_state(H.t), TABLE_WAITING);
+	CHECK_EQ(table_seat_kind_of(H.t, 1), SEAT_EMPTY);
+	CHECK_EQ(table_seat_kind_of(H.t, 2), SEAT_EMPTY);
+	free(S.record);
+	S.record = NULL;
+	h_close();
+}
+
+TEST(table_freed_while_its_start_is_written_no_leak)
+{
+	start_table(0);
+	CHECK_EQ(table_start(H.t, 1), TABLE_OK);
+	h_close(); /* the created game goes with the table (ASan/LSan check) */
+	free(S.record);
+	S.record = NULL;
+}
