@@ -50,6 +50,10 @@ CLIENT_OBJ := $(call obj,$(CLIENT_SRC))
 # migrations/*.sql are embedded in laird (it needs no source tree at run time).
 MIGRATIONS := $(sort $(wildcard migrations/*.sql))
 SERVER_OBJ += $(BUILD)/gen/migrations.o
+# So is the browser client, web/ (server/http_static.h); a file added or
+# removed changes its directory, which rebuilds the table.
+WEB_FILES := $(filter-out web/embed.sh web/README.md,$(shell find web -type f 2>/dev/null | LC_ALL=C sort))
+SERVER_OBJ += $(BUILD)/gen/web_files.o
 TEST_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 BENCH_BINS := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 
@@ -71,6 +75,13 @@ $(BUILD)/gen/migrations.c: $(MIGRATIONS) migrations/embed.sh migrations
 	sh migrations/embed.sh $(MIGRATIONS) >$@.tmp && mv $@.tmp $@
 
 $(BUILD)/gen/migrations.o: $(BUILD)/gen/migrations.c
+	$(CC) $(ALL_CFLAGS) -Iserver -MMD -MP -c $< -o $@
+
+$(BUILD)/gen/web_files.c: $(WEB_FILES) web/embed.sh $(shell find web -type d 2>/dev/null)
+	@mkdir -p $(dir $@)
+	sh web/embed.sh $(WEB_FILES) >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/web_files.o: $(BUILD)/gen/web_files.c
 	$(CC) $(ALL_CFLAGS) -Iserver -MMD -MP -c $< -o $@
 
 $(LAIRD): $(BUILD)/server/main.o $(SERVER_OBJ) $(CORE_OBJ)

@@ -38,6 +38,10 @@ static const struct opt opts[] = {
 	{"port", OPT_INT, F(port), 0, 65535, "TCP port, WebSocket and HTTP (0: any free one)"},
 	{"trust_proxy", OPT_BOOL, F(trust_proxy), 0, 1,
 	 "client address from X-Forwarded-For (proxy)"},
+	{"allowed_origins", OPT_STR, F(allowed_origins), 0, 0,
+	 "origins of pages that may connect (\"\": own, *: any)"},
+	{"web_root", OPT_STR, F(web_root), 0, 0,
+	 "serve the web client from DIR (\"\": built in)"},
 	{"db_path", OPT_STR, F(db_path), 0, 0, "SQLite database file"},
 	{"max_connections", OPT_INT, F(max_connections), 1, 1000000,
 	 "WebSocket connections in total"},
@@ -447,7 +451,7 @@ static void format_value(const laird_config *cfg, const struct opt *o, char *out
 	static const char *const levels[] = {"debug", "info", "warn", "error", "off"};
 	switch (o->type) {
 	case OPT_STR:
-		snprintf(out, len, "%s", p);
+		snprintf(out, len, "%s", *p ? p : "\"\"");
 		break;
 	case OPT_INT:
 		snprintf(out, len, "%d", *(const int *)p);
@@ -484,7 +488,9 @@ void config_usage(FILE *out)
 		flag_name(o, flag, sizeof flag);
 		static const char *const meta[] = {"ADDR", "N", "BYTES", "", "LEVEL"};
 		bool file = o->type == OPT_STR && strstr(o->name, "path");
-		const char *m = file ? "FILE" : meta[o->type];
+		bool dir = o->type == OPT_STR && strstr(o->name, "root");
+		bool list = o->type == OPT_STR && strstr(o->name, "origins");
+		const char *m = file ? "FILE" : dir ? "DIR" : list ? "LIST" : meta[o->type];
 		snprintf(arg, sizeof arg, "--%s%s%s", flag, *m ? " " : "", m);
 		format_value(&def, o, val, sizeof val);
 		/* Keep within 80 columns: the default goes on its own line if need be. */

@@ -16,6 +16,10 @@ typedef struct laird_config {
 	char bind[64];            /* "127.0.0.1"; "0.0.0.0" or "::" for public */
 	int port;                 /* 7777; 0 picks a free port (printed at start) */
 	bool trust_proxy;         /* take the client address from X-Forwarded-For */
+	char allowed_origins[512]; /* web pages that may open a WebSocket: "" their
+				    * own origin only, "*" any, else a list (origin.h) */
+	/* the browser client */
+	char web_root[512];       /* "" = the files built into laird (http_static.h) */
 	/* storage */
 	char db_path[512];        /* "./var/lair.db" */
 	/* limits (issue 5) */

@@ -28,7 +28,9 @@
 #include <string.h>
 
 #include "../common/log.h"
+#include "http_static.h"
 #include "metrics.h"
+#include "origin.h"
 
 #define RX_BUFFER_SIZE 1024     /* chunk size; ~2.9 KB per idle conn (NOTES-lws) */
 #define TICK_MS 250             /* loop-lag probe; every 4th tick sweeps timeouts */
@@ -53,8 +55,9 @@ static const char *const err_names[ERR_COUNT] = {
 	"idle_timeout",
 };
 
-enum refusal { REFUSED_FULL, REFUSED_PER_IP, REFUSED_DRAINING, REFUSED_COUNT };
-static const char *const refusal_names[REFUSED_COUNT] = {"full", "per_ip", "draining"};
+enum refusal { REFUSED_FULL, REFUSED_PER_IP, REFUSED_DRAINING, REFUSED_ORIGIN, REFUSED_COUNT };
+static const char *const refusal_names[REFUSED_COUNT] = {"full", "per_ip", "draining",
+							 "origin"};
 
 struct ip_entry {
 	struct ip_entry *next;
@@ -106,6 +109,7 @@ struct pss {
 	char *http_reply;  /* LWS_PRE headroom + body, owned */
 	size_t http_len;
 	char fwd_ip[48];   /* X-Forwarded-For client (trust_proxy) */
+	struct static_reply *sr; /* a web client file being sent (http_static.h) */
 };
 
 struct net {
@@ -114,6 +118,7 @@ struct net {
 	net_callbacks cb;
 	struct lws_context *ctx;
 	struct lws_vhost *vh;
+	http_static *statics;   /* the browser client's files at / */
 	int port;
 	bool draining, shutting_down, finished;
 	uint64_t next_id;
@@ -552,7 +557,7 @@ static int http_reply(struct lws *wsi, struct pss *p, unsigned status, const cha
 	return 0;
 }
 
-static int on_http(net *n, struct lws *wsi, struct pss *p, const char *uri)
+static int on_http(net *n, struct lws *wsi, struct pss *p, const char *uri, size_t len)
 {
 	n->http_requests++;
 	if (lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0) {
@@ -578,8 +583,8 @@ static int on_http(net *n, struct lws *wsi, struct pss *p, const char *uri)
 		if (n->cb.metrics)
 			n->cb.metrics(n->cb.ud, &body);
 	} else {
-		status = HTTP_STATUS_NOT_FOUND;
-		buf_puts(&body, "not found\n");
+		buf_free(&body);
+		return http_static_serve(n->statics, wsi, uri, len, &p->sr);
 	}
 	return http_reply(wsi, p, status, ctype, &body);
 }
@@ -619,6 +624,27 @@ static void read_forwarded(struct lws *wsi, struct pss *p)
 		strlcpy_safe(p->fwd_ip, last, sizeof p->fwd_ip);
 }
 
+/* A WebSocket upgrade from a web page of another origin is refused before
+ * it opens (origin.h): another site must not drive a visitor's socket. */
+static bool origin_ok(net *n, struct lws *wsi)
+{
+	char origin[257], host[257];
+	int ol = lws_hdr_total_length(wsi, WSI_TOKEN_ORIGIN);
+	if (ol <= 0)
+		return true;
+	if (ol >= (int)sizeof origin || lws_hdr_copy(wsi, origin, sizeof origin, WSI_TOKEN_ORIGIN) < 0)
+		origin[0] = 0; /* too long to be an origin of ours: refused below */
+	int hl = lws_hdr_total_length(wsi, WSI_TOKEN_HOST);
+	if (hl <= 0 || hl >= (int)sizeof host || lws_hdr_copy(wsi, host, sizeof host, WSI_TOKEN_HOST) < 0)
+		host[0] = 0;
+	if (origin[0] && origin_allowed(origin, host, n->cfg->allowed_origins))
+		return true;
+	n->refused[REFUSED_ORIGIN]++;
+	log_info("net", "refusing a WebSocket from origin \"%.80s\" (host \"%.80s\"): "
+		 "not in allowed_origins", origin, host);
+	return false;
+}
+
 static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
 		    size_t len)
 {
@@ -630,6 +656,11 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 
 	switch (reason) {
 	case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+		if (!origin_ok(n, wsi)) {
+			/* A status the browser's console shows, then the close. */
+			lws_return_http_status(wsi, HTTP_STATUS_FORBIDDEN, NULL);
+			return -1;
+		}
 		if (p && n->cfg->trust_proxy)
 			read_forwarded(wsi, p);
 		return 0;
@@ -655,14 +686,17 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 		}
 		return 0;
 	case LWS_CALLBACK_HTTP:
-		return p ? on_http(n, wsi, p, in ? (const char *)in : "") : -1;
+		return p ? on_http(n, wsi, p, in ? (const char *)in : "", in ? len : 0) : -1;
 	case LWS_CALLBACK_HTTP_WRITEABLE:
+		if (p && p->sr)
+			return http_static_writeable(wsi, &p->sr);
 		return p ? on_http_writeable(wsi, p) : -1;
 	case LWS_CALLBACK_WSI_DESTROY:
 		if (p) {
 			on_destroy(n, p);
 			free(p->http_reply);
 			p->http_reply = NULL;
+			http_static_drop(&p->sr);
 		}
 		return 0;
 	default:
@@ -779,6 +813,11 @@ net *net_new(uv_loop_t *loop, const laird_config *cfg, const net_callbacks *cb, 
 	n->cfg = cfg;
 	n->cb = *cb;
 	n->last_tick_ns = now_ns();
+	if (!origin_list_valid(cfg->allowed_origins, err, errlen) ||
+	    !(n->statics = http_static_new(loop, cfg->web_root, err, errlen))) {
+		free(n);
+		return NULL;
+	}
 
 	/* lws's warnings are mostly noise at shutdown; errors always show. */
 	lws_set_log_level(log_get_level() <= LOG_DEBUG ? LLL_ERR | LLL_WARN : LLL_ERR, lws_log);
@@ -799,6 +838,7 @@ net *net_new(uv_loop_t *loop, const laird_config *cfg, const net_callbacks *cb, 
 	if (!n->ctx) {
 		snprintf(err, errlen, "cannot create the libwebsockets context "
 			 "(is libwebsockets-evlib-uv installed?)");
+		http_static_free(n->statics);
 		free(n);
 		return NULL;
 	}
@@ -822,6 +862,7 @@ net *net_new(uv_loop_t *loop, const laird_config *cfg, const net_callbacks *cb, 
 			uv_run(loop, UV_RUN_NOWAIT);
 		if (n->ctx)
 			lws_context_destroy(n->ctx);
+		http_static_free(n->statics);
 		free(n);
 		return NULL;
 	}
@@ -859,5 +900,6 @@ void net_free(net *n)
 			free(e);
 		}
 	buf_free(&n->scratch);
+	http_static_free(n->statics);
 	free(n);
 }
