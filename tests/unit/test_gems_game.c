@@ -3,6 +3,7 @@
  * (gems_init_fixed) and chosen choices, one test per rule or adventure part,
  * each named after the RULES-gems decision it pins.
  */
+#include <math.h>
 #include <string.h>
 
 #include "../../server/games/gems/gems_int.h"
@@ -202,6 +203,28 @@ TEST(gems_G25_lair_odds_count_seen_types_over_unseen_rooms)
 	CHECK_EQ(g.seat[0].t.spiders_killed, 1);
 	CHECK_EQ(g.poisons_unused, 0);
 	CHECK(g.odds > 0.49 && g.odds < 0.51); /* one lair-type warning of two unseen */
+}
+
+/* G25: a warning that G9 made a dead spider is an empty room; it is never
+ * in the numerator, even while its poison bottle is still ahead. */
+TEST(gems_G25_dead_spider_ahead_of_its_poison_is_an_empty_room)
+{
+	gems_room r[6] = {WARN(0), GEM(0), ADV(GEMS_ADV_POISON), WARN(0), GEM(1), WARN(0)};
+	gems_game g;
+	start(&g, 2, GEMS_ADV_POISON, r, 6);
+	REQUIRE(g.rooms[3].spider == GEMS_SPIDER_DEAD);
+	REQUIRE(g.rooms[5].spider == GEMS_SPIDER_LAIR);
+	CHECK_EQ(g.depth, 1);
+	CHECK_EQ(g.poisons_unused, 0);
+	/* unseen: G0, Poison, W0 (dead), G1, W0 (lair): only the lair counts */
+	CHECK(g.odds > 0.2 - 1e-9 && g.odds < 0.2 + 1e-9);
+	CHECK(fabs(gems_lair_odds(&g) - 0.2) < 1e-9);
+	REQUIRE(all(&g, GEMS_C_STAY) == GAME_OK); /* G0: 1 of 4 */
+	CHECK(fabs(g.odds - 0.25) < 1e-9);
+	REQUIRE(all(&g, GEMS_C_STAY) == GAME_OK); /* the poison: 0 while unused */
+	CHECK(g.odds == 0.0);
+	REQUIRE(all(&g, GEMS_C_STAY) == GAME_OK); /* the dead spider: 1 of 2 */
+	CHECK(fabs(g.odds - 0.5) < 1e-9);
 }
 
 TEST(gems_G26_rumor_counts_unseen_rooms_and_parts)
@@ -589,6 +612,39 @@ TEST(gems_G22_little_people_carry_pay_or_steal_then_drop)
 	game_choice l[GAME_MAX_SEATS] = {GEMS_C_LEAVE, GEMS_C_STAY, -1, -1, -1, -1, -1, -1, -1};
 	REQUIRE(play(&g, l) == GAME_OK);
 	CHECK_EQ(g.seat[0].queens + g.seat[0].changelings, 0);
+}
+
+/* G22: carried people act one at a time in carry order. A Changeling
+ * carried first finds an empty hand and steals nothing; the Queen carried
+ * after it then pays one: [Changeling, Queen] on an empty hand ends with 1. */
+TEST(gems_G22_people_act_in_carry_order_changeling_then_queen)
+{
+	gems_room r[4] = {ADV(GEMS_ADV_PEOPLE), ADV(GEMS_ADV_PEOPLE), WARN(0), WARN(1)};
+	gems_opts o = {.fixed_adventures = true, .adv = {GEMS_ADV_PEOPLE, 0, 1, 2, 3}};
+	game_choice carry[GAME_MAX_SEATS] = {GEMS_C_CARRY, -1, -1, -1, -1, -1, -1, -1, -1};
+	char err[64];
+	int found = 0;
+	/* the group's kind is drawn from the rules stream: look for a seed
+	 * whose first group is Changelings and whose second is Queens */
+	for (uint64_t seed = 0; seed < 200 && !found; seed++) {
+		gems_game g;
+		REQUIRE(gems_init_fixed(&g, 1, seed, NULL, &o, r, 4, NULL) == GAME_OK);
+		REQUIRE(gems_apply(&g, carry, NULL, err, sizeof err) == GAME_OK);
+		if (g.seat[0].changelings != 1)
+			continue;
+		CHECK_EQ(g.seat[0].hand, 0); /* room 2: nothing to steal */
+		game_events_clear(&evs); /* carry again, then enter W0 */
+		REQUIRE(gems_apply(&g, carry, &evs, err, sizeof err) == GAME_OK);
+		if (g.seat[0].queens != 1)
+			continue;
+		found = 1;
+		const game_event *p = find_event(GEMS_EV_PEOPLE, 0);
+		REQUIRE(p != NULL);
+		CHECK_EQ(p->a, 1); /* the Queen paid */
+		CHECK_EQ(p->b, 0); /* the Changeling, first, found an empty hand */
+		CHECK_EQ(g.seat[0].hand, 1);
+	}
+	CHECK(found);
 }
 
 TEST(gems_G22_queens_two_thirds_of_the_time)

@@ -167,7 +167,8 @@ typedef struct gems_tally {
 typedef struct gems_seat {
 	int32_t hand, chest, bars;
 	uint8_t inside, size, owed, path; /* size 0–4 (weight 1<<size); path: Sphinx */
-	uint8_t queens, changelings, coin_mask, pad;
+	uint8_t queens, changelings, coin_mask;
+	uint8_t queen_bits; /* bit k: the k-th person carried is a Queen (G22; ≤ 6 a dungeon) */
 	int32_t depth; /* rooms entered in this dungeon */
 	gems_tally t;
 	gems_persona ai;
@@ -214,7 +215,7 @@ typedef struct gems_game {
 	/* the multiset of unseen rooms (all the odds may depend on) */
 	uint16_t unseen_levels; /* bit L: the gem room of level L */
 	uint8_t unseen_bars, unseen_adv;
-	uint8_t unseen_warn[5]; /* by warning type */
+	uint8_t unseen_warn[5]; /* by warning type; dead spiders excluded (G25) */
 	uint8_t pad2[3];
 
 	/* odds of the current decision (G25–G28), computed once per decision */

@@ -89,19 +89,28 @@ void gems_adv_enter(gems_game *g, int adv, int part, game_events *out)
 }
 
 /* G22: every carried person pays or steals one gem per room entered, after
- * the room's split. */
+ * the room's split, one at a time in the order they were carried: a
+ * Changeling carried before a Queen finds the hand as it was before her. */
 void gems_people_effect(gems_game *g, game_events *out)
 {
 	for (int i = 0; i < g->seats; i++) {
 		gems_seat *s = &g->seat[i];
-		if (!s->inside || !(s->queens | s->changelings))
+		int people = s->queens + s->changelings;
+		if (!s->inside || !people)
 			continue;
-		s->hand += s->queens;
-		g->ledger.granted += s->queens;
-		int stolen = s->changelings < s->hand ? s->changelings : s->hand;
-		s->hand -= stolen;
+		int paid = 0, stolen = 0;
+		for (int k = 0; k < people; k++) {
+			if (s->queen_bits >> k & 1) {
+				s->hand++;
+				paid++;
+			} else if (s->hand > 0) {
+				s->hand--;
+				stolen++;
+			}
+		}
+		g->ledger.granted += paid;
 		g->ledger.changeling += stolen;
-		gems_emit(out, GEMS_EV_PEOPLE, i, s->queens, stolen, 0);
+		gems_emit(out, GEMS_EV_PEOPLE, i, paid, stolen, 0);
 	}
 }
 
@@ -287,10 +296,13 @@ static void carry(gems_game *g, const game_choice *ch, uint32_t stayers, game_ev
 		if (!(carriers >> i & 1))
 			continue;
 		gems_seat *s = &g->seat[i];
-		if (queens)
+		int k = s->queens + s->changelings; /* the carry order (G22) */
+		if (queens) {
+			s->queen_bits |= (uint8_t)(1u << k);
 			s->queens++;
-		else
+		} else {
 			s->changelings++;
+		}
 		s->t.people_helped++;
 	}
 }

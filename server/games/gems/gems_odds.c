@@ -31,7 +31,9 @@ static void count_room(gems_game *g, gems_room r, int delta)
 		g->unseen_bars = (uint8_t)(g->unseen_bars + delta);
 		break;
 	case GEMS_ROOM_WARNING:
-		g->unseen_warn[r.arg] = (uint8_t)(g->unseen_warn[r.arg] + delta);
+		/* G25: a dead spider is an empty room, never a lair candidate */
+		if (r.spider != GEMS_SPIDER_DEAD)
+			g->unseen_warn[r.arg] = (uint8_t)(g->unseen_warn[r.arg] + delta);
 		break;
 	default:
 		g->unseen_adv = (uint8_t)(g->unseen_adv + delta);
@@ -51,7 +53,9 @@ void gems_unseen_reset(gems_game *g)
 
 void gems_unseen_remove(gems_game *g, gems_room r) { count_room(g, r, -1); }
 
-/* G25: unseen warnings of a type already met, over the unseen rooms. */
+/* G25: unseen warnings of a type already met, over the unseen rooms. The
+ * warnings G9 made dead spiders are not in unseen_warn (count_room): they
+ * are empty rooms, in the denominator only, even before their poison. */
 double gems_lair_odds(const gems_game *g)
 {
 	int unseen = g->n_rooms - g->cur - 1;

@@ -42,6 +42,7 @@ void gems_begin_dungeon(gems_game *g, const gems_room *fixed, int n_fixed, game_
 		s->inside = 1;
 		s->size = 2; /* G19: regular size, weight 4 */
 		s->owed = s->path = s->queens = s->changelings = s->coin_mask = 0;
+		s->queen_bits = 0;
 		s->depth = 0;
 	}
 	gems_emit(out, GEMS_EV_DUNGEON_START, -1, g->dungeon + 1, g->bravery,
@@ -116,7 +117,7 @@ static void scare_out(gems_game *g, game_events *out)
 		s->t.scared++;
 		gems_emit(out, GEMS_EV_SCARED, i, s->hand, s->queens + s->changelings, 0);
 		s->hand = 0;
-		s->queens = s->changelings = s->owed = 0;
+		s->queens = s->changelings = s->owed = s->queen_bits = 0;
 		s->inside = 0;
 	}
 }
@@ -195,7 +196,7 @@ static void leave_group(gems_game *g, uint32_t leavers, bool voluntary, game_eve
 		s->t.coins_looted += coins[i];
 		s->hand = 0;
 		s->inside = 0;
-		s->queens = s->changelings = s->owed = 0;
+		s->queens = s->changelings = s->owed = s->queen_bits = 0;
 		if (voluntary && g->cur + 1 == g->lair_at)
 			s->t.psychic_leaves++;
 		if (voluntary && n == 1)
