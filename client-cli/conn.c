@@ -243,7 +243,7 @@ static void teardown(struct lconn *c)
 	uv_close((uv_handle_t *)&c->retry, handle_closed);
 	uv_close((uv_handle_t *)&c->defer, handle_closed);
 	if (c->ctx)
-		lws_context_destroy(c->ctx); /* first of two: see NOTES-lws.md */
+		lws_context_destroy(c->ctx); /* first of two: closes lws's loop handles (conn.h) */
 }
 
 static void defer_cb(uv_timer_t *t)
@@ -440,7 +440,7 @@ void lconn_free(struct lconn *c)
 	if (!c)
 		return;
 	if (c->ctx)
-		lws_context_destroy(c->ctx); /* second: frees it (NOTES-lws.md) */
+		lws_context_destroy(c->ctx); /* second: frees it (conn.h) */
 	queue_clear(c);
 	buf_free(&c->rx);
 	free(c);

@@ -7,8 +7,10 @@
  * handed over whole. A dropped connection is retried with exponential
  * backoff when the caller asked for it. Everything runs on the loop thread.
  *
- * Lifecycle (lws on a foreign loop needs its context destroyed twice, see
- * NOTES-lws.md "Shutdown order"):
+ * Lifecycle (lws on a foreign loop needs its context destroyed twice: the
+ * first call closes lws's own loop handles, which libuv finishes closing
+ * while the loop runs; only the second call, after uv_run() returned,
+ * frees the context):
  *   lconn_open()      creates the lws context and starts connecting;
  *   lconn_shutdown()  may be called anywhere, even inside a handler: it closes
  *                     the socket (close frame 1000) and releases every loop

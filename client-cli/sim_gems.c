@@ -18,7 +18,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: lair sim gems [--games N] [--seats S] [--seed X] [--json]\n"
 		   "\n"
-		   "Plays N all-AI games of gems (seed 000) and prints win rate by seat,\n"
+		   "Plays N all-AI games of gems and prints win rate by seat,\n"
 		   "mean and median winning score, rooms per dungeon, how dungeons end,\n"
 		   "every statistic's totals and the achievements earned.\n"
 		   "\n"

@@ -129,7 +129,7 @@ static int take_monte(struct tv *tv, const cJSON *ev)
 	for (int i = 0; i < 3; i++) {
 		const cJSON *c = cJSON_GetArrayItem(cards, i);
 		const cJSON *v = cJSON_IsObject(c) ? get(c, "value") : c;
-		/* Absent values: the first Monte's cards (seed 000: 2, 1, push 0). */
+		/* Absent values: the first Monte's cards (2, 1, push 0). */
 		int64_t x;
 		tv->monte_cards[i] = jint(v, -1000, 1000, &x) ? (int)x : 2 - i;
 	}

@@ -148,7 +148,7 @@ void vg_monte_layout(const struct tv *tv, int step, int pos[3])
 	}
 }
 
-/* The warnings' messages (seed 000) in a word each, for the dungeon row. */
+/* The warnings' messages (docs/rules/gems.md, G7) in a word each, for the dungeon row. */
 static const char *warning_word(const char *msg)
 {
 	static const struct {
@@ -352,7 +352,7 @@ static const cJSON *vseat(const cJSON *v, int i)
 	return cJSON_GetArrayItem(get(v, "players"), i);
 }
 
-/* Row 3 right: the seed's "hand icon": lair odds, rumored gems, our EV. */
+/* Row 3 right: the design's "hand icon": lair odds, rumored gems, our EV. */
 static void draw_hand(struct scr *s, const struct tv *tv, const cJSON *v, int show)
 {
 	if (!show) {
@@ -549,7 +549,7 @@ static void draw_options(struct scr *s, const struct tv *tv, const struct view_u
 		scr_printf(s, 23, 40, SC_RED, "%.39s", ui->notice);
 }
 
-/* gems.md's achievement keys as the seed names them. */
+/* gems.md's achievement keys as the design names them. */
 static const char *achievement_label(const char *key)
 {
 	static const struct {

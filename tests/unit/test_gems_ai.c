@@ -1,6 +1,6 @@
 /*
- * test_gems_ai.c — the computer player as the seed's A.I. section says
- * (RULES-gems G29–G32): personality ranges, each stay/leave check in its
+ * test_gems_ai.c — the computer player as the design's A.I. section says
+ * (docs/rules/gems.md, G29–G32): personality ranges, each stay/leave check in its
  * order, the last-dungeon changes, RumorLeave, the uniform stay pick, Monte
  * attention, and the AI drawing only from its own stream.
  */

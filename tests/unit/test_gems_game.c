@@ -1,7 +1,7 @@
 /*
  * test_gems_game.c — the rules in play: dungeons with a known room order
  * (gems_init_fixed) and chosen choices, one test per rule or adventure part,
- * each named after the RULES-gems decision it pins.
+ * each named after the rule decision it pins (docs/rules/gems.md).
  */
 #include <math.h>
 #include <string.h>
@@ -216,10 +216,10 @@ TEST(gems_G25_dead_spider_ahead_of_its_poison_is_an_empty_room)
 	REQUIRE(g.rooms[5].spider == GEMS_SPIDER_LAIR);
 	CHECK_EQ(g.depth, 1);
 	CHECK_EQ(g.poisons_unused, 0);
-	/* unseen: G0, Poison, W0 (dead), G1, W0 (lair): only the lair counts */
+	/* unseen: gem L0, Poison, W0 (dead), gem L1, W0 (lair): only the lair counts */
 	CHECK(g.odds > 0.2 - 1e-9 && g.odds < 0.2 + 1e-9);
 	CHECK(fabs(gems_lair_odds(&g) - 0.2) < 1e-9);
-	REQUIRE(all(&g, GEMS_C_STAY) == GAME_OK); /* G0: 1 of 4 */
+	REQUIRE(all(&g, GEMS_C_STAY) == GAME_OK); /* gem L0: 1 of 4 */
 	CHECK(fabs(g.odds - 0.25) < 1e-9);
 	REQUIRE(all(&g, GEMS_C_STAY) == GAME_OK); /* the poison: 0 while unused */
 	CHECK(g.odds == 0.0);
@@ -335,6 +335,26 @@ TEST(gems_G21_devil_obligations)
 	CHECK_EQ(g.seat[0].owed, 4);
 	CHECK_EQ(g.seat[0].chest, 1 + 3);
 	CHECK_EQ(g.seat[0].t.devil_cash, 4);
+}
+
+/* G38: obligations belong to their dungeon: when the list runs out, the
+ * party walks out and the next dungeon owes the Devil nothing. */
+TEST(gems_G38_obligation_ends_when_the_list_runs_out)
+{
+	gems_room r[2] = {ADV(GEMS_ADV_DEVIL), GEM(0)};
+	gems_game g;
+	start(&g, 1, GEMS_ADV_DEVIL, r, 2);
+	game_choice c[GAME_MAX_SEATS] = {GEMS_C_DEVIL5, -1, -1, -1, -1, -1, -1, -1, -1};
+	REQUIRE(play(&g, c) == GAME_OK);
+	CHECK_EQ(g.seat[0].owed, 4);
+	CHECK(!(gems_options_mask(&g, 0) & 1u << GEMS_C_LEAVE));
+	REQUIRE(all(&g, GEMS_C_STAY) == GAME_OK); /* past gem L0: the list is over */
+	const game_event *e = find_event(GEMS_EV_DUNGEON_END, -1);
+	REQUIRE(e != NULL);
+	CHECK_EQ(e->b, GEMS_END_EXHAUSTED);
+	CHECK_EQ(g.dungeon, 1);
+	CHECK_EQ(g.seat[0].owed, 0);
+	CHECK(gems_options_mask(&g, 0) & 1u << GEMS_C_LEAVE);
 }
 
 TEST(gems_G21_obligation_ends_at_the_lair)

@@ -1,6 +1,6 @@
 /*
- * test_gems_rules.c — the seed-000 formulas and worked examples, each named
- * after the RULES-gems decision it pins: the gem count (G12), shares with
+ * test_gems_rules.c — the design's formulas and worked examples, each named
+ * after the rule decision it pins (docs/rules/gems.md): the gem count (G12), shares with
  * mushrooms (G19), gold bars (G6), bravery (G13), the take (G28), the warning
  * table (G7), the move-up (G8), the lair and poisons (G9), adventure use
  * counts and the pick (G10), the adventure parts (G11).
@@ -125,7 +125,7 @@ TEST(gems_G13_bravery_after_0_to_9_leavers_at_1_to_9_seats)
 			CHECK_MSG(gems_bravery_drop(seats, leavers) == want, "seats %d leavers %d",
 				  seats, leavers);
 		}
-	/* the seed's "unchanged" list */
+	/* the design's "unchanged" list */
 	CHECK_EQ(gems_bravery_drop(5, 0), 0);
 	CHECK_EQ(gems_bravery_drop(9, 3), 0);
 	CHECK_EQ(gems_bravery_drop(6, 2), 0);

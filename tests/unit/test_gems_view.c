@@ -162,7 +162,7 @@ TEST(gems_events_render_for_every_viewer_and_hide_adventure_use)
 	game_events_free(&evs);
 }
 
-TEST(gems_G18_scout_report_minimum_or_none)
+TEST(gems_G18_G37_scout_report_minimum_or_none)
 {
 	gems_room r[6] = {GEM(0), ADV(GEMS_ADV_SCOUT), GEM(1), GEM(2), GEM(3), GEM(4)};
 	int with = 0, without = 0;
@@ -173,7 +173,7 @@ TEST(gems_G18_scout_report_minimum_or_none)
 		REQUIRE(apply(&g, GEMS_C_STAY, GAME_NO_CHOICE) == GAME_OK);
 		cJSON *v = gems_view_json(&g, 0);
 		cJSON *room = cJSON_GetObjectItem(v, "room");
-		/* no lair: the spider is one past the list, position 7 */
+		/* G37: no lair, the spider is one past the list, position 7 */
 		int at = cJSON_GetObjectItem(room, "spider_at")->valueint;
 		CHECK(at >= 7 - 8 && at <= 7 + 8);
 		cJSON *min = cJSON_GetObjectItem(room, "minimum");

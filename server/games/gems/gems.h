@@ -1,5 +1,5 @@
 /*
- * gems.h — the native API of the gem dungeon game (seed 000, RULES-gems.md).
+ * gems.h — the native API of the gem dungeon game (its rules: docs/rules/gems.md).
  *
  * This is the fast path the simulator, the benchmark and the unit tests use;
  * gems_kind.c wraps it in the game_kind vtable (game.h) for the server.

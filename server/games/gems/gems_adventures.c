@@ -46,8 +46,8 @@ static void monte_deal(gems_game *g, int part, game_events *out)
 	gems_emit(out, GEMS_EV_MONTE_DEAL, -1, g->monte_third, (int32_t)swaps, GEMS_MONTE_SWAPS);
 }
 
-/* G18: S is the live lair's position (one past the list when there is none),
- * R uniform in [S−X, S+X]. */
+/* G18: S is the live lair's position (G37: one past the list when there is
+ * none), R uniform in [S−X, S+X]. */
 static void scout_report(gems_game *g, int part, game_events *out)
 {
 	int s = g->lair_at >= 0 ? g->lair_at + 1 : g->n_rooms + 1;

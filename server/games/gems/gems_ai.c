@@ -1,5 +1,5 @@
 /*
- * gems_ai.c — the computer player exactly as the seed's A.I. section says
+ * gems_ai.c — the computer player exactly as the design's A.I. section says
  * (G29–G32): the stay/leave checks in their order, then a uniform pick
  * among the stay options, except at Three Card Monte where it follows the
  * valuable card with probability Attention.
@@ -38,7 +38,7 @@ static void decision_rng(rng *r, const gems_game *g, int seat)
 	rng_seed(r, rng_splitmix64(&x), GEMS_STREAM_AI);
 }
 
-/* The seed's stay/leave checks, in order (G30, G31). */
+/* The design's stay/leave checks, in order (G30, G31). */
 static bool wants_to_leave(const gems_game *g, int seat, rng *r)
 {
 	const gems_seat *s = &g->seat[seat];

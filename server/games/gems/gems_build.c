@@ -171,7 +171,7 @@ static bool opts_valid(const gems_opts *opts)
 int gems_init_fixed(gems_game *g, int seats, uint64_t seed, const gems_shared *shared,
 		    const gems_opts *opts, const gems_room *rooms, int n_rooms, game_events *out)
 {
-	if (seats < 1 || seats > GAME_MAX_SEATS || !opts_valid(opts))
+	if (seats < 1 || seats > GAME_MAX_SEATS || !opts_valid(opts)) /* G1: 1–9 seats */
 		return GAME_ERR_CONFIG;
 	memset(g, 0, sizeof *g);
 	rng_seed(&g->rules, seed, GEMS_STREAM_RULES);

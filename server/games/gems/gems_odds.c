@@ -1,6 +1,6 @@
 /*
  * gems_odds.c — what players may know about the next room (G25–G28): the
- * odds of the lair, the rumored gems, a seat's expected value (the seed's
+ * odds of the lair, the rumored gems, a seat's expected value (the design's
  * "hand icon" number) and its take. Computed once per decision point into
  * the game (g->odds, g->rumor, g->floor_value) and shared by views and AI.
  * Only the multiset of unseen rooms matters, never their order.

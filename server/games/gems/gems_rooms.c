@@ -196,7 +196,7 @@ static void leave_group(gems_game *g, uint32_t leavers, bool voluntary, game_eve
 		s->t.coins_looted += coins[i];
 		s->hand = 0;
 		s->inside = 0;
-		s->queens = s->changelings = s->owed = s->queen_bits = 0;
+		s->queens = s->changelings = s->owed = s->queen_bits = 0; /* G22, G38 */
 		if (voluntary && g->cur + 1 == g->lair_at)
 			s->t.psychic_leaves++;
 		if (voluntary && n == 1)

@@ -1,5 +1,5 @@
 /*
- * gems_rules.c — the seed's formulas as small pure functions: gems in a
+ * gems_rules.c — the design's formulas as small pure functions: gems in a
  * room (G12), gold bars (G6), bravery (G13), weighted shares (G19) and the
  * adventure parts (G11). Everything else builds on these.
  */

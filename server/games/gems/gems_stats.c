@@ -1,6 +1,6 @@
 /*
  * gems_stats.c — the end of a game and what it leaves behind: winners and
- * ties (G33), the statistics of the seed's list (G36), the achievements
+ * ties (G33), the statistics of the design's list (G36), the achievements
  * (G34, G35), and the server-wide shared state the emitted events fold
  * into (G10 adventure uses, records).
  */
