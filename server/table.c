@@ -527,7 +527,7 @@ cJSON *table_snapshot_json(const table *t, uint64_t player)
 		if (c != GAME_NO_CHOICE)
 			cJSON_AddItemToObject(g, "choice", k->choice_json(t->game, you, c));
 	}
-	cJSON_AddItemToObject(g, "view", k->view(t->game, you));
+	cJSON_AddItemToObject(g, "view", tmsg_view(t, you));
 	if (t->state == TABLE_FINISHED) {
 		cJSON *res = t->result ? cJSON_Duplicate(t->result, 1) : cJSON_CreateNull();
 		cJSON_AddItemToObject(m, "result", res);

@@ -117,6 +117,9 @@ void tmsg_send_json(table *t, uint64_t player, cJSON *msg); /* takes msg */
 cJSON *tmsg_seats_json(const table *t);
 cJSON *tmsg_status_json(const table *t);
 cJSON *tmsg_pending_json(uint32_t pending, int seats);
+/* The kind's view for `viewer`; once the game is over, a `result` the view
+ * carries is the table's result (the one the `result` message sends). */
+cJSON *tmsg_view(const table *t, int viewer);
 /* The "seats" update: state, host, seats, spectators. */
 void tmsg_emit_seats(table *t);
 

@@ -23,6 +23,21 @@ cJSON *tmsg_new(const table *t, const char *type)
 	return m;
 }
 
+/* A kind's view cannot know which seats the AI plays (table state): an over
+ * view's result is rendered here with the table's AI mask, so it is the
+ * `result` message's own (skynet, games_with_ais). */
+cJSON *tmsg_view(const table *t, int viewer)
+{
+	const game_kind *k = t->s.kind;
+	cJSON *v = k->view(t->game, viewer);
+	if (!v || !k->is_over(t->game) || !cJSON_GetObjectItemCaseSensitive(v, "result"))
+		return v;
+	cJSON *r = t->state == TABLE_FINISHED && t->result ? cJSON_Duplicate(t->result, 1)
+			   : k->result_json(t->game, table_ai_mask(t));
+	cJSON_ReplaceItemInObjectCaseSensitive(v, "result", r ? r : cJSON_CreateNull());
+	return v;
+}
+
 bool tmsg_anyone(const table *t)
 {
 	if (t->n_spec)

@@ -103,7 +103,7 @@ static cJSON *render_start(table *t, int viewer, void *arg)
 	cJSON *m = tmsg_new(t, "start");
 	cJSON_AddItemToObject(m, "seats", tmsg_seats_json(t));
 	cJSON_AddItemToObject(m, "events", events_json(t, viewer));
-	cJSON_AddItemToObject(m, "view", t->s.kind->view(t->game, viewer));
+	cJSON_AddItemToObject(m, "view", tmsg_view(t, viewer));
 	return m;
 }
 
@@ -162,7 +162,7 @@ static cJSON *render_reveal(table *t, int viewer, void *arg)
 	cJSON_AddNumberToObject(m, "decision", (double)t->decision);
 	cJSON_AddItemToObject(m, "choices", cJSON_Duplicate(arg, 1));
 	cJSON_AddItemToObject(m, "events", events_json(t, viewer));
-	cJSON_AddItemToObject(m, "view", t->s.kind->view(t->game, viewer));
+	cJSON_AddItemToObject(m, "view", tmsg_view(t, viewer));
 	cJSON_AddNumberToObject(m, "t_close_us", (double)t->t_close_us);
 	return m;
 }

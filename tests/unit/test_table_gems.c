@@ -160,3 +160,59 @@ TEST(table_gems_human_plays_whole_game_by_option_ids)
 	CHECK_EQ(human_reveals, answered);
 	h_close();
 }
+
+/* Compares two JSON values by their printed form. */
+static void check_same_json(const cJSON *a, const cJSON *b, const char *what)
+{
+	char *x = cJSON_PrintUnformatted(a), *y = cJSON_PrintUnformatted(b);
+	CHECK_MSG(x && y && strcmp(x, y) == 0, "%s differs:\n  %s\n  %s", what, x ? x : "-",
+		  y ? y : "-");
+	free(x);
+	free(y);
+}
+
+/* proto/kinds/gems.md: an over view's `result` is the table's result, the
+ * one the `result` message carries: with AI seats at the end, its
+ * games_with_ais is 1 and an AI winner earns skynet (G35) in both. */
+TEST(table_gems_final_view_result_is_the_result_message)
+{
+	const game_kind *k = game_kind_find("gems");
+	REQUIRE(k);
+	table_settings s = h_settings(k, 2);
+	s.seed = 5;
+	h_open(&s);
+	CHECK_EQ(table_spectate(H.t, 1, "p1", NULL), TABLE_OK);
+	CHECK_EQ(table_start(H.t, 1), TABLE_OK);
+	RUN_UNTIL(H.finished == 1);
+	const cJSON *res = cJSON_GetObjectItemCaseSensitive(h_last(1, "result"), "result");
+	const cJSON *rev = h_last(1, "reveal");
+	REQUIRE(res && rev);
+	const cJSON *view = cJSON_GetObjectItemCaseSensitive(rev, "view");
+	CHECK_STR(cJSON_GetObjectItemCaseSensitive(view, "phase")->valuestring, "over");
+	check_same_json(cJSON_GetObjectItemCaseSensitive(view, "result"), res,
+			"the final reveal's view.result");
+	const cJSON *stats = cJSON_GetObjectItemCaseSensitive(res, "stats");
+	CHECK_EQ(h_num(stats, "games_with_ais"), 1);
+	/* gems.md "Keys by phase": what an over view keeps */
+	static const char *const over_keys[] = {"kind", "viewer", "seat_count", "phase",
+						"dungeon", "dungeons", "history", "players",
+						"result"};
+	int n_keys = 0;
+	const cJSON *key;
+	cJSON_ArrayForEach(key, view) {
+		bool known = false;
+		for (size_t i = 0; i < sizeof over_keys / sizeof *over_keys; i++)
+			known |= strcmp(key->string, over_keys[i]) == 0;
+		CHECK_MSG(known, "over view has '%s'", key->string);
+		n_keys++;
+	}
+	CHECK_EQ(n_keys, (int)(sizeof over_keys / sizeof *over_keys));
+	/* and a snapshot of the finished table says the same */
+	cJSON *snap = table_snapshot_json(H.t, 1);
+	const cJSON *g = cJSON_GetObjectItemCaseSensitive(snap, "game");
+	check_same_json(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(g, "view"),
+							 "result"),
+			res, "the snapshot's view.result");
+	cJSON_Delete(snap);
+	h_close();
+}
