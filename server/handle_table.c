@@ -428,6 +428,8 @@ void app_table_destroy(app *a, app_table *at, bool end_live)
 		n = (int)ARRAY_LEN(members);
 	cJSON *u = proto_new("table_closed", NULL);
 	cJSON_AddNumberToObject(u, "table", (double)at->id);
+	/* the table's last update: one past the last seq (table.md §2) */
+	cJSON_AddNumberToObject(u, "seq", (double)(table_seq(at->t) + 1));
 	char *text = proto_print(u);
 	cJSON_Delete(u);
 	idmap_del(&a->tables, at->id);
