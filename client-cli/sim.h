@@ -8,5 +8,6 @@
 
 int sim_gems_main(int argc, char **argv);
 int sim_deepfall_main(int argc, char **argv);
+int sim_crawl_main(int argc, char **argv);
 
 #endif

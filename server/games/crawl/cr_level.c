@@ -19,18 +19,11 @@ const int cr_dx[4] = {0, 1, 0, -1}, cr_dy[4] = {-1, 0, 1, 0};
 /* C5 */
 int cr_level_min_start_dist(int w, int h) { return (w + h) / 3; }
 
-/* One SplitMix64 step of key, then index folded in and mixed again. */
-static uint64_t derive(uint64_t key, uint64_t index)
-{
-	key = rng_splitmix64(&key) ^ index;
-	return rng_splitmix64(&key);
-}
-
 /* C8: the run seed is mixed on its own first, then the act, then the visit,
  * so (seed, act, visit) triples never share a level by accident. */
 uint64_t cr_level_seed(uint64_t run_seed, int act, int visit)
 {
-	return derive(derive(run_seed ^ 0x6372617721ull, (uint64_t)act), (uint64_t)visit);
+	return rng_derive_seed(rng_derive_seed(run_seed, (uint64_t)act), (uint64_t)visit);
 }
 
 /* ---- C9: the ? count --------------------------------------------------- */
