@@ -141,7 +141,7 @@ cJSON *sq_json(const sq_result *res)
 		for (int k = 0; k < 16; k++) {
 			if (res->count_prob[act][k] == 0 && res->count_seen[act][k] == 0)
 				continue;
-			char key[8];
+			char key[16];
 			snprintf(key, sizeof key, "%d", k);
 			cJSON *ko = cJSON_AddObjectToObject(d, key);
 			double seen = res->acts_seen[act]
