@@ -162,10 +162,13 @@ size_t utf8_prefix(const char *s, size_t max)
 }
 
 /* The length of the valid sequence starting at u (RFC 3629: no overlongs,
- * no surrogates, nothing above U+10FFFF), or 0 if it is not one. */
-static size_t utf8_sequence(const unsigned char *u)
+ * no surrogates, nothing above U+10FFFF), or 0 if it is not one. *cut is
+ * set when the bytes are a valid start that the end of the string cuts
+ * short (what a byte-count cut leaves). */
+static size_t utf8_sequence(const unsigned char *u, bool *cut)
 {
 	unsigned char c = u[0];
+	*cut = false;
 	if (c < 0x80)
 		return 1;
 	size_t len = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
@@ -181,21 +184,28 @@ static size_t utf8_sequence(const unsigned char *u)
 		lo = 0x90;
 	else if (c == 0xF4)
 		hi = 0x8F;
-	if (u[1] < lo || u[1] > hi)
-		return 0;
-	for (size_t i = 2; i < len; i++)
-		if (!utf8_continuation(u[i]))
+	for (size_t i = 1; i < len; i++) {
+		if (u[i] == '\0') {
+			*cut = true;
 			return 0;
+		}
+		if (i == 1 ? u[i] < lo || u[i] > hi : !utf8_continuation(u[i]))
+			return 0;
+	}
 	return len;
 }
 
-void utf8_scrub(char *s)
+void text_scrub(char *s)
 {
 	unsigned char *r = (unsigned char *)s, *w = r;
 	while (*r) {
-		size_t len = utf8_sequence(r);
-		if (!len) {
-			r++; /* drop one stray byte and look again */
+		bool cut;
+		size_t len = utf8_sequence(r, &cut);
+		if (cut)
+			break; /* a character cut by a bounded copy: drop it */
+		if (len == 0 || (len == 1 && (*r < 0x20 || *r == 0x7f))) {
+			*w++ = '?'; /* a stray byte or a control character */
+			r++;
 			continue;
 		}
 		memmove(w, r, len);

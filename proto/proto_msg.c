@@ -238,20 +238,29 @@ bool proto_token_valid(const char *s)
 
 /* ---- decoding ---- */
 
-static enum proto_err fail(proto_error *err, enum proto_err code, const char *field,
-			   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static enum proto_err fail(proto_error *err, enum proto_err code, const char *field,
-			   const char *fmt, ...)
+enum proto_err proto_error_vset(proto_error *err, enum proto_err code, const char *field,
+			       const char *fmt, va_list ap)
 {
 	err->code = code;
 	strlcpy_safe(err->field, field ? field : "", sizeof err->field);
+	vsnprintf(err->message, sizeof err->message, fmt, ap);
+	text_scrub(err->field);
+	text_scrub(err->message);
+	return code;
+}
+
+enum proto_err proto_error_set(proto_error *err, enum proto_err code, const char *field,
+			       const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(err->message, sizeof err->message, fmt, ap);
+	proto_error_vset(err, code, field, fmt, ap);
 	va_end(ap);
 	return code;
 }
+
+/* The decoder's short name for it. */
+#define fail proto_error_set
 
 static const char *json_type_name(const cJSON *v)
 {
@@ -507,33 +516,33 @@ cJSON *proto_new(const char *type, const cJSON *id)
 	return o;
 }
 
-cJSON *proto_error_new(const cJSON *id, enum proto_err code, const char *field,
-		       const char *message)
+/* The reply carries err's text as it is: proto_error_set made it fit. */
+static cJSON *error_reply(const cJSON *id, const proto_error *err)
 {
 	cJSON *o = proto_new("error", id);
-	const char *c = proto_err_code(code);
+	const char *c = proto_err_code(err->code);
 	cJSON_AddStringToObject(o, "code", c ? c : "internal");
-	/* Messages and field names may quote client text cut to a buffer's
-	 * size; a text frame must stay valid UTF-8 (RFC 6455 §8.1). */
-	cJSON *m = cJSON_AddStringToObject(o, "message", message ? message : "");
-	if (m)
-		utf8_scrub(m->valuestring);
-	if (field && *field) {
-		cJSON *f = cJSON_AddStringToObject(o, "field", field);
-		if (f)
-			utf8_scrub(f->valuestring);
-	}
-	return o;
-}
-
-cJSON *proto_error_from(const cJSON *id, const proto_error *err)
-{
-	cJSON *o = proto_error_new(id, err->code, err->field, err->message);
+	cJSON_AddStringToObject(o, "message", err->message);
+	if (err->field[0])
+		cJSON_AddStringToObject(o, "field", err->field);
 	if (err->code == PROTO_E_VERSION_UNSUPPORTED) {
 		cJSON *sup = cJSON_AddArrayToObject(o, "supported");
 		cJSON_AddItemToArray(sup, cJSON_CreateNumber(PROTO_VERSION));
 	}
 	return o;
+}
+
+cJSON *proto_error_new(const cJSON *id, enum proto_err code, const char *field,
+		       const char *message)
+{
+	proto_error err;
+	proto_error_set(&err, code, field, "%s", message ? message : "");
+	return error_reply(id, &err);
+}
+
+cJSON *proto_error_from(const cJSON *id, const proto_error *err)
+{
+	return error_reply(id, err);
 }
 
 char *proto_print(const cJSON *msg) { return json_print(msg, NULL); }

@@ -20,6 +20,7 @@
 #ifndef LAIR_PROTO_MSG_H
 #define LAIR_PROTO_MSG_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -119,8 +120,19 @@ bool proto_type_is_admin(enum proto_type t);
 typedef struct proto_error {
 	enum proto_err code;
 	char field[32];    /* "" when no single field is to blame */
-	char message[192];
+	char message[256];
 } proto_error;
+
+/* Fills *err and returns code. The one place where the text of an error is
+ * made (the decoder's, and through proto_error_new every other): the
+ * message is cut to the buffer without splitting a character, and each
+ * invalid UTF-8 byte or control character it quotes shows as '?'
+ * (text_scrub, as the log shows them). So err->message is byte for byte
+ * what the client gets, what a log line prints and what a test compares. */
+enum proto_err proto_error_set(proto_error *err, enum proto_err code, const char *field,
+			       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+enum proto_err proto_error_vset(proto_error *err, enum proto_err code, const char *field,
+				const char *fmt, va_list ap);
 
 /* Absent optional integers read as these. */
 #define PROTO_ABSENT (-1)
@@ -198,10 +210,13 @@ bool proto_token_valid(const char *token);
 
 /* {type, id?}: id (may be NULL) is duplicated. */
 cJSON *proto_new(const char *type, const cJSON *id);
-/* {type:"error", id?, code, message, field?}. field may be NULL or "". */
+/* {type:"error", id?, code, message, field?}. field may be NULL or "";
+ * message and field go through proto_error_set (cut to its buffers, made
+ * fit to show), so any text may be passed. */
 cJSON *proto_error_new(const cJSON *id, enum proto_err code, const char *field,
 		       const char *message);
-/* Convenience: the error from a failed decode. */
+/* The reply of a proto_error (a failed decode), its text as it is;
+ * version_unsupported also lists the versions spoken. */
 cJSON *proto_error_from(const cJSON *id, const proto_error *err);
 /* Compact text of a message (malloc'd, caller frees); deletes nothing. */
 char *proto_print(const cJSON *msg);

@@ -42,14 +42,6 @@ int fuzz_table_one(const uint8_t *data, size_t size);
 
 #ifdef LAIR_LIBFUZZER
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-/* False when j holds a number JSON text cannot carry (NaN, infinity: a
- * client's 1e999 parses to one) or a member without a key. */
-bool fuzz_json_printable(const cJSON *j);
-
-/* True when s[0..n) is well-formed UTF-8 (RFC 3629: no overlongs, no
- * surrogates, nothing past U+10FFFF). A text frame must be. */
-bool fuzz_utf8_valid(const char *s, size_t n);
-
 #endif
 
 /* ---- shared helpers (fuzz_util.c) ---- */

@@ -5,17 +5,19 @@
  *
  * The frame is copied into a buffer of exactly its size (no NUL after it),
  * so a decoder that reads past len trips AddressSanitizer. Then:
- *  - a refused frame: the code is a stable one with a message, and the
- *    error reply laird would send is valid JSON that a client decodes back
- *    to the same code and message; for a frame of valid UTF-8 (net passes
- *    no other) the reply is valid UTF-8 too;
+ *  - a refused frame: the code is a stable one with a message, the message
+ *    and field are valid UTF-8 without control characters whatever the
+ *    frame held, and the error reply laird would send is valid JSON that a
+ *    client decodes back to exactly that code and message; for a frame of
+ *    valid UTF-8 (net passes no other) the whole reply is valid UTF-8 too;
  *  - an accepted frame: every field is within what PROTOCOL.md promises,
  *    and printing the tree and decoding that again gives the same message
  *    (nothing depends on formatting);
  *  - the parts the game kinds take without server state: a choose's choice
  *    goes through choice_parse of a fresh game of every kind (accepted only
- *    as one of the options; refused with a message that is valid UTF-8), a
- *    table_create's kind, config, seats and seed create a game;
+ *    as one of the options; refused with a message that is valid UTF-8,
+ *    whose error reply is fit to send), a table_create's kind, config,
+ *    seats and seed create a game;
  *  - the raw bytes also go through the client's proto_decode_server.
  */
 #include "fuzz.h"
@@ -180,6 +182,29 @@ static void check_text(const char *s, bool input_utf8, const char *what)
 		   "%s is not valid UTF-8 for a valid UTF-8 frame: %.200s", what, s);
 }
 
+/* The text of an error, whatever the frame held: valid UTF-8 without a
+ * control character (proto_error_set made it so, once). */
+static void check_error_text(const char *s, const char *what)
+{
+	FUZZ_CHECK(fuzz_utf8_valid(s, strlen(s)), "%s is not valid UTF-8: %.200s", what, s);
+	for (const char *p = s; *p; p++)
+		FUZZ_CHECK((unsigned char)*p >= 0x20 && *p != 0x7f,
+			   "%s holds control character 0x%02x: %.200s", what, *p, s);
+}
+
+/* The reply laird sends for a handler's error (app_error): its message is
+ * the handler's text made fit, whatever that held. */
+static void check_error_reply(enum proto_err code, const char *field, const char *text)
+{
+	cJSON *reply = proto_error_new(NULL, code, field, text);
+	char *out = fuzz_json_text(reply, "error reply");
+	const cJSON *msg = cJSON_GetObjectItemCaseSensitive(reply, "message");
+	FUZZ_CHECK(cJSON_IsString(msg), "error reply without a message: %s", out);
+	check_error_text(msg->valuestring, "a handler's error message");
+	free(out);
+	cJSON_Delete(reply);
+}
+
 /* choose: the choice through every kind's parser, as handle_choose does. */
 static void try_choice(const proto_msg *m, bool utf8)
 {
@@ -219,6 +244,7 @@ static void try_choice(const proto_msg *m, bool utf8)
 				   "%s: refused choice: rc %d, message '%s', out %d", k->name, rc,
 				   err, c);
 			check_text(err, utf8, "choice_parse's message");
+			check_error_reply(PROTO_E_ILLEGAL_CHOICE, "choice", err);
 		}
 		k->destroy(st);
 		game_events_free(&evs);
@@ -237,6 +263,7 @@ static void try_create(const proto_msg *m, bool utf8)
 	if (!cfg) {
 		FUZZ_CHECK(err[0], "%s: config refused without a message", k->name);
 		check_text(err, utf8, "config_new's message");
+		check_error_reply(PROTO_E_BAD_FIELD, "config", err);
 		return;
 	}
 	cJSON *j = k->config_json(cfg);
@@ -278,8 +305,12 @@ int fuzz_proto_one(const uint8_t *data, size_t size)
 			   rc);
 		FUZZ_CHECK(e.message[0] && memchr(e.message, 0, sizeof e.message) &&
 			   memchr(e.field, 0, sizeof e.field), "error without a message");
+		check_error_text(e.message, "the error's message");
+		check_error_text(e.field, "the error's field");
 		cJSON *reply = proto_error_from(m.id, &e);
 		char *out = fuzz_json_text(reply, "error reply");
+		/* Only an id can carry the frame's bytes into the reply as they
+		 * are, and net passes no frame that is not valid UTF-8. */
 		check_text(out, utf8, "the error reply");
 		const char *type = NULL;
 		proto_error e2;

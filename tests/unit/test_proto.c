@@ -106,6 +106,49 @@ TEST(proto_id_is_echoed_even_on_errors)
 	proto_msg_free(&m);
 }
 
+/* The message of a refused frame quotes client text with each invalid
+ * byte and control character as '?' (the way the log shows them), and the
+ * reply carries exactly err.message: a log line, a test and a client read
+ * the same text. */
+TEST(proto_error_text_is_scrubbed_once_and_sent_as_is)
+{
+	static const struct {
+		const char *frame, *message;
+	} cases[] = {
+		{"{\"type\":\"t\x98" "ble_create\"}", "unknown message type \"t?ble_create\""},
+		{"{\"type\":\"table_s\xff" "ync\"}", "unknown message type \"table_s?ync\""},
+		{"{\"type\":\"\\u0002leave\\n\"}", "unknown message type \"?leave?\""},
+		/* 39 bytes of the type are quoted: 38 a's and the character
+		 * across byte 39, which is cut whole, not split. */
+		{"{\"type\":\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\xe4\xb8\xad\"}",
+		 "unknown message type \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\""},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		proto_msg m;
+		proto_error e;
+		CHECK_EQ(dec(cases[i].frame, &m, &e), PROTO_E_UNKNOWN_TYPE);
+		CHECK_STR(e.message, cases[i].message);
+		cJSON *reply = proto_error_from(m.id, &e);
+		CHECK_STR(cJSON_GetObjectItem(reply, "message")->valuestring, e.message);
+		cJSON_Delete(reply);
+		proto_msg_free(&m);
+	}
+	/* Every other error goes through the same point. */
+	char long_text[400];
+	memset(long_text, 'x', sizeof long_text);
+	memcpy(long_text + 253, "\xe4\xb8\xad", 3); /* a character across byte 255 */
+	long_text[sizeof long_text - 1] = 0;
+	cJSON *o = proto_error_new(NULL, PROTO_E_ILLEGAL_CHOICE, "choice", long_text);
+	const char *msg = cJSON_GetObjectItem(o, "message")->valuestring;
+	CHECK_EQ(strlen(msg), 253);
+	CHECK(strspn(msg, "x") == 253);
+	cJSON_Delete(o);
+	o = proto_error_new(NULL, PROTO_E_ILLEGAL_CHOICE, NULL, "bad \x01\xc0 choice");
+	CHECK_STR(cJSON_GetObjectItem(o, "message")->valuestring, "bad ?? choice");
+	CHECK(!cJSON_GetObjectItem(o, "field"));
+	cJSON_Delete(o);
+}
+
 TEST(proto_bad_ids)
 {
 	expect_err("{\"id\":1.5,\"type\":\"ping\"}", PROTO_E_BAD_FIELD, "id");
