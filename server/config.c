@@ -42,6 +42,8 @@ static const struct opt opts[] = {
 	 "origins of pages that may connect (\"\": own, *: any)"},
 	{"web_root", OPT_STR, F(web_root), 0, 0,
 	 "serve the web client from DIR (\"\": built in)"},
+	{"trusted_proxies", OPT_STR, F(trusted_proxies), 0, 0,
+	 "believe X-Forwarded-For only from these (IPs, CIDRs)"},
 	{"db_path", OPT_STR, F(db_path), 0, 0, "SQLite database file"},
 	{"max_connections", OPT_INT, F(max_connections), 1, 1000000,
 	 "WebSocket connections in total"},
@@ -88,6 +90,7 @@ void config_defaults(laird_config *cfg)
 	strlcpy_safe(cfg->bind, "127.0.0.1", sizeof cfg->bind);
 	cfg->port = 7777;
 	cfg->trust_proxy = false;
+	strlcpy_safe(cfg->trusted_proxies, "127.0.0.1, ::1", sizeof cfg->trusted_proxies);
 	strlcpy_safe(cfg->db_path, "./var/lair.db", sizeof cfg->db_path);
 	cfg->max_connections = 15000;
 	cfg->max_conns_per_ip = 64;

@@ -20,6 +20,7 @@ typedef struct laird_config {
 				    * own origin only, "*" any, else a list (origin.h) */
 	/* the browser client */
 	char web_root[512];       /* "" = the files built into laird (http_static.h) */
+	char trusted_proxies[512]; /* ...only from these peers (addresses, CIDRs) */
 	/* storage */
 	char db_path[512];        /* "./var/lair.db" */
 	/* limits (issue 5) */

@@ -198,8 +198,8 @@ static int run(struct laird *L)
 		uv_signal_start(&L->sigint, on_signal, SIGINT);
 		uv_signal_start(&L->sigterm, on_signal, SIGTERM);
 		/* On stdout whatever the log level: scripts and tests wait for it. */
-		printf("laird: listening on %s:%d (WebSocket; HTTP /healthz /metrics)\n",
-		       L->cfg.bind, net_port(L->net));
+		printf("laird: listening on %s (WebSocket; HTTP /healthz /metrics)\n",
+		       net_address(L->net));
 		fflush(stdout);
 	}
 

@@ -26,10 +26,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "../common/log.h"
 #include "http_static.h"
+#include "listener.h"
 #include "metrics.h"
+#include "netaddr.h"
 #include "origin.h"
 
 #define RX_BUFFER_SIZE 1024     /* chunk size; ~2.9 KB per idle conn (NOTES-lws) */
@@ -119,6 +122,8 @@ struct net {
 	struct lws_context *ctx;
 	struct lws_vhost *vh;
 	http_static *statics;   /* the browser client's files at / */
+	listener *pub;          /* the public port (WebSocket and HTTP) */
+	netaddr_list trusted;   /* proxies whose X-Forwarded-For is believed */
 	int port;
 	bool draining, shutting_down, finished;
 	uint64_t next_id;
@@ -145,6 +150,17 @@ struct net {
 static const char *const shutdown_reason = "server shutting down";
 
 /* ---- per-IP counts ---------------------------------------------------- */
+
+/* The address at the other end of the TCP connection (a proxy, perhaps). */
+static bool peer_of(struct lws *wsi, netaddr *out)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof ss;
+	int fd = lws_get_socket_fd(wsi);
+	return fd >= 0 && getpeername(fd, (struct sockaddr *)&ss, &len) == 0 &&
+	       netaddr_from_sockaddr((struct sockaddr *)&ss, out, NULL);
+}
+
 
 static unsigned ip_hash(const char *s)
 {
@@ -284,6 +300,7 @@ const char *conn_peer_ip(const conn *c) { return c->peer; }
 uint64_t conn_id(const conn *c) { return c->id; }
 size_t net_connections(const net *n) { return n->n_conns; }
 int net_port(const net *n) { return n->port; }
+const char *net_address(const net *n) { return n->pub ? listener_name(n->pub) : ""; }
 void net_set_draining(net *n) { n->draining = true; }
 
 static void send_error(conn *c, const char *code, const char *message)
@@ -314,13 +331,13 @@ static void on_established(net *n, struct lws *wsi, struct pss *p)
 	c->n = n;
 	c->wsi = wsi;
 	c->id = ++n->next_id;
+	netaddr direct;
 	if (p->fwd_ip[0])
 		strlcpy_safe(c->peer, p->fwd_ip, sizeof c->peer);
-	else if (!lws_get_peer_simple(wsi, c->peer, sizeof c->peer))
+	else if (peer_of(wsi, &direct))
+		netaddr_format(&direct, c->peer, sizeof c->peer);
+	else
 		strlcpy_safe(c->peer, "?", sizeof c->peer);
-	/* lws listens dual-stack: an IPv4 peer shows as ::ffff:a.b.c.d. */
-	if (!strncmp(c->peer, "::ffff:", 7) && strchr(c->peer, '.'))
-		memmove(c->peer, c->peer + 7, strlen(c->peer + 7) + 1);
 	c->last_rx_ms = c->tokens_ms = now_ms();
 	c->tokens = n->cfg->rate_burst;
 	c->next = n->conns;
@@ -602,11 +619,18 @@ static int on_http_writeable(struct lws *wsi, struct pss *p)
 	return lws_http_transaction_completed(wsi) ? -1 : 0;
 }
 
-/* The client address a trusted proxy appended last to X-Forwarded-For. The
- * header is copied whole (it is bounded by max_http_header_data): a client
- * may send a long one of its own, and the proxy's entry is at its end. */
-static void read_forwarded(struct lws *wsi, struct pss *p)
+/* The client address behind trusted proxies. X-Forwarded-For is believed
+ * only when the TCP peer is one of the trusted proxies; it is then read
+ * from its end (each proxy appends the address it saw), skipping trusted
+ * proxies: the first other address is the client. Anything a client wrote
+ * itself sits further left and is never reached. A malformed entry where
+ * the walk stops leaves the TCP peer as the address. The header is copied
+ * whole (bounded by max_http_header_data). */
+static void read_forwarded(net *n, struct lws *wsi, struct pss *p)
 {
+	netaddr direct;
+	if (!peer_of(wsi, &direct) || !netaddr_list_match(&n->trusted, &direct))
+		return;
 	char h[4096 + 1];
 	int total = lws_hdr_total_length(wsi, WSI_TOKEN_X_FORWARDED_FOR);
 	if (total <= 0 || total >= (int)sizeof h)
@@ -614,14 +638,20 @@ static void read_forwarded(struct lws *wsi, struct pss *p)
 	int len = lws_hdr_copy(wsi, h, sizeof h, WSI_TOKEN_X_FORWARDED_FOR);
 	if (len <= 0)
 		return;
-	char *last = strrchr(h, ',');
-	last = last ? last + 1 : h;
-	while (*last == ' ')
-		last++;
-	size_t k = strcspn(last, " ");
-	last[k] = 0;
-	if (*last)
-		strlcpy_safe(p->fwd_ip, last, sizeof p->fwd_ip);
+	for (;;) {
+		char *comma = strrchr(h, ',');
+		char *entry = comma ? comma + 1 : h;
+		entry += strspn(entry, " \t");
+		entry[strcspn(entry, " \t")] = 0;
+		netaddr a;
+		if (!netaddr_parse(entry, &a))
+			return;
+		if (!netaddr_list_match(&n->trusted, &a) || !comma) {
+			netaddr_format(&a, p->fwd_ip, sizeof p->fwd_ip);
+			return;
+		}
+		*comma = 0;
+	}
 }
 
 /* A WebSocket upgrade from a web page of another origin is refused before
@@ -662,7 +692,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 			return -1;
 		}
 		if (p && n->cfg->trust_proxy)
-			read_forwarded(wsi, p);
+			read_forwarded(n, wsi, p);
 		return 0;
 	case LWS_CALLBACK_ESTABLISHED:
 		if (p)
@@ -758,6 +788,8 @@ static void finish_shutdown(net *n)
 	uv_close((uv_handle_t *)&n->tick, NULL);
 	uv_close((uv_handle_t *)&n->closer, NULL);
 	uv_close((uv_handle_t *)&n->shutdown_timer, NULL);
+	listener_close(n->pub);
+	n->pub = NULL;
 	if (n->ctx)
 		lws_context_destroy(n->ctx); /* first of two (NOTES-lws step 3) */
 	if (n->done)
@@ -797,6 +829,20 @@ void net_shutdown(net *n, void (*done)(void *ud), void *ud)
 
 /* ---- creation and the final free ------------------------------------- */
 
+/* A connection accepted on the public port goes to lws as if lws had
+ * accepted it: HTTP first, then perhaps the WebSocket upgrade. */
+static void on_accept(void *ud, listener *l, int fd, const netaddr *peer)
+{
+	net *n = ud;
+	(void)l;
+	(void)peer;
+	lws_sock_file_fd_type desc;
+	desc.sockfd = fd;
+	/* On failure lws has closed fd itself. */
+	if (!lws_adopt_descriptor_vhost(n->vh, LWS_ADOPT_SOCKET | LWS_ADOPT_HTTP, desc, NULL, NULL))
+		log_debug("net", "lws refused an accepted connection");
+}
+
 static void lws_log(int level, const char *line)
 {
 	size_t len = strlen(line);
@@ -813,8 +859,16 @@ net *net_new(uv_loop_t *loop, const laird_config *cfg, const net_callbacks *cb, 
 	n->cfg = cfg;
 	n->cb = *cb;
 	n->last_tick_ns = now_ns();
-	if (!origin_list_valid(cfg->allowed_origins, err, errlen) ||
-	    !(n->statics = http_static_new(loop, cfg->web_root, err, errlen))) {
+	char lerr[200];
+	if (!origin_list_valid(cfg->allowed_origins, err, errlen))
+		goto fail;
+	if (netaddr_list_parse(cfg->trusted_proxies, &n->trusted, lerr, sizeof lerr) != 0) {
+		snprintf(err, errlen, "trusted_proxies: %s", lerr);
+		goto fail;
+	}
+	if (!(n->statics = http_static_new(loop, cfg->web_root, err, errlen))) {
+	fail:
+		netaddr_list_free(&n->trusted);
 		free(n);
 		return NULL;
 	}
@@ -839,6 +893,7 @@ net *net_new(uv_loop_t *loop, const laird_config *cfg, const net_callbacks *cb, 
 		snprintf(err, errlen, "cannot create the libwebsockets context "
 			 "(is libwebsockets-evlib-uv installed?)");
 		http_static_free(n->statics);
+		netaddr_list_free(&n->trusted);
 		free(n);
 		return NULL;
 	}
@@ -847,15 +902,18 @@ net *net_new(uv_loop_t *loop, const laird_config *cfg, const net_callbacks *cb, 
 	memset(&vi, 0, sizeof vi);
 	vi.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND |
 		     LWS_SERVER_OPTION_VALIDATE_UTF8;
-	vi.port = cfg->port;
-	vi.iface = cfg->bind;
+	/* The vhost listens on nothing: laird accepts itself (listener.h) and
+	 * hands lws each connection. */
+	vi.port = CONTEXT_PORT_NO_LISTEN_SERVER;
 	vi.protocols = protocols;
 	vi.vhost_name = "lair";
 	vi.user = n;
 	n->vh = lws_create_vhost(n->ctx, &vi);
-	if (!n->vh) {
-		snprintf(err, errlen, "cannot listen on %s:%d (port in use or address not "
-			 "available)", cfg->bind, cfg->port);
+	if (n->vh)
+		n->pub = listener_new(loop, cfg->bind, cfg->port, on_accept, n, err, errlen);
+	else
+		snprintf(err, errlen, "cannot create the libwebsockets vhost");
+	if (!n->pub) {
 		/* Release lws's uv handles: destroy, let them close, destroy again. */
 		lws_context_destroy(n->ctx);
 		for (int i = 0; i < 100 && n->ctx; i++)
@@ -863,10 +921,12 @@ net *net_new(uv_loop_t *loop, const laird_config *cfg, const net_callbacks *cb, 
 		if (n->ctx)
 			lws_context_destroy(n->ctx);
 		http_static_free(n->statics);
+		netaddr_list_free(&n->trusted);
 		free(n);
 		return NULL;
 	}
-	n->port = lws_get_vhost_listen_port(n->vh);
+	n->port = listener_port(n->pub);
+	log_info("net", "listening on %s", listener_name(n->pub));
 
 	uv_timer_init(loop, &n->tick);
 	uv_timer_init(loop, &n->closer);
@@ -901,5 +961,6 @@ void net_free(net *n)
 		}
 	buf_free(&n->scratch);
 	http_static_free(n->statics);
+	netaddr_list_free(&n->trusted);
 	free(n);
 }

@@ -64,8 +64,10 @@ typedef struct net_callbacks {
 net *net_new(uv_loop_t *loop, const laird_config *cfg, const net_callbacks *cb, char *err,
 	     size_t errlen);
 
-/* The port actually listened on. */
+/* The port, and "ADDR:PORT" ("127.0.0.1:7777", "[::1]:7777"), actually
+ * listened on: what the kernel bound, not what was asked. */
 int net_port(const net *n);
+const char *net_address(const net *n);
 
 /* Queues one text frame (copied) for c. Returns 0, or -1 when c is closing
  * or the frame would push c's queue over max_send_queue — c is then closed

@@ -12,7 +12,7 @@
  *     // opts: args [..] extra flags; dbDir reuse this dir (kept at stop, for
  *     //   restart tests); env {..}; timeoutMs start-up bound (10 s; 60 s
  *     //   under valgrind); valgrind true: run under valgrind --leak-check.
- *     // srv.port, srv.url ('ws://127.0.0.1:PORT/'), srv.httpUrl, srv.dbDir,
+ *     // srv.port, srv.host, srv.url ('ws://127.0.0.1:PORT/'), srv.httpUrl, srv.dbDir,
  *     // srv.dbPath, srv.proc, srv.output() (stdout+stderr so far)
  *   await srv.get('/metrics')         // -> { status, body }
  *   await srv.waitForOutput(/regex/, ms)  // -> the match, from stdout/stderr
@@ -173,8 +173,9 @@ async function startLaird(opts = {}) {
 	try {
 		const m = await srv.waitForOutput(/listening on (\S+):(\d+)/, timeoutMs);
 		srv.port = Number(m[2]);
-		srv.httpUrl = `http://127.0.0.1:${srv.port}`;
-		srv.url = `ws://127.0.0.1:${srv.port}/`;
+		srv.host = m[1]; // as laird bound it: "127.0.0.1", "[::1]"
+		srv.httpUrl = `http://${srv.host}:${srv.port}`;
+		srv.url = `ws://${srv.host}:${srv.port}/`;
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
 			const r = await httpGet(srv.httpUrl + '/healthz', 2000).catch(() => null);
