@@ -1,0 +1,80 @@
+/*
+ * test_text.c — common/text.c: which names are plain text (the server's
+ * rule for player, table and lobby names) and how the client spells out
+ * whatever is not (terminal escapes, bidi overrides, invisible characters,
+ * invalid UTF-8) so that no peer string reaches a terminal raw.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/text.h"
+#include "../test.h"
+
+TEST(text_plain_accepts_visible_text_in_any_script)
+{
+	CHECK(text_plain(""));
+	CHECK(text_plain("alice's table"));
+	CHECK(text_plain("Zoë — 宝石 #1 (ok) \\ / !?"));
+	CHECK(text_plain("\xf0\x9f\x92\x8e gems")); /* U+1F48E */
+}
+
+TEST(text_plain_refuses_controls_bidi_invisible_and_bad_utf8)
+{
+	static const char *const bad[] = {
+		"\x1b[2J",                 /* clear screen */
+		"x\x1b]0;pwned\x07",       /* window title */
+		"\x1b]52;c;aGk=\x07",      /* OSC 52 clipboard write */
+		"tab\there", "new\nline", "cr\r", "del\x7f", "nul\x01",
+		"\xc2\x9b" "2J",           /* U+009B, a C1 CSI */
+		"abc\xe2\x80\xae" "evil", /* U+202E right-to-left override */
+		"\xe2\x81\xa6x\xe2\x81\xa9", /* U+2066 … U+2069 isolates */
+		"a\xe2\x80\x8b" "b",       /* U+200B zero width space */
+		"a\xe2\x80\x8f",           /* U+200F right-to-left mark */
+		"\xef\xbb\xbfname",        /* U+FEFF */
+		"soft\xc2\xad" "hyphen",   /* U+00AD */
+		"\xd8\x9c",                /* U+061C Arabic letter mark */
+		"line\xe2\x80\xa8sep",     /* U+2028 */
+		"\xff", "\xc0\xaf",        /* invalid, overlong '/' */
+		"\xed\xa0\x80",            /* a UTF-16 surrogate */
+		"\xe2\x82",                /* cut short */
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+		CHECK_MSG(!text_plain(bad[i]), "bad[%zu] passed", i);
+}
+
+TEST(text_escape_spells_out_what_is_not_plain)
+{
+	char out[128];
+	CHECK_EQ(text_escape(out, sizeof out, "plain Zoë"), strlen("plain Zoë"));
+	CHECK_STR(out, "plain Zoë");
+	text_escape(out, sizeof out, "\x1b]0;pwned\x07!");
+	CHECK_STR(out, "\\x1b]0;pwned\\x07!");
+	text_escape(out, sizeof out, "a\xe2\x80\xae" "b\xc2\x9b" "c");
+	CHECK_STR(out, "a\\u{202E}b\\u{009B}c");
+	text_escape(out, sizeof out, "bad\xff\xc0\xaf");
+	CHECK_STR(out, "bad\\xff\\xc0\\xaf");
+	text_escape(out, sizeof out, "back\\slash\n");
+	CHECK_STR(out, "back\\\\slash\\x0a");
+	/* nothing raw below 0x20 or DEL ever comes out */
+	char all[256];
+	for (int i = 1; i < 256; i++)
+		all[i - 1] = (char)i;
+	all[255] = '\0';
+	char *e = text_escaped(all);
+	for (const unsigned char *p = (const unsigned char *)e; *p; p++)
+		CHECK(*p >= 0x20 && *p != 0x7f);
+	CHECK(text_plain(e));
+	free(e);
+}
+
+TEST(text_escape_cuts_at_a_whole_piece)
+{
+	char out[6];
+	CHECK_EQ(text_escape(out, sizeof out, "ab\x1b" "cd"), 2); /* \x1b does not fit */
+	CHECK_STR(out, "ab");
+	CHECK_EQ(text_escape(out, sizeof out, "abcdéf"), 4); /* é (2 bytes) does not fit */
+	CHECK_STR(out, "abcd");
+	char one[1];
+	CHECK_EQ(text_escape(one, sizeof one, "x"), 0);
+	CHECK_STR(one, "");
+}
