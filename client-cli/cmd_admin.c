@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/text.h"
 #include "../proto/proto_msg.h"
 #include "args.h"
 #include "cmd.h"
@@ -39,7 +40,7 @@ static void usage(FILE *o)
 
 static void print_lobbies(const cJSON *reply, FILE *out)
 {
-	char a[32], b[64], c[32], d[32];
+	char a[32], b[256], c[32], d[32];
 	fprintf(out, "%-6s %-24s %8s %7s\n", "ID", "NAME", "PLAYERS", "TABLES");
 	const cJSON *it;
 	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(reply, "lobbies"))
@@ -51,7 +52,7 @@ static void print_lobbies(const cJSON *reply, FILE *out)
 
 static void print_lobby(const cJSON *reply, FILE *out)
 {
-	char a[32], b[64];
+	char a[32], b[256];
 	const cJSON *l = cJSON_GetObjectItemCaseSensitive(reply, "lobby");
 	fprintf(out, "lobby %s \"%s\" created\n", oneshot_str(l, "id", a, sizeof a),
 		oneshot_str(l, "name", b, sizeof b));
@@ -59,7 +60,7 @@ static void print_lobby(const cJSON *reply, FILE *out)
 
 static void print_tables(const cJSON *reply, FILE *out)
 {
-	char a[32], b[32], c[64], d[32], e[32], f[32];
+	char a[32], b[32], c[64], d[32], e[32], f[128], g[256];
 	fprintf(out, "%-6s %-6s %-10s %-9s %5s %-16s %s\n", "ID", "LOBBY", "KIND", "STATE",
 		"SEATS", "HOST", "NAME");
 	const cJSON *it;
@@ -70,17 +71,14 @@ static void print_tables(const cJSON *reply, FILE *out)
 			oneshot_str(it, "id", a, sizeof a), oneshot_str(it, "lobby", b, sizeof b),
 			oneshot_str(it, "kind", c, sizeof c), oneshot_str(it, "state", d, sizeof d),
 			oneshot_str(it, "seats", e, sizeof e), oneshot_str(it, "host", f, sizeof f),
-			cJSON_IsTrue(priv) ? "(private) " : "",
-			cJSON_IsString(cJSON_GetObjectItemCaseSensitive(it, "name"))
-				? cJSON_GetObjectItemCaseSensitive(it, "name")->valuestring
-				: "");
+			cJSON_IsTrue(priv) ? "(private) " : "", oneshot_str(it, "name", g, sizeof g));
 	}
 }
 
 /* Tables kept aside at restore: a list, or one in full (it has a log). */
 static void print_quarantined(const cJSON *reply, FILE *out)
 {
-	char a[32], b[32], c[32], d[64], e[32];
+	char a[32], b[32], c[32], d[256], e[256];
 	const cJSON *tables = cJSON_GetObjectItemCaseSensitive(reply, "tables");
 	const cJSON *one = cJSON_GetArrayItem(tables, 0);
 	if (cJSON_GetArraySize(tables) == 1 && cJSON_GetObjectItemCaseSensitive(one, "log")) {
@@ -90,10 +88,9 @@ static void print_quarantined(const cJSON *reply, FILE *out)
 			fprintf(out, "%-15s %s\n", keys[i], oneshot_str(one, keys[i], d, sizeof d));
 		static const char *const stored[] = {"config", "players", "meta", "log"};
 		for (size_t i = 0; i < sizeof stored / sizeof stored[0]; i++) {
-			char *text = cJSON_PrintUnformatted(
-				cJSON_GetObjectItemCaseSensitive(one, stored[i]));
-			fprintf(out, "%-15s %s\n", stored[i], text ? text : "-");
-			cJSON_free(text);
+			char *text = oneshot_json(cJSON_GetObjectItemCaseSensitive(one, stored[i]));
+			fprintf(out, "%-15s %s\n", stored[i], text);
+			free(text);
 		}
 		return;
 	}
@@ -110,7 +107,7 @@ static void print_quarantined(const cJSON *reply, FILE *out)
 
 static void print_players(const cJSON *reply, FILE *out)
 {
-	char a[32], b[64], c[32], d[32];
+	char a[32], b[128], c[32], d[32];
 	fprintf(out, "%-6s %-24s %-6s %-6s %-12s %s\n", "ID", "NAME", "ADMIN", "LOBBY",
 		"CONNECTED", "TABLES");
 	const cJSON *it;
@@ -143,9 +140,10 @@ static void print_server_stats(const cJSON *reply, FILE *out)
 	{
 		if (!strcmp(it->string, "type") || !strcmp(it->string, "id"))
 			continue;
-		char *text = cJSON_PrintUnformatted(it);
-		fprintf(out, "  %-18s %s\n", it->string, text);
-		cJSON_free(text);
+		char *key = text_escaped(it->string), *text = oneshot_json(it);
+		fprintf(out, "  %-18s %s\n", key, text);
+		free(key);
+		free(text);
 	}
 }
 
@@ -174,7 +172,7 @@ int cmd_admin(int argc, char **argv)
 	struct arg_opt opts[] = {{"server", &server, NULL}, {"token", &token, NULL},
 				 {"lobby", &lobby, NULL},   {"reason", &reason, NULL},
 				 {"json", NULL, &json}};
-	char err[256];
+	char err[768];
 	int r = args_parse(argc, argv, opts, sizeof opts / sizeof opts[0], pos, 4, &n, err,
 			   sizeof err);
 	if (r == ARGS_HELP) {
@@ -215,9 +213,9 @@ int cmd_admin(int argc, char **argv)
 		req = lsess_msg("admin_tables");
 		if (lobby) {
 			if (args_id(lobby, &id) < 0) {
-				fprintf(stderr, "lair admin: bad lobby id '%s'\n", lobby);
+				snprintf(err, sizeof err, "bad lobby id '%s'", lobby);
 				cJSON_Delete(req);
-				return LAIR_USAGE;
+				return oneshot_usage_error(json, "admin", err);
 			}
 			cJSON_AddNumberToObject(req, "lobby", (double)id);
 		}
@@ -255,15 +253,15 @@ int cmd_admin(int argc, char **argv)
 		req = lsess_msg("admin_stats");
 		print = print_server_stats;
 	} else {
-		fprintf(stderr, "lair admin: bad subcommand '%s%s%s'\n", what, n > 1 ? " " : "",
-			n > 1 ? pos[1] : "");
-		usage(stderr);
-		return LAIR_USAGE;
+		snprintf(err, sizeof err, "bad subcommand '%s%s%s'", what, n > 1 ? " " : "",
+			 n > 1 ? pos[1] : "");
+		if (!json)
+			usage(stderr);
+		return oneshot_usage_error(json, "admin", err);
 	}
 	if (extra) {
-		fprintf(stderr, "lair admin: too many arguments\n");
 		cJSON_Delete(req);
-		return LAIR_USAGE;
+		return oneshot_usage_error(json, "admin", "too many arguments");
 	}
 	char stored[LTOKEN_MAX];
 	if (!token || !*token)
@@ -276,11 +274,11 @@ int cmd_admin(int argc, char **argv)
 			token = stored;
 	}
 	if (!token || !*token) {
-		fprintf(stderr, "lair admin: no admin token for %s: pass --token, set "
-				"LAIR_ADMIN_TOKEN or run `lair admin set-token TOKEN`\n",
-			lsess_url(server));
+		snprintf(err, sizeof err, "no admin token for %s: pass --token, set "
+					  "LAIR_ADMIN_TOKEN or run `lair admin set-token TOKEN`",
+			 lsess_url(server));
 		cJSON_Delete(req);
-		return LAIR_USAGE;
+		return oneshot_usage_error(json, "admin", err);
 	}
 	struct oneshot o = {server, NULL, token, "admin", req, json, print};
 	return oneshot_run(&o);

@@ -4,8 +4,10 @@
  * list, or the reply as JSON with --json.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "../common/text.h"
 #include "args.h"
 #include "cmd.h"
 #include "oneshot.h"
@@ -13,10 +15,12 @@
 
 static void print_stat_list(const cJSON *reply, FILE *out, const char *list, const char *val)
 {
-	char tmp[64], tmp2[64];
-	const cJSON *who = cJSON_GetObjectItemCaseSensitive(reply, "player");
-	fprintf(out, "%s (%s)", cJSON_IsString(who) ? who->valuestring : "server",
-		oneshot_str(reply, "kind", tmp, sizeof tmp));
+	char tmp[256], tmp2[256], who[128];
+	if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(reply, "player")))
+		strcpy(who, "server");
+	else
+		oneshot_str(reply, "player", who, sizeof who);
+	fprintf(out, "%s (%s)", who, oneshot_str(reply, "kind", tmp, sizeof tmp));
 	if (cJSON_GetObjectItemCaseSensitive(reply, "games"))
 		fprintf(out, ": %s games", oneshot_str(reply, "games", tmp2, sizeof tmp2));
 	fputc('\n', out);
@@ -40,13 +44,16 @@ static void print_achievements(const cJSON *reply, FILE *out)
 
 static void print_value(const char *key, const cJSON *v, FILE *out, int depth)
 {
-	char *text = cJSON_IsObject(v) || cJSON_IsArray(v) ? NULL : cJSON_PrintUnformatted(v);
-	if (text) {
-		fprintf(out, "%*s%-30s %s\n", depth * 2, "", key, text);
-		cJSON_free(text);
+	char *k = text_escaped(key); /* keys and values are the server's text */
+	if (!cJSON_IsObject(v) && !cJSON_IsArray(v)) {
+		char *text = oneshot_json(v);
+		fprintf(out, "%*s%-30s %s\n", depth * 2, "", k, text);
+		free(text);
+		free(k);
 		return;
 	}
-	fprintf(out, "%*s%s:\n", depth * 2, "", key);
+	fprintf(out, "%*s%s:\n", depth * 2, "", k);
+	free(k);
 	const cJSON *it;
 	int i = 0;
 	cJSON_ArrayForEach(it, v)
@@ -59,7 +66,7 @@ static void print_value(const char *key, const cJSON *v, FILE *out, int depth)
 
 static void print_records(const cJSON *reply, FILE *out)
 {
-	char tmp[64];
+	char tmp[256];
 	fprintf(out, "records (%s)\n", oneshot_str(reply, "kind", tmp, sizeof tmp));
 	const cJSON *it;
 	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(reply, "records"))

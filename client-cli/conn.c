@@ -16,6 +16,7 @@
 #include <libwebsockets.h>
 
 #include "../common/log.h"
+#include "../common/text.h"
 #include "../common/util.h"
 #include "conn.h"
 
@@ -100,7 +101,7 @@ static void went_down(struct lconn *c, const char *why)
 	}
 	c->down_pending = 1;
 	c->down_retry = retry;
-	strlcpy_safe(c->down_why, why ? why : "connection lost", sizeof c->down_why);
+	text_escape(c->down_why, sizeof c->down_why, why ? why : "connection lost");
 	uv_timer_start(&c->defer, defer_cb, 0, 0);
 }
 

@@ -22,10 +22,22 @@ struct oneshot {
 };
 
 /* Runs it; returns 0 ok, 1 refused (the error is printed on stderr),
- * 3 connection failed. With json, the reply is printed without its id. */
+ * 3 connection failed. With json, the reply is printed without its id, and
+ * a failure too, on stdout: the server's error object, or lair's own
+ * {type:"error", code, message}, each with "exit" (the exit code). */
 int oneshot_run(struct oneshot *o);
 
-/* Helpers for printers: a field as text ("-" when null or absent). */
+/* A usage error found after the options were read: "lair CMD: why" on
+ * stderr, or with json the error object on stdout (code "usage"). Returns
+ * LAIR_USAGE. */
+int oneshot_usage_error(int json, const char *cmd, const char *why);
+
+/* Helpers for printers: a field as text ("-" when null or absent); a
+ * string is the server's text escaped for the terminal (common/text.h),
+ * cut to fit tmp. */
 const char *oneshot_str(const cJSON *obj, const char *key, char *tmp, size_t tmp_len);
+/* v as compact JSON that is safe on a terminal (text_json_safe); free() it.
+ * "-" (allocated) for NULL. */
+char *oneshot_json(const cJSON *v);
 
 #endif

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../common/log.h"
+#include "../common/text.h"
 #include "../common/util.h"
 #include "../proto/proto_msg.h"
 #include "cmd.h"
@@ -71,8 +72,11 @@ void lsess_error_text(const cJSON *err, char *out, size_t out_len)
 {
 	const cJSON *code = cJSON_GetObjectItemCaseSensitive(err, "code");
 	const cJSON *msg = cJSON_GetObjectItemCaseSensitive(err, "message");
-	snprintf(out, out_len, "%s: %s", cJSON_IsString(code) ? code->valuestring : "error",
-		 cJSON_IsString(msg) ? msg->valuestring : "(no message)");
+	/* the server's words, escaped: they end up on a terminal */
+	char c[64], m[1024];
+	text_escape(c, sizeof c, cJSON_IsString(code) ? code->valuestring : "error");
+	text_escape(m, sizeof m, cJSON_IsString(msg) ? msg->valuestring : "(no message)");
+	snprintf(out, out_len, "%s: %s", c, m);
 }
 
 int lsess_error_exit(const cJSON *err)
@@ -262,7 +266,7 @@ static void c_message(void *ud, const char *text, size_t len)
 		const cJSON *r = cJSON_GetObjectItemCaseSensitive(m, "reason");
 		/* Replaced or kicked: coming back would fight the other session. */
 		if (cJSON_IsString(r)) {
-			strlcpy_safe(s->bye, r->valuestring, sizeof s->bye);
+			text_escape(s->bye, sizeof s->bye, r->valuestring);
 			if (strcmp(r->valuestring, "shutdown") != 0)
 				lconn_set_retry(s->c, 0);
 		}

@@ -104,3 +104,31 @@ char *text_escaped(const char *s)
 	text_escape(out, cap, s);
 	return out;
 }
+
+char *text_json_safe(const char *json)
+{
+	const unsigned char *p = (const unsigned char *)json;
+	buf b = {0};
+	bool in_str = false;
+	while (*p) {
+		unsigned c;
+		size_t n = utf8_next(p, &c);
+		if (!in_str || (n && !hidden(c))) {
+			if (!n)
+				n = 1; /* outside strings cJSON writes ASCII only */
+			if (*p == '"')
+				in_str = !in_str;
+			else if (*p == '\\' && in_str && p[1])
+				n = 2; /* an escape: its second byte is not a quote */
+			buf_append(&b, p, n);
+		} else {
+			buf_printf(&b, "\\u%04x", n ? c : 0xfffd);
+			if (!n)
+				n = 1;
+		}
+		p += n;
+	}
+	if (!b.data)
+		buf_append(&b, "", 0);
+	return b.data;
+}

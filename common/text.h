@@ -35,4 +35,10 @@ size_t text_escape(char *out, size_t cap, const char *s);
 /* text_escape into a new buffer (xmalloc: never NULL). */
 char *text_escaped(const char *s);
 
+/* A copy of JSON text (as cJSON prints it) that stays the same JSON value
+ * but holds nothing a terminal would act on: inside strings every character
+ * that is not plain is written \uXXXX (an invalid byte \ufffd); the
+ * layout's own newlines and tabs between tokens stay. xmalloc'd. */
+char *text_json_safe(const char *json);
+
 #endif

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/text.h"
 #include "../common/util.h"
 #include "json_out.h"
 
@@ -68,7 +69,8 @@ enum fkind {
 	F_SEED,  /* number or decimal string into uint64_t (+ has flag) */
 };
 
-enum fcheck { C_NONE, C_NAME, C_TOKEN };
+/* C_TEXT: shown to other players (table and lobby names): plain text only */
+enum fcheck { C_NONE, C_NAME, C_TOKEN, C_TEXT };
 
 typedef struct field_spec {
 	const char *name;
@@ -122,7 +124,7 @@ static const type_spec types[PROTO_TYPE_COUNT] = {
 	[PROTO_TABLE_CREATE] = {"table_create", {
 		{"kind", F_STR, true, 1, 32, 0, C_NONE, OFF(create.kind)},
 		{"seats", F_INT, true, 1, PROTO_MAX_SEATS, 0, C_NONE, OFF(create.seats)},
-		{"name", F_STR, false, 1, PROTO_TABLE_NAME_MAX, 0, C_NONE, OFF(create.name)},
+		{"name", F_STR, false, 1, PROTO_TABLE_NAME_MAX, 0, C_TEXT, OFF(create.name)},
 		{"ai", F_INT, false, 0, PROTO_MAX_SEATS, 0, C_NONE, OFF(create.ai)},
 		{"private", F_BOOL, false, 0, 1, 0, C_NONE, OFF(create.is_private)},
 		{"password", F_STR, false, 1, PROTO_PASSWORD_MAX, 0, C_NONE,
@@ -169,7 +171,7 @@ static const type_spec types[PROTO_TYPE_COUNT] = {
 	[PROTO_RECORDS] = {"records", {OPT_KIND}},
 	[PROTO_ADMIN_LOBBIES] = {"admin_lobbies", {{0}}},
 	[PROTO_ADMIN_LOBBY_CREATE] = {"admin_lobby_create", {
-		{"name", F_STR, true, 1, 40, 0, C_NONE, OFF(lobby_create.name)},
+		{"name", F_STR, true, 1, 40, 0, C_TEXT, OFF(lobby_create.name)},
 	}},
 	[PROTO_ADMIN_LOBBY_CLOSE] = {"admin_lobby_close", {
 		{"lobby", F_I64, true, 1, ID_MAX, 0, C_NONE, OFF(lobby.lobby)},
@@ -327,6 +329,14 @@ static enum proto_err decode_field(const field_spec *f, const cJSON *v, proto_ms
 			return fail(err, PROTO_E_BAD_FIELD, f->name, "%s must be a string, not %s",
 				    f->name, json_type_name(v));
 		size_t n = strlen(v->valuestring);
+		if (((int64_t)n < f->min || (int64_t)n > f->max) && f->check == C_TOKEN)
+			return fail(err, PROTO_E_BAD_FIELD, f->name,
+				    "%s must be %lld lowercase hex characters", f->name,
+				    (long long)f->max);
+		if (((int64_t)n < f->min || (int64_t)n > f->max) && f->min == f->max)
+			return fail(err, PROTO_E_BAD_FIELD, f->name,
+				    "%s must be exactly %lld bytes long", f->name,
+				    (long long)f->max);
 		if ((int64_t)n < f->min || (int64_t)n > f->max)
 			return fail(err, PROTO_E_BAD_FIELD, f->name,
 				    "%s must be %lld to %lld bytes long", f->name,
@@ -335,6 +345,10 @@ static enum proto_err decode_field(const field_spec *f, const cJSON *v, proto_ms
 			return fail(err, PROTO_E_BAD_FIELD, f->name,
 				    "%s: 1-24 of A-Z a-z 0-9 _ - ., starting with a letter "
 				    "or digit", f->name);
+		if (f->check == C_TEXT && !text_plain(v->valuestring))
+			return fail(err, PROTO_E_BAD_FIELD, f->name,
+				    "%s must be plain text: no control, invisible or "
+				    "bidirectional formatting characters", f->name);
 		if (f->check == C_TOKEN && !proto_token_valid(v->valuestring))
 			return fail(err, PROTO_E_BAD_FIELD, f->name,
 				    "%s must be 64 lowercase hex characters", f->name);

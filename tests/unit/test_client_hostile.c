@@ -6,6 +6,7 @@
  * crash, and the value is ignored. The table model, the gems and generic
  * screens and oneshot_str (stats, admin listings) are fed hostile JSON.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include <cJSON.h>
@@ -161,5 +162,42 @@ TEST(client_hostile_oneshot_str_formats_without_casting_huge_numbers)
 	/* Printed as a (truncated) number, never cast to an integer. */
 	CHECK(strlen(oneshot_str(o, "a", tmp, sizeof tmp)) < sizeof tmp);
 	CHECK(oneshot_str(o, "b", tmp, sizeof tmp)[0] == '-');
+	cJSON_Delete(o);
+}
+
+/* Peer text (a table name, seat names, a reveal's events) never reaches
+ * the terminal raw: the play screens' cells are printable ASCII whatever
+ * the server sends, and the one-shot printers spell it out (common/text.h). */
+TEST(client_hostile_peer_text_is_never_raw_on_the_terminal)
+{
+	struct tv tv;
+	tv_init(&tv);
+	apply(&tv,
+	      "{\"type\":\"table\",\"table\":7,\"seq\":3,\"kind\":\"gems\",\"state\":\"playing\","
+	      "\"name\":\"\\u001b]52;c;aGk=\\u0007\\u001b[2J\\u202etable\",\"you\":0,"
+	      "\"seats\":[{\"seat\":0,\"kind\":\"human\",\"name\":\"\\u001b]0;pwn\\u0007\"},"
+	      "{\"seat\":1,\"kind\":\"human\",\"name\":\"b\\u009b2J\\u2066\"}],"
+	      "\"game\":{\"decision\":1,\"options\":[{\"id\":\"stay\",\"label\":\"\\u001b[31mStay\"}],"
+	      "\"view\":{\"kind\":\"gems\",\"dungeon\":1,\"players\":[{\"seat\":0},{\"seat\":1}],"
+	      "\"path\":[{\"kind\":\"warning\",\"message\":\"\\u001b[2J\"}]}}}",
+	      0);
+	struct scr s;
+	scr_init(&s, -1, 0);
+	struct view_ui ui = {.now = 1000, .show_hand = 1, .monte_step = -1};
+	const char *kinds[] = {"gems", "deepfall", ""};
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		scr_clear(&s);
+		kind_view_find(kinds[k])->draw(&s, &tv, &ui);
+		for (int r = 0; r < SCR_H; r++)
+			for (int c = 0; c < SCR_W; c++)
+				CHECK(s.cur[r][c].ch >= 32 && s.cur[r][c].ch < 127);
+	}
+	tv_free(&tv);
+	cJSON *o = cJSON_Parse("{\"name\":\"a\\u001b]0;t\\u0007\\u202eb\"}");
+	char tmp[64];
+	CHECK_STR(oneshot_str(o, "name", tmp, sizeof tmp), "a\\x1b]0;t\\x07\\u{202E}b");
+	char *j = oneshot_json(cJSON_GetObjectItem(o, "name"));
+	CHECK_STR(j, "\"a\\u001b]0;t\\u0007\\u202eb\"");
+	free(j);
 	cJSON_Delete(o);
 }

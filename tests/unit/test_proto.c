@@ -484,3 +484,45 @@ TEST(json_print_integers_exactly)
 	free(s);
 	cJSON_Delete(a);
 }
+
+/* Names other players see (table, lobby) are plain text: a terminal escape,
+ * a bidi override or an invisible character is refused as bad_field with
+ * the field named; the message says why (PROTOCOL.md §2). */
+TEST(proto_shown_names_refuse_control_bidi_and_invisible_characters)
+{
+	static const char *const bad[] = {
+		"\\u001b[2J", "\\u001b]0;title\\u0007", "\\u001b]52;c;aGk=\\u0007", "a\\nb",
+		"x\\u202ey", "x\\u2066y", "x\\u200by", "\\ufeffx", "x\\u009b2J", "x\\u00ady",
+	};
+	char s[256];
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		snprintf(s, sizeof s, "{\"type\":\"table_create\",\"kind\":\"gems\",\"seats\":2,"
+				      "\"name\":\"%s\"}", bad[i]);
+		expect_err(s, PROTO_E_BAD_FIELD, "name");
+		snprintf(s, sizeof s, "{\"type\":\"admin_lobby_create\",\"name\":\"%s\"}", bad[i]);
+		expect_err(s, PROTO_E_BAD_FIELD, "name");
+	}
+	proto_msg m;
+	proto_error e;
+	const char *ok = "{\"type\":\"table_create\",\"kind\":\"gems\",\"seats\":2,"
+			 "\"name\":\"Zo\\u00eb's \\u5b9d\\u77f3 table\"}";
+	CHECK_EQ(dec(ok, &m, &e), PROTO_OK);
+	CHECK_STR(m.u.create.name, "Zoë's 宝石 table");
+	proto_msg_free(&m);
+	CHECK_EQ(dec("{\"type\":\"admin_lobby_create\",\"name\":\"a\\u001bb\"}", &m, &e),
+		 PROTO_E_BAD_FIELD);
+	CHECK(strstr(e.message, "plain text") != NULL);
+	proto_msg_free(&m);
+}
+
+/* A token of the wrong length says what a token is, not "64 to 64 bytes". */
+TEST(proto_token_length_message_reads_well)
+{
+	proto_msg m;
+	proto_error e;
+	CHECK_EQ(dec("{\"type\":\"hello\",\"protocol\":1,\"token\":\"abc\"}", &m, &e),
+		 PROTO_E_BAD_FIELD);
+	CHECK_STR(e.field, "token");
+	CHECK_STR(e.message, "token must be 64 lowercase hex characters");
+	proto_msg_free(&m);
+}

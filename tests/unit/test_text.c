@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cJSON.h>
+
 #include "../../common/text.h"
 #include "../test.h"
 
@@ -77,4 +79,26 @@ TEST(text_escape_cuts_at_a_whole_piece)
 	char one[1];
 	CHECK_EQ(text_escape(one, sizeof one, "x"), 0);
 	CHECK_STR(one, "");
+}
+
+/* --json output: still the same JSON value, nothing raw a terminal obeys. */
+TEST(text_json_safe_keeps_the_value_and_escapes_inside_strings)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "name", "a\x1b[2Jb\xe2\x80\xae" "c\x7f\"q\\");
+	cJSON_AddStringToObject(o, "plain", "Zoë");
+	char *text = cJSON_Print(o); /* formatted: newlines and tabs between tokens */
+	char *safe = text_json_safe(text);
+	for (const unsigned char *p = (const unsigned char *)safe; *p; p++)
+		CHECK(*p >= 0x20 || *p == '\n' || *p == '\t');
+	CHECK(strstr(safe, "\\u202e") != NULL && strstr(safe, "\\u007f") != NULL);
+	cJSON *back = cJSON_Parse(safe);
+	REQUIRE(back != NULL);
+	CHECK_STR(cJSON_GetObjectItem(back, "name")->valuestring,
+		  "a\x1b[2Jb\xe2\x80\xae" "c\x7f\"q\\");
+	CHECK_STR(cJSON_GetObjectItem(back, "plain")->valuestring, "Zoë");
+	cJSON_Delete(back);
+	free(safe);
+	free(text);
+	cJSON_Delete(o);
 }
