@@ -39,8 +39,12 @@ static cJSON *stats_list(const game_kind *k, const store_stat *rows, size_t n, i
 		for (size_t j = 0; j < n; j++)
 			if (strcmp(rows[j].kind, k->name) == 0 && strcmp(rows[j].key, d->key) == 0)
 				row = &rows[j];
+		/* A sum over no game is 0 (a new player has played 0 games); a
+		 * min or max over none has no value (PROTOCOL.md §8). */
 		if (row && row->samples > 0)
 			cJSON_AddNumberToObject(e, "value", (double)row->value);
+		else if (d->agg == GAME_STAT_SUM)
+			cJSON_AddNumberToObject(e, "value", 0);
 		else
 			cJSON_AddNullToObject(e, "value");
 		if (row && row->samples > *games)

@@ -237,11 +237,15 @@ int table_join(table *t, uint64_t player, const char *name, int seat, const char
 	}
 	if (t->state == TABLE_FINISHED)
 		return TABLE_ERR_WRONG_PHASE;
+	/* table.md §4: mid-game, only someone at the table (watching) takes an
+	 * AI seat over — the same rule as a takeover by `choose`. */
+	bool playing = t->state == TABLE_PLAYING;
+	if (playing && !table_is_spectator(t, player))
+		return TABLE_ERR_NOT_SEATED;
 	if (!admitted(t, player, password))
 		return TABLE_ERR_PASSWORD;
 	/* WAITING: an empty seat, or an AI seat (it turns human); PLAYING: an
 	 * AI seat only (takeover). seat -1 picks the first such seat. */
-	bool playing = t->state == TABLE_PLAYING;
 	if (seat == -1) {
 		for (int i = 0; i < t->s.seats && seat < 0; i++)
 			if (t->seats[i].kind == (playing ? SEAT_AI : SEAT_EMPTY))

@@ -254,8 +254,13 @@ TEST(table_join_ai_seat_mid_game_keeps_its_choice)
 	table_add_ai(H.t, 1, 1, NULL);
 	table_start(H.t, 1);
 	int seat = -1;
+	/* table.md §4: mid-game, only a watcher may take an AI seat */
+	CHECK_EQ(table_join(H.t, 4, "p4", -1, NULL, &seat), TABLE_ERR_NOT_SEATED);
+	CHECK_EQ(table_join(H.t, 4, "p4", 1, NULL, &seat), TABLE_ERR_NOT_SEATED);
+	CHECK_EQ(table_spectate(H.t, 4, "p4", NULL), TABLE_OK);
 	CHECK_EQ(table_join(H.t, 4, "p4", -1, NULL, &seat), TABLE_OK);
 	CHECK_EQ(seat, 1);
+	CHECK_EQ(table_spectate(H.t, 5, "p5", NULL), TABLE_OK);
 	CHECK_EQ(table_join(H.t, 5, "p5", -1, NULL, NULL), TABLE_ERR_FULL);
 	table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
 	RUN_UNTIL(h_count(1, "reveal") == 1);
