@@ -8,6 +8,9 @@
 
 enum lair_exit { LAIR_OK = 0, LAIR_REFUSED = 1, LAIR_USAGE = 2, LAIR_CONNECT = 3 };
 
+/* lair's version (`lair --version`; the hello's client string "lair/…"). */
+#define LAIR_VERSION "0.1"
+
 int cmd_sim(int argc, char **argv);
 int cmd_play(int argc, char **argv);
 int cmd_watch(int argc, char **argv);

@@ -13,7 +13,8 @@ static void usage(FILE *o, const char *cmd)
 {
 	if (cmd[0] == 'w')
 		fprintf(o, "usage: lair watch TABLE [--password PW] [--server URL] [--name NAME]\n"
-			   "\nSpectate a table. Keys: H the hand icon, Q quit.\n");
+			   "\nSpectate a table. Keys: H the hand icon, O + a seat number take an\n"
+			   "AI seat over, / talk, ? help, Q quit.\n");
 	else
 		fprintf(o,
 			"usage: lair play [--server URL] [--name NAME] [--table ID] "
@@ -24,10 +25,12 @@ static void usage(FILE *o, const char *cmd)
 			"  --table     join this table at once\n"
 			"  --token     use this token instead of the stored one\n"
 			"\n"
-			"Keys are shown on every screen. Lobby: 1-9 select, J join, W watch,\n"
-			"C create, N next lobby. At the table: the option keys, H the hand icon\n"
-			"(lair odds, rumor, expected value), Q quit (the AI keeps your seat until\n"
-			"you come back; a dropped connection resumes by itself).\n",
+			"Keys are shown on every screen; ? shows the help pages. Lobby: 1-9\n"
+			"select, J join, W watch, C create, N next lobby, / talk. At the table:\n"
+			"the option keys, H the hand icon (lair odds, rumor, expected value),\n"
+			"O + a seat number to take an AI seat over while watching, Q quit (the\n"
+			"AI keeps your seat until you come back; a dropped connection resumes\n"
+			"by itself). The terminal must be at least 80x24.\n",
 			LSESS_DEFAULT_URL);
 }
 

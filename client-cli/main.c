@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../common/log.h"
+#include "../proto/proto_msg.h"
 #include "cmd.h"
 
 static const struct {
@@ -26,7 +27,8 @@ static const struct {
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: lair COMMAND [options]   (lair COMMAND --help)\n\ncommands:\n");
+	fprintf(out, "usage: lair COMMAND [options]   (lair COMMAND --help; lair --version)\n"
+		     "\ncommands:\n");
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		fprintf(out, "  %-12s %s\n", commands[i].name, commands[i].summary);
 }
@@ -44,6 +46,11 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
 		usage(stdout);
+		return LAIR_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0 ||
+	    strcmp(argv[1], "version") == 0) {
+		printf("lair %s (protocol %d)\n", LAIR_VERSION, PROTO_VERSION);
 		return LAIR_OK;
 	}
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

@@ -8,8 +8,11 @@
  *           G go (create and start), C create (start later), B back
  *   table   waiting: S start (host), A add AI (host), L leave, Q quit;
  *           playing: the option keys (view_gems.c) or the kind's choice form
- *           (view_deepfall.c), H the hand icon;
+ *           (view_deepfall.c), H the hand icon; watching: O then a seat
+ *           number takes that AI seat over;
  *           finished: R rematch (host), L back to the lobby, Q quit
+ *   anywhere ? the help pages (help.c), / talk: a chat line to the lobby
+ *           (the lobby screen shows the chat; a table shows it in its log)
  * Q leaves lair but not the seat: the AI plays it until we come back.
  */
 #include <ctype.h>
@@ -22,9 +25,11 @@
 
 #include <uv.h>
 
+#include "../common/text.h"
 #include "../common/util.h"
 #include "../proto/proto_msg.h"
 #include "cmd.h"
+#include "help.h"
 #include "oneshot.h"
 #include "play.h"
 #include "screen.h"
@@ -34,6 +39,8 @@
 
 #define MONTE_STEP_MS 700
 #define TICK_MS 200
+#define CHAT_LINES 7   /* the lobby screen's chat pane */
+#define CHAT_MAX 200   /* bytes of a line we type (the server's limit is larger) */
 
 /* M_PASSWORD: typing the password of a table we create; M_JOINPW: of a
  * private table we join (pw_join) or watch. */
@@ -70,6 +77,14 @@ struct play {
 	struct view_ui ui;
 	char notice[120];
 	uint64_t notice_until;
+	int takeover; /* O pressed: the next digit names the AI seat to take */
+
+	/* anywhere */
+	int help;                    /* the help page shown + 1; 0: none */
+	int typing;                  /* / pressed: keys go to say[] */
+	char say[CHAT_MAX + 1];
+	char chat[CHAT_LINES][160];  /* the lobby's last lines, oldest first */
+	int n_chat;
 };
 
 static const char *kinds[] = {"gems", "deepfall"};
@@ -186,6 +201,26 @@ static void on_table(struct lsess *s, const cJSON *m, void *ud)
 	draw(p);
 }
 
+/* A chat line for the lobby pane (escaped: it is a peer's text). */
+static void add_chat(struct play *p, const cJSON *m)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(m, "from");
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "text");
+	if (!cJSON_IsString(f) || !cJSON_IsString(t))
+		return;
+	if (p->n_chat == CHAT_LINES) {
+		memmove(p->chat[0], p->chat[1], sizeof p->chat[0] * (CHAT_LINES - 1));
+		p->n_chat--;
+	}
+	char *line = p->chat[p->n_chat++];
+	size_t n = 1;
+	line[0] = '<';
+	n += text_escape(line + n, 64, f->valuestring);
+	memcpy(line + n, "> ", 3);
+	n += 2;
+	text_escape(line + n, sizeof p->chat[0] - n, t->valuestring);
+}
+
 static void on_lobby(struct lsess *s, const cJSON *m, void *ud)
 {
 	struct play *p = ud;
@@ -204,6 +239,10 @@ static void on_lobby(struct lsess *s, const cJSON *m, void *ud)
 		p->lobby = v;
 	if (cJSON_IsString(nm))
 		strlcpy_safe(p->lobby_name, nm->valuestring, sizeof p->lobby_name);
+	p->n_chat = 0;
+	const cJSON *line;
+	cJSON_ArrayForEach(line, cJSON_GetObjectItemCaseSensitive(m, "chat"))
+		add_chat(p, line);
 	cJSON_Delete(p->tables);
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "tables");
 	p->tables = cJSON_IsArray(t) ? cJSON_Duplicate(t, 1) : cJSON_CreateArray();
@@ -402,16 +441,15 @@ static void on_update(struct lsess *s, const cJSON *m, const char *type, void *u
 		draw(p);
 		return;
 	}
-	if (!strcmp(type, "chat") || !strcmp(type, "presence")) {
-		if (p->mode == M_TABLE && !strcmp(type, "chat")) {
-			const cJSON *f = cJSON_GetObjectItemCaseSensitive(m, "from");
-			const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "text");
-			if (cJSON_IsString(f) && cJSON_IsString(t))
-				tv_log(&p->tv, "<%s> %s", f->valuestring, t->valuestring);
-			draw(p);
-		}
+	if (!strcmp(type, "chat")) {
+		add_chat(p, m);
+		if (p->mode == M_TABLE) /* at a table the chat goes to its log */
+			tv_log(&p->tv, "%s", p->chat[p->n_chat - 1]);
+		draw(p);
 		return;
 	}
+	if (!strcmp(type, "presence"))
+		return;
 	/* Everything else with a table id is a table message. */
 	const cJSON *tid = cJSON_GetObjectItemCaseSensitive(m, "table");
 	int64_t tid_v;
@@ -511,8 +549,11 @@ static void draw_lobby(struct play *p)
 		scr_put(s, 3, 2, SA_DIM, "No tables yet: press C to create one.");
 	if (n > 9)
 		scr_printf(s, 12, 2, SA_DIM, "... and %d more", n - 9);
+	scr_put(s, 13, 0, SA_DIM, "-- chat ([/] to talk) --");
+	for (int i = 0; i < p->n_chat; i++)
+		scr_put(s, 14 + i, 1, 0, p->chat[i]);
 	scr_put(s, 22, 0, 0,
-		"[1-9] select  [J]oin  [W]atch  [C]reate  [N]ext lobby  [Q]uit");
+		"[1-9] select [J]oin [W]atch [C]reate [N]ext lobby [/] talk [?] help [Q]uit");
 }
 
 static void draw_create(struct play *p)
@@ -554,6 +595,11 @@ static void draw(struct play *p)
 		p->notice_until = 0;
 	}
 	scr_clear(s);
+	if (p->help) {
+		help_draw(s, p->mode == M_TABLE ? p->tv.kind : "", p->help - 1);
+		scr_flush(s);
+		return;
+	}
 	switch (p->mode) {
 	case M_CONNECTING:
 		scr_printf(s, 0, 0, SA_BOLD, "lair: connecting to %s ...", lsess_url(p->o->url));
@@ -583,6 +629,15 @@ static void draw(struct play *p)
 		scr_put(s, 23, 0, SC_RED, p->notice);
 	if (p->ui.link_down && p->mode != M_TABLE)
 		scr_put(s, 23, 40, SC_RED | SA_BOLD, "connection lost: resuming...");
+	if (p->typing) {
+		/* the end of a long line stays in sight */
+		size_t n = strlen(p->say), from = n > 60 ? n - 60 : 0;
+		scr_fill(s, 21, 0, SC_CYAN);
+		scr_printf(s, 21, 0, SC_CYAN, "Say: %s_  (Enter sends, Esc cancels)", p->say + from);
+	} else if (p->takeover) {
+		scr_fill(s, 21, 0, SC_CYAN);
+		scr_put(s, 21, 0, SC_CYAN, "Take over which AI seat? [1-9]  (another key cancels)");
+	}
 	scr_flush(s);
 }
 
@@ -740,8 +795,18 @@ static void key_table(struct play *p, int k)
 		}
 		return;
 	}
-	if (tv->seat < 0)
+	if (tv->seat < 0) { /* watching: an AI seat may be taken over */
+		int pick = p->takeover && k >= '1' && k <= '9';
+		p->takeover = 0;
+		if (pick) {
+			cJSON *req = table_req(p, "take_seat");
+			cJSON_AddNumberToObject(req, "seat", k - '1');
+			request(p, req, on_table);
+		} else if (k == 'O') {
+			p->takeover = 1;
+		}
 		return;
+	}
 	const struct kind_view *kv = kind_view_find(tv->kind);
 	if (kv->form_key) {
 		cJSON *choice = NULL;
@@ -763,6 +828,31 @@ static void key_table(struct play *p, int k)
 	request(p, req, NULL);
 }
 
+/* Typing a chat line: Enter sends it to the lobby, Esc (or Enter on an
+ * empty line) cancels, Backspace takes back one character. */
+static void key_say(struct play *p, int raw)
+{
+	size_t n = strlen(p->say);
+	if (raw == 27 || ((raw == '\r' || raw == '\n') && n == 0)) {
+		p->typing = 0;
+	} else if (raw == '\r' || raw == '\n') {
+		p->typing = 0;
+		cJSON *req = lsess_msg("chat");
+		cJSON_AddStringToObject(req, "text", p->say);
+		request(p, req, on_ok);
+	} else if (raw == 127 || raw == 8) {
+		while (n > 0 && ((unsigned char)p->say[n - 1] & 0xc0) == 0x80)
+			n--; /* a UTF-8 continuation byte: back to the lead byte */
+		if (n > 0)
+			p->say[n - 1] = '\0';
+		else
+			p->say[0] = '\0';
+	} else if (raw >= 32 && raw != 127 && n + 1 < sizeof p->say) {
+		p->say[n] = (char)raw;
+		p->say[n + 1] = '\0';
+	}
+}
+
 static void on_input(uv_poll_t *h, int status, int events)
 {
 	struct play *p = h->data;
@@ -779,8 +869,28 @@ static void on_input(uv_poll_t *h, int status, int events)
 	}
 	for (ssize_t i = 0; i < n && !p->quitting; i++) {
 		int raw = keys[i];
+		if (p->typing) {
+			key_say(p, raw);
+			if (raw == 27)
+				break; /* Esc, or an arrow's sequence: the rest with it */
+			continue;
+		}
 		if (raw == 27) /* an escape sequence (arrows...): ignore it whole */
 			break;
+		if (p->help) { /* ? turns the page; any other key closes */
+			int pages = help_pages(p->mode == M_TABLE ? p->tv.kind : "");
+			p->help = raw == '?' && p->help < pages ? p->help + 1 : 0;
+			continue;
+		}
+		if (raw == '?' && p->mode != M_PASSWORD && p->mode != M_JOINPW) {
+			p->help = 1;
+			continue;
+		}
+		if (raw == '/' && (p->mode == M_LOBBY || p->mode == M_TABLE)) {
+			p->typing = 1;
+			p->say[0] = '\0';
+			continue;
+		}
 		if (p->mode == M_PASSWORD || p->mode == M_JOINPW) {
 			key_password(p, raw);
 			continue;
@@ -830,6 +940,9 @@ static void on_signal(uv_signal_t *h, int sig)
 {
 	struct play *p = h->data;
 	if (sig == SIGWINCH) {
+		int cols, rows;
+		if (scr_term_size(1, &cols, &rows) == 0)
+			scr_set_size(&p->scr, cols, rows);
 		scr_invalidate(&p->scr);
 		draw(p);
 		return;
@@ -879,6 +992,9 @@ int play_run(const struct play_opts *o)
 	uv_signal_start(&p->sig_winch, on_signal, SIGWINCH);
 	uv_signal_start(&p->sig_term, on_signal, SIGTERM);
 	uv_signal_start(&p->sig_hup, on_signal, SIGHUP);
+	int cols, rows;
+	if (scr_term_size(1, &cols, &rows) == 0)
+		scr_set_size(&p->scr, cols, rows);
 	if (scr_term_enter(&p->scr, 0) < 0) {
 		fprintf(stderr, "lair: cannot set up the terminal\n");
 		quit(p, LAIR_USAGE);

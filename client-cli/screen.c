@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -171,8 +172,50 @@ static void attr_seq(struct scr *s, buf *b, uint8_t attr)
 	buf_puts(b, "m");
 }
 
+int scr_term_size(int fd, int *cols, int *rows)
+{
+	struct winsize w;
+	if (ioctl(fd, TIOCGWINSZ, &w) < 0 || w.ws_col == 0 || w.ws_row == 0)
+		return -1;
+	*cols = w.ws_col;
+	*rows = w.ws_row;
+	return 0;
+}
+
+void scr_set_size(struct scr *s, int cols, int rows)
+{
+	s->cols = cols;
+	s->rows = rows;
+}
+
+/* The notice for a terminal under SCR_W × SCR_H: short lines, each cut to
+ * the width, as many as there are rows. */
+static void too_small(struct scr *s)
+{
+	char lines[4][64];
+	snprintf(lines[0], sizeof lines[0], "terminal too small");
+	snprintf(lines[1], sizeof lines[1], "lair needs %dx%d,", SCR_W, SCR_H);
+	snprintf(lines[2], sizeof lines[2], "this one is %dx%d.", s->cols, s->rows);
+	snprintf(lines[3], sizeof lines[3], "Enlarge it, or Q.");
+	buf b = {0};
+	buf_puts(&b, "\033[0m\033[H\033[2J");
+	for (int i = 0; i < 4 && i < s->rows; i++)
+		buf_printf(&b, "\033[%d;1H%.*s", i + 1, s->cols, lines[i]);
+	out(s, b.data, b.len);
+	buf_free(&b);
+}
+
 void scr_flush(struct scr *s)
 {
+	if (s->cols > 0 && s->rows > 0 && (s->cols < SCR_W || s->rows < SCR_H)) {
+		int size = s->cols << 16 | s->rows;
+		if (s->small_shown != size)
+			too_small(s);
+		s->small_shown = size;
+		s->full = 1; /* whole again once it is large enough */
+		return;
+	}
+	s->small_shown = 0;
 	buf b = {0};
 	if (s->full)
 		buf_puts(&b, "\033[0m\033[H\033[2J");

@@ -45,6 +45,8 @@ struct scr {
 	int color;         /* emit colours */
 	int fd;            /* terminal output; -1: none (tests) */
 	int raw;           /* the tty is in raw mode (scr_term_leave restores) */
+	int cols, rows;    /* the terminal's size; 0: unknown (taken to fit) */
+	int small_shown;   /* cols << 16 | rows the "too small" notice is up for */
 	char row_buf[SCR_W + 1];
 };
 
@@ -74,7 +76,14 @@ int scr_term_enter(struct scr *s, int in_fd);
 void scr_term_leave(struct scr *s);
 /* Forces a full redraw next flush (after a resize). */
 void scr_invalidate(struct scr *s);
-/* Writes what changed since the last flush. */
+/* The terminal's size: reads it from the tty of fd (TIOCGWINSZ) into *cols
+ * and *rows; 0, or -1 when fd is not a terminal. */
+int scr_term_size(int fd, int *cols, int *rows);
+/* Tells the renderer the terminal's size (at start and on SIGWINCH). */
+void scr_set_size(struct scr *s, int cols, int rows);
+/* Writes what changed since the last flush. A terminal smaller than
+ * SCR_W × SCR_H gets, instead of a garbled frame, a cleared screen saying
+ * so (once per size); the frame is redrawn whole once it is large enough. */
 void scr_flush(struct scr *s);
 
 #endif

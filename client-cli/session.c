@@ -130,7 +130,7 @@ static void send_hello(struct lsess *s)
 	s->hello_id = ++s->next_id;
 	cJSON_AddNumberToObject(m, "id", (double)s->hello_id);
 	cJSON_AddNumberToObject(m, "protocol", 1);
-	cJSON_AddStringToObject(m, "client", "lair/0.1");
+	cJSON_AddStringToObject(m, "client", "lair/" LAIR_VERSION);
 	if (s->token[0])
 		cJSON_AddStringToObject(m, "token", s->token);
 	else

@@ -549,22 +549,51 @@ static void draw_options(struct scr *s, const struct tv *tv, const struct view_u
 		scr_printf(s, 23, 40, SC_RED, "%.39s", ui->notice);
 }
 
-/* gems.md's achievement keys as the design names them. */
-static const char *achievement_label(const char *key)
+/* gems.md's achievement keys as the design names them, and a short form
+ * for a row where the full names do not fit. */
+static const char *achievement_label(const char *key, int brief)
 {
 	static const struct {
-		const char *key, *label;
-	} a[] = {{"highest_score", "Highest Score"}, {"deepest_explorer", "Deepest Explorer"},
-		 {"most_gems_lost", "Most Gems Lost"}, {"bold", "Bold"},
-		 {"timid", "Timid"},		     {"psychic", "Psychic"},
-		 {"skynet", "Skynet"}};
+		const char *key, *label, *brief;
+	} a[] = {{"highest_score", "Highest Score", "Best"},
+		 {"deepest_explorer", "Deepest Explorer", "Deepest"},
+		 {"most_gems_lost", "Most Gems Lost", "MostLost"},
+		 {"bold", "Bold", "Bold"},
+		 {"timid", "Timid", "Timid"},
+		 {"psychic", "Psychic", "Psychic"},
+		 {"skynet", "Skynet", "Skynet"}};
 	for (size_t i = 0; i < ARRAY_LEN(a); i++)
 		if (!strcmp(a[i].key, key))
-			return a[i].label;
+			return brief ? a[i].brief : a[i].label;
 	return key;
 }
 
-/* Rows 5-19 at the end: scores, winners, achievements, the dungeons. */
+/* A seat's achievements in at most `width` columns: the full names joined
+ * by ", " when they fit, else the short forms joined by " " (all seven fit
+ * in 42 columns). */
+static void achievements_text(const cJSON *list, int width, char *out, size_t n)
+{
+	for (int brief = 0; brief < 2; brief++) {
+		size_t len = 0;
+		out[0] = '\0';
+		const cJSON *a;
+		cJSON_ArrayForEach(a, list)
+		{
+			if (!cJSON_IsString(a))
+				continue;
+			int k = snprintf(out + len, n - len, "%s%s", len ? (brief ? " " : ", ") : "",
+					 achievement_label(a->valuestring, brief));
+			if (k < 0 || (size_t)k >= n - len)
+				break;
+			len += (size_t)k;
+		}
+		if ((int)len <= width)
+			return;
+	}
+}
+
+/* Rows 5-19 at the end: scores, winners, achievements, the dungeons; every
+ * row within the 80 columns, all five dungeons even with nine seats. */
 static void draw_result(struct scr *s, const struct tv *tv)
 {
 	const cJSON *r = tv->result;
@@ -583,25 +612,17 @@ static void draw_result(struct scr *s, const struct tv *tv)
 		num(seat, &sc, "score", NULL);
 		num(seat, &gb, "bars", "gold_bars");
 		int win = cJSON_IsTrue(get(seat, "winner"));
-		char tmp[32], ach[120] = "";
-		int n = 0;
-		const cJSON *a;
-		cJSON_ArrayForEach(a, get(seat, "achievements"))
-		{
-			if (!cJSON_IsString(a))
-				continue;
-			n += snprintf(ach + n, sizeof ach - (size_t)n, "%s%s", n ? ", " : "",
-				      achievement_label(a->valuestring));
-			if (n >= (int)sizeof ach)
-				break;
-		}
-		scr_printf(s, row++, 0, win ? SC_GREEN | SA_BOLD : 0,
-			   "%s%d %-17.17s $%-4d bars %-2d %-7s %.38s",
-			   (int)si == tv->seat ? ">" : " ", (int)si + 1,
-			   tv_seat_name(tv, (int)si, tmp, sizeof tmp), (int)sc, (int)gb,
-			   win ? "WINNER" : "", ach);
+		char tmp[32], head[64], ach[128];
+		int used = snprintf(head, sizeof head, "%s%d %-13.13s $%-4d %2d bars %-6s ",
+				    (int)si == tv->seat ? ">" : " ", (int)si + 1,
+				    tv_seat_name(tv, (int)si, tmp, sizeof tmp), (int)sc, (int)gb,
+				    win ? "WINNER" : "");
+		achievements_text(get(seat, "achievements"), SCR_W - used, ach, sizeof ach);
+		scr_printf(s, row++, 0, win ? SC_GREEN | SA_BOLD : 0, "%s%s", head, ach);
 	}
 	row++;
+	int n_dungeons = cJSON_GetArraySize(get(r, "dungeons"));
+	int two_columns = row + n_dungeons - 1 > 19; /* nine seats: two a row */
 	int d = 0;
 	const cJSON *dg;
 	cJSON_ArrayForEach(dg, get(r, "dungeons"))
@@ -609,12 +630,18 @@ static void draw_result(struct scr *s, const struct tv *tv)
 		double depth = 0;
 		num(dg, &depth, "depth", NULL);
 		const char *end = str(dg, "end", NULL);
-		if (row <= 19)
-			scr_printf(s, row++, 2, SA_DIM, "dungeon %d: %-13s %2d rooms, %s", ++d,
-				   adv_short(str(dg, "adventure", NULL)), (int)depth,
-				   end && !strcmp(end, "lair")	     ? "the spider's lair"
-				   : end && !strcmp(end, "all_left") ? "everyone left"
-								     : "the dungeon ran out");
+		int lair = end && !strcmp(end, "lair"), left = end && !strcmp(end, "all_left");
+		const char *adv = adv_short(str(dg, "adventure", NULL));
+		d++;
+		if (two_columns && row <= 19)
+			scr_printf(s, row, (d - 1) % 2 ? 41 : 2, SA_DIM, "%d: %-13.13s %2d rooms, %s",
+				   d, adv, (int)depth, lair ? "lair" : left ? "all left" : "ran out");
+		else if (row <= 19)
+			scr_printf(s, row, 2, SA_DIM, "dungeon %d: %-13s %2d rooms, %s", d, adv,
+				   (int)depth, lair ? "the spider's lair" : left ? "everyone left"
+										: "the dungeon ran out");
+		if (!two_columns || d % 2 == 0)
+			row++;
 	}
 }
 

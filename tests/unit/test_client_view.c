@@ -129,6 +129,40 @@ TEST(client_screen_flush_writes_only_changes_and_colour_when_asked)
 	close(p[1]);
 }
 
+/* Below 80x24 the terminal gets a "too small" notice (once per size), never
+ * a garbled frame; enlarged, the whole frame comes back. */
+TEST(client_screen_too_small_says_so_instead_of_drawing)
+{
+	int p[2];
+	REQUIRE(pipe(p) == 0);
+	fcntl(p[0], F_SETFL, O_NONBLOCK);
+	char out[16384];
+	struct scr s;
+	scr_init(&s, p[1], 0);
+	scr_put(&s, 2, 0, 0, "the game");
+	scr_set_size(&s, 60, 20);
+	scr_flush(&s);
+	drain(p[0], out, sizeof out);
+	CHECK(strstr(out, "terminal too small") != NULL);
+	CHECK(strstr(out, "this one is 60x20") != NULL);
+	CHECK(strstr(out, "the game") == NULL);
+	scr_put(&s, 3, 0, 0, "a tick");
+	scr_flush(&s); /* the same size: nothing more */
+	CHECK_EQ(drain(p[0], out, sizeof out), 0);
+	scr_set_size(&s, 79, 30); /* one column short is too small */
+	scr_flush(&s);
+	drain(p[0], out, sizeof out);
+	CHECK(strstr(out, "this one is 79x30") != NULL);
+	scr_set_size(&s, 80, 24);
+	scr_flush(&s);
+	drain(p[0], out, sizeof out);
+	CHECK(strstr(out, "\033[2J") != NULL); /* redrawn whole */
+	CHECK(strstr(out, "the game") != NULL && strstr(out, "a tick") != NULL);
+	CHECK(strstr(out, "too small") == NULL);
+	close(p[0]);
+	close(p[1]);
+}
+
 /* ---- args ---- */
 
 TEST(client_args_options_flags_positionals)
@@ -403,12 +437,58 @@ TEST(client_view_gems_draws_the_result)
 	CHECK(scr_contains(&s, "winning score $43"));
 	CHECK(strstr(scr_row(&s, 7), "AI 2") != NULL);
 	CHECK(strstr(scr_row(&s, 7), "WINNER") != NULL);
-	CHECK(strstr(scr_row(&s, 7), "$43   bars 4") != NULL);
+	CHECK(strstr(scr_row(&s, 7), "$43    4 bars") != NULL);
 	CHECK(strstr(scr_row(&s, 7), "Highest Score, Skynet") != NULL);
 	CHECK(strstr(scr_row(&s, 6), ">1 alice") != NULL);
 	CHECK(strstr(scr_row(&s, 6), "Timid") != NULL);
 	CHECK(scr_contains(&s, "dungeon 1: Monte"));
 	CHECK(scr_contains(&s, "everyone left"));
+	tv_free(&tv);
+}
+
+/* Nine seats, each with every achievement it can hold, and five dungeons:
+ * every row fits the 80 columns (the last name is whole, not "Skyn..."),
+ * all five dungeons are on the screen. */
+TEST(client_view_gems_result_fits_80_columns_with_nine_seats)
+{
+	struct tv tv;
+	tv_init(&tv);
+	apply_text(&tv, SNAPSHOT, 0);
+	char msg[8192];
+	int n = snprintf(msg, sizeof msg, "{\"type\":\"result\",\"table\":7,\"seq\":13,"
+					  "\"result\":{\"seats\":[");
+	for (int i = 0; i < 9; i++)
+		n += snprintf(msg + n, sizeof msg - (size_t)n,
+			      "%s{\"seat\":%d,\"score\":1234,\"bars\":12,\"winner\":true,"
+			      "\"achievements\":[\"highest_score\",\"deepest_explorer\","
+			      "\"most_gems_lost\",\"%s\",\"psychic\",\"skynet\"]}",
+			      i ? "," : "", i, i % 2 ? "bold" : "timid");
+	n += snprintf(msg + n, sizeof msg - (size_t)n, "],\"winning_score\":1234,\"dungeons\":[");
+	static const char *const advs[] = {"little_people", "sun_moon", "ferryman", "mushroom",
+					   "scout"};
+	for (int d = 0; d < 5; d++)
+		n += snprintf(msg + n, sizeof msg - (size_t)n,
+			      "%s{\"adventure\":\"%s\",\"depth\":%d,\"end\":\"%s\"}", d ? "," : "",
+			      advs[d], 10 + d, d % 2 ? "lair" : "all_left");
+	snprintf(msg + n, sizeof msg - (size_t)n, "]}}");
+	apply_text(&tv, msg, 0);
+	struct scr s;
+	scr_init(&s, -1, 0);
+	struct view_ui ui = {.monte_step = -1};
+	vg_draw(&s, &tv, &ui);
+	for (int r = 6; r <= 14; r++) {
+		const char *row = scr_row(&s, r);
+		CHECK_MSG(strstr(row, "Skynet") != NULL, "row %d: %s", r, row);
+		CHECK_MSG(strstr(row, "WINNER") != NULL, "row %d: %s", r, row);
+		CHECK(strlen(row) <= SCR_W);
+	}
+	for (int d = 1; d <= 5; d++) {
+		char want[16];
+		snprintf(want, sizeof want, "%d: ", d);
+		CHECK_MSG(scr_contains(&s, want), "dungeon %d missing", d);
+	}
+	CHECK(scr_contains(&s, "Little People"));
+	CHECK(scr_contains(&s, "14 rooms, all left"));
 	tv_free(&tv);
 }
 
