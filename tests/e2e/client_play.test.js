@@ -122,7 +122,7 @@ test('lair play: a whole game from the lobby to the result, as the server record
 			const row = screen.split('\n').find((l) => /^>1 ann /.test(l));
 			assert.ok(row, screen);
 			assert.match(row, new RegExp(`\\$${ann.score}\\b`));
-			assert.match(row, new RegExp(`bars ${ann.bars} `)); // gems.md: seats[].bars
+			assert.match(row, new RegExp(` ${ann.bars} bars `)); // gems.md: seats[].bars
 			assert.strictEqual(/WINNER/.test(row), ann.winner === true, row);
 			const stats = await ask(c, { type: 'stats', player: 'ann' });
 			assert.strictEqual(stats.games, 1);
