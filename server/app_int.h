@@ -117,6 +117,11 @@ typedef struct app_table {
 	uint64_t deserted_ms; /* now_ms() since when no member is connected, or 0 */
 	char *seats_saved;   /* the live record's seats as last written (owned) */
 	uint64_t close_us;   /* monotonic µs when the last window closed */
+	/* The table is paused: the store refused the decision or record it
+	 * waits for, which is tried again when the timer fires (owned;
+	 * handle_table.c). */
+	struct pending_write *retry;
+	uv_timer_t *retry_timer;
 } app_table;
 
 struct app {

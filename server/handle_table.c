@@ -203,17 +203,100 @@ static void host_start(void *ud, table *t, uint64_t game)
 	}
 }
 
-typedef struct durable_ctx {
+/* ---- writes a table waits for, retried while the store fails ---- */
+
+/* A decision (or a finished game's record) a table waits for. It travels
+ * with its store request; while the store fails it waits in the table's
+ * retry slot for the next try. */
+typedef struct pending_write {
 	app *a;
 	uint64_t table;
-	uint64_t n;
-} durable_ctx;
+	uint64_t n;        /* the decision's number, or the game's */
+	bool record;       /* the game's record, else decision n */
+	char *choices;     /* a decision's set, as stored */
+	unsigned tries;    /* failed so far */
+	uint64_t first_ms; /* now_ms() of the first failure */
+} pending_write;
 
-static void reveal_now(app *a, uint64_t table_id, uint64_t n)
+/* Retries start at RETRY_FIRST_MS and double up to RETRY_MAX_MS: a store
+ * that is back is used within seconds, a store that stays down costs one
+ * failed write per paused table every few seconds. */
+#define RETRY_FIRST_MS 100
+#define RETRY_MAX_MS 5000
+
+static void pw_free(pending_write *w)
 {
-	app_table *at = app_table_find(a, table_id);
-	if (!at)
-		return;
+	if (w) {
+		free(w->choices);
+		free(w);
+	}
+}
+
+static void free_handle(uv_handle_t *h) { free(h); }
+
+/* Forgets a write waiting for its next try (the table goes). */
+static void retry_clear(app_table *at)
+{
+	if (at->retry_timer) {
+		uv_timer_stop(at->retry_timer);
+		uv_close((uv_handle_t *)at->retry_timer, free_handle);
+		at->retry_timer = NULL;
+	}
+	pw_free(at->retry);
+	at->retry = NULL;
+}
+
+static void submit_write(pending_write *w);
+
+static void on_retry(uv_timer_t *h)
+{
+	app_table *at = h->data;
+	pending_write *w = at->retry;
+	at->retry = NULL;
+	if (w)
+		submit_write(w);
+}
+
+/* The store refused w: the table pauses (everyone at it is told, once) and
+ * w is tried again after a backoff. */
+static void write_failed(app_table *at, pending_write *w, int err)
+{
+	if (!w->tries++) {
+		w->first_ms = now_ms();
+		log_error("app", "table %" PRIu64 ": paused, %s %" PRIu64 " was not written (%s); "
+			  "retrying", w->table, w->record ? "the record of game" : "decision", w->n,
+			  store_strerror(err));
+		table_store_failed(at->t);
+	}
+	unsigned shift = w->tries < 7 ? w->tries - 1 : 6;
+	uint64_t delay = (uint64_t)RETRY_FIRST_MS << shift;
+	if (delay > RETRY_MAX_MS)
+		delay = RETRY_MAX_MS;
+	/* A little spread, so that the tables one store failure paused do not
+	 * all retry in the same loop turn. */
+	delay += (at->id * 7919) % (delay / 8 + 1);
+	if (!at->retry_timer) {
+		at->retry_timer = xmalloc(sizeof *at->retry_timer);
+		uv_timer_init(w->a->loop, at->retry_timer);
+		at->retry_timer->data = at;
+	}
+	at->retry = w;
+	uv_timer_start(at->retry_timer, on_retry, delay, 0);
+}
+
+/* w is durable: says so if the table was paused for it; frees w. */
+static void write_done(pending_write *w)
+{
+	if (w->tries)
+		log_warn("app", "table %" PRIu64 ": resumed, %s %" PRIu64 " written after %u "
+			 "failed tries (%" PRIu64 " ms)", w->table,
+			 w->record ? "the record of game" : "decision", w->n, w->tries,
+			 now_ms() - w->first_ms);
+	pw_free(w);
+}
+
+static void reveal_now(app *a, app_table *at, uint64_t n)
+{
 	if (at->close_us) { /* 0: resolved while being restored, not timed */
 		uint64_t waited = now_ns() / 1000 - at->close_us;
 		a->durable_us_sum += waited;
@@ -228,31 +311,37 @@ static void reveal_now(app *a, uint64_t table_id, uint64_t n)
 
 static void decision_durable(void *ud, int err)
 {
-	durable_ctx *d = ud;
-	if (err != STORE_OK)
-		log_warn("app", "table %" PRIu64 " decision %" PRIu64 " not logged: %s", d->table,
-			 d->n, store_strerror(err));
-	reveal_now(d->a, d->table, d->n);
-	free(d);
+	pending_write *w = ud;
+	app *a = w->a;
+	app_table *at = app_table_find(a, w->table);
+	/* A retry may find its set stored: the failure came after the commit
+	 * (it is the same set: a table writes each number once). */
+	if (err == STORE_ERR_EXISTS && w->tries)
+		err = STORE_OK;
+	if (!at) {
+		pw_free(w);
+	} else if (err != STORE_OK) {
+		write_failed(at, w, err);
+	} else {
+		uint64_t n = w->n;
+		write_done(w);
+		reveal_now(a, at, n);
+	}
 }
 
 static void host_decision(void *ud, table *t, uint64_t n, const game_choice *choices, int seats)
 {
 	app *a = ud;
-	app_table *at = find_for(a, t);
-	a->decisions++;
 	/* Not registered yet: table_restore posted a restored table's open
 	 * decision and it resolved at once (only AI seats pending). Its live
-	 * record exists: log the set all the same; the reveal comes from the
-	 * store's callback, by when the table is registered. */
-	bool live = at ? at->live : true;
+	 * record exists: the set is written all the same; the reveal comes
+	 * from the store's callback, by when the table is registered. */
+	app_table *at = find_for(a, t);
+	a->decisions++;
 	if (at)
 		at->close_us = now_ns() / 1000;
-	if (!a->store || !live || a->draining) {
-		if (at)
-			reveal_now(a, at->id, n);
-		else
-			table_decision_durable(t, n);
+	if (!a->store) {
+		table_decision_durable(t, n);
 		return;
 	}
 	buf b = {0};
@@ -260,68 +349,89 @@ static void host_decision(void *ud, table *t, uint64_t n, const game_choice *cho
 	for (int i = 0; i < seats; i++)
 		buf_printf(&b, "%s%d", i ? "," : "", (int)choices[i]);
 	buf_puts(&b, "]");
-	durable_ctx *d = xmalloc(sizeof *d);
-	*d = (durable_ctx){a, table_id(t), n};
-	if (!store_live_decision(a->store, (int64_t)d->table, (int64_t)n, b.data,
-				 decision_durable, d)) {
-		free(d);
-		if (at)
-			reveal_now(a, at->id, n);
-		else
-			table_decision_durable(t, n);
-	}
-	buf_free(&b);
+	pending_write *w = xcalloc(1, sizeof *w);
+	*w = (pending_write){.a = a, .table = table_id(t), .n = n, .choices = b.data};
+	submit_write(w);
 }
 
-typedef struct record_ctx {
-	app *a;
-	uint64_t table;
-	uint64_t game;
-} record_ctx;
-
-/* Nothing of the record was written: the live table stays (a restart
- * replays the game and records it), and so must the game's fold mark, or
- * the shared state saved meanwhile would have its events folded again. */
-static void record_failed(app *a, app_table *at)
-{
-	at->live = true;
-	int ki = at->kind_index;
-	if (ki < 0 || !a->shared[ki] || !a->folded[ki])
-		return;
-	size_t applied = 0;
-	table_log(at->t, &applied);
-	char key[48];
-	app_game_key(key, sizeof key, at->id, at->started_at);
-	cJSON_DeleteItemFromObjectCaseSensitive(a->folded[ki], key);
-	cJSON_AddNumberToObject(a->folded[ki], key, (double)applied);
-	app_shared_dirty(a, ki);
-}
-
-/* The record's transaction is over: now the players may see the result. */
+/* Nothing of the record was written (one transaction): the live table
+ * stays, and so does the game's fold mark (in memory since its last
+ * decision): every shared state saved meanwhile has the mark, so a restart
+ * replays the game and folds none of its events twice. */
 static void game_recorded(void *ud, int err, int64_t id)
 {
-	record_ctx *r = ud;
-	app_table *at = app_table_find(r->a, r->table);
-	if (err != STORE_OK) {
-		/* Decision: the result goes out all the same (the game is over
-		 * either way; withholding it would hang the table). Nothing was
-		 * written, the live record included (one transaction): a restart
-		 * before the table closes replays and records the game again. */
-		log_error("app", "table %" PRIu64 ": game record not written: %s", r->table,
-			  store_strerror(err));
-		if (at)
-			record_failed(r->a, at);
+	pending_write *w = ud;
+	app *a = w->a;
+	app_table *at = app_table_find(a, w->table);
+	if (!at) {
+		pw_free(w);
+	} else if (err != STORE_OK) {
+		write_failed(at, w, err);
 	} else {
 		log_debug("app", "game %lld recorded", (long long)id);
+		uint64_t game = w->n;
+		write_done(w);
+		/* The record ended the live table and saved the shared state
+		 * without this game's mark: the mark goes from memory too. */
+		at->live = false;
+		forget_folded(a, at);
+		table_finished_durable(at->t, game);
 	}
-	if (at)
-		table_finished_durable(at->t, r->game);
-	free(r);
 }
 
-/* The game is over, its result held back: write the record, statistics,
- * achievements and shared state (and end the live table) in one
- * transaction; the result is sent from game_recorded. */
+/* Writes the record of a finished game, its statistics, achievements and
+ * the kind's shared state, and ends the live table, in ONE transaction;
+ * built afresh for each try (the shared state moves on meanwhile). */
+static bool submit_record(pending_write *w, app_table *at)
+{
+	app *a = w->a;
+	int ki = at->kind_index;
+	char *after = NULL;
+	if (ki >= 0 && a->shared[ki] && a->folded[ki]) {
+		/* The shared state saved with the record: without this game's
+		 * mark (its live table ends with it). Memory keeps the mark until
+		 * the record is durable. */
+		char key[48];
+		app_game_key(key, sizeof key, at->id, at->started_at);
+		cJSON *mark = cJSON_DetachItemFromObjectCaseSensitive(a->folded[ki], key);
+		after = app_shared_text(a, ki);
+		if (mark)
+			cJSON_AddItemToObject(a->folded[ki], key, mark);
+		/* Not known to be saved until the record commits: the next
+		 * change is saved whatever it is. */
+		free(a->shared_text[ki]);
+		a->shared_text[ki] = NULL;
+	}
+	record r;
+	record_build(&r, at->t, after, at->started_at, app_unix_ms(),
+		     at->live ? (int64_t)at->id : 0);
+	free(after);
+	bool queued = store_game_finish(a->store, &r.g, game_recorded, w) != NULL;
+	record_free(&r);
+	return queued;
+}
+
+static void submit_write(pending_write *w)
+{
+	app *a = w->a;
+	app_table *at = app_table_find(a, w->table);
+	bool queued;
+	if (w->record)
+		queued = at && submit_record(w, at);
+	else
+		queued = store_live_decision(a->store, (int64_t)w->table, (int64_t)w->n,
+					     w->choices, decision_durable, w) != NULL;
+	if (!queued) {
+		/* The store is shutting down (the table goes with the app):
+		 * nothing is shown that was not written. */
+		log_warn("app", "table %" PRIu64 ": %s %" PRIu64 " not written: the store is "
+			 "closing", w->table, w->record ? "the record of game" : "decision", w->n);
+		pw_free(w);
+	}
+}
+
+/* The game is over, its result held back: the record first; the result is
+ * sent from game_recorded, once it is durable. */
 static void host_record(void *ud, table *t, uint64_t game)
 {
 	app *a = ud;
@@ -330,32 +440,9 @@ static void host_record(void *ud, table *t, uint64_t game)
 		table_finished_durable(t, game);
 		return;
 	}
-	int ki = app_kind_index(table_get_settings(t)->kind);
-	/* The new shared state goes with the record, in one transaction,
-	 * without this game's fold mark. */
-	char key[48];
-	app_game_key(key, sizeof key, at->id, at->started_at);
-	char *after = NULL;
-	if (ki >= 0 && a->shared[ki] && a->folded[ki]) {
-		cJSON_DeleteItemFromObjectCaseSensitive(a->folded[ki], key);
-		after = app_shared_text(a, ki);
-		free(a->shared_text[ki]);
-		a->shared_text[ki] = xstrdup(after);
-	}
-	record r;
-	record_build(&r, t, after, at->started_at, app_unix_ms(),
-		     at->live ? (int64_t)at->id : 0);
-	free(after);
-	record_ctx *ctx = xmalloc(sizeof *ctx);
-	*ctx = (record_ctx){a, at->id, game};
-	bool queued = store_game_finish(a->store, &r.g, game_recorded, ctx) != NULL;
-	record_free(&r);
-	at->live = false;
-	if (!queued) {
-		log_error("app", "table %" PRIu64 ": game record not queued", at->id);
-		free(ctx);
-		table_finished_durable(t, game);
-	}
+	pending_write *w = xcalloc(1, sizeof *w);
+	*w = (pending_write){.a = a, .table = at->id, .n = game, .record = true};
+	submit_write(w);
 }
 
 /* The result is out (after the record, see host_record). */
@@ -452,6 +539,7 @@ void app_table_destroy(app *a, app_table *at, bool end_live)
 		c->hosted--;
 		player_release(a, c);
 	}
+	retry_clear(at);
 	table_free(at->t);
 	free(at->seats_saved);
 	free(at);
@@ -463,6 +551,7 @@ void tables_free_all(app *a)
 		app_table *at = a->tables.slots[i].val;
 		if (!a->tables.slots[i].key || !at)
 			continue;
+		retry_clear(at);
 		table_free(at->t);
 		free(at->seats_saved);
 		free(at);

@@ -975,7 +975,9 @@ void store_db_run_batch(store *st, store_req *batch)
 		step_ok(st, S_RELEASE);
 	}
 	if (in_tx && !step_ok(st, S_COMMIT)) {
-		step_ok(st, S_ROLLBACK);
+		/* A failed COMMIT (disk full) may have rolled back already. */
+		if (!sqlite3_get_autocommit(st->db))
+			step_ok(st, S_ROLLBACK);
 		fail_since(tx_first, NULL);
 	}
 }

@@ -532,6 +532,9 @@ cJSON *table_snapshot_json(const table *t, uint64_t player)
 			cJSON_AddItemToObject(g, "choice", k->choice_json(t->game, you, c));
 	}
 	cJSON_AddItemToObject(g, "view", tmsg_view(t, you));
+	cJSON *paused = round_paused_json(t);
+	if (paused)
+		cJSON_AddItemToObject(g, "paused", paused);
 	if (t->state == TABLE_FINISHED) {
 		cJSON *res = t->result ? cJSON_Duplicate(t->result, 1) : cJSON_CreateNull();
 		cJSON_AddItemToObject(m, "result", res);

@@ -138,7 +138,8 @@ typedef struct table_host {
 	/* Decision number `n` (1, 2, ...) resolved with choices[0..seats-1]
 	 * (GAME_NO_CHOICE for seats not asked); every choice was checked when
 	 * it was made, and nobody has seen them. Persist the set, then call
-	 * table_decision_durable(t, n): only then is it applied and revealed.
+	 * table_decision_durable(t, n): only then is it applied and revealed
+	 * (if the store fails, retry, and call table_store_failed).
 	 * NULL: applied and revealed at once. */
 	void (*decision)(void *ud, table *t, uint64_t n, const game_choice *choices, int seats);
 	/* The game (number `game` at this table) is over; its result is
@@ -147,9 +148,9 @@ typedef struct table_host {
 	 * statistics, achievements and shared state (table_record_json,
 	 * table_game) and calls table_finished_durable(t, game): only then
 	 * is the result sent and finished() called, so that no player sees
-	 * a result a crash could lose (issue 5). If the store fails, call it
-	 * all the same (log it): the game is over either way. NULL: the
-	 * result is sent at once. Not called for an aborted game. */
+	 * a result a crash could lose. If the store fails, retry (and call
+	 * table_store_failed): the result waits. NULL: the result is sent at
+	 * once. Not called for an aborted game. */
 	void (*record)(void *ud, table *t, uint64_t game);
 	/* The result has been sent (state FINISHED). Not called for an
 	 * aborted game. */
@@ -250,6 +251,13 @@ void table_decision_durable(table *t, uint64_t n);
  * send the result, go FINISHED, call finished(). A stale or repeated call
  * (another game, not waiting for its record) is ignored. */
 void table_finished_durable(table *t, uint64_t game);
+
+/* The store refused what the table waits for (a decision or a game's
+ * record) and the app retries it: the table is paused; everyone at it gets
+ * `paused` (once per pause) and snapshots say so, until the write is
+ * durable: then `resumed` goes out just before the reveal or the result.
+ * Ignored unless the table waits for one of those. */
+void table_store_failed(table *t);
 
 /* --- views and resume ------------------------------------------------------- */
 

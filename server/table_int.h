@@ -72,6 +72,8 @@ struct table {
 	bool aborted;          /* the kind refused a resolved set (a bug) */
 	uint32_t start_filled; /* PH_STARTING, inside host.start: the seats
 				* table_start filled with an AI */
+	bool store_paused;     /* PH_COMMIT or PH_RECORD: the store refused the
+				* write, the host retries (table_store_failed) */
 
 	/* the round */
 	enum table_phase phase;
@@ -133,6 +135,8 @@ void round_begin(table *t);
 /* table_start's game begins: state playing, seats, events, start, first
  * options (the start is durable, or there is no host.start). */
 void round_started(table *t);
+/* {reason, message} of a pause for the store (snapshots), or NULL. */
+cJSON *round_paused_json(const table *t);
 void round_post_decision(table *t);
 /* After a pause (reveal pause or pacing): the next decision, or the end
  * when the game is over. */

@@ -330,10 +330,51 @@ void round_finish(table *t)
 		send_result(t);
 }
 
+/* --- pauses for the store ----------------------------------------------------- */
+
+#define PAUSED_MESSAGE                                                                    \
+	"the server cannot save the game right now; it goes on as soon as it can, and "   \
+	"nothing you saw is lost"
+
+cJSON *round_paused_json(const table *t)
+{
+	if (!t->store_paused)
+		return NULL;
+	cJSON *p = cJSON_CreateObject();
+	cJSON_AddStringToObject(p, "reason", "store");
+	cJSON_AddStringToObject(p, "message", PAUSED_MESSAGE);
+	return p;
+}
+
+void table_store_failed(table *t)
+{
+	if (t->freed || t->store_paused || t->state != TABLE_PLAYING ||
+	    (t->phase != PH_COMMIT && t->phase != PH_RECORD))
+		return;
+	t->store_paused = true;
+	cJSON *m = tmsg_new(t, "paused");
+	cJSON_AddNumberToObject(m, "decision", (double)t->decision);
+	cJSON_AddStringToObject(m, "reason", "store");
+	cJSON_AddStringToObject(m, "message", PAUSED_MESSAGE);
+	tmsg_emit(t, m, NULL);
+}
+
+/* What the table waited for is durable: the pause (if any) ends first. */
+static void resume_from_pause(table *t)
+{
+	if (!t->store_paused)
+		return;
+	t->store_paused = false;
+	cJSON *m = tmsg_new(t, "resumed");
+	cJSON_AddNumberToObject(m, "decision", (double)t->decision);
+	tmsg_emit(t, m, NULL);
+}
+
 void table_finished_durable(table *t, uint64_t game)
 {
 	if (t->freed || t->state != TABLE_PLAYING || t->phase != PH_RECORD || game != t->games)
 		return;
+	resume_from_pause(t);
 	send_result(t);
 }
 
@@ -500,6 +541,7 @@ void table_decision_durable(table *t, uint64_t n)
 {
 	if (t->freed || t->state != TABLE_PLAYING || t->phase != PH_COMMIT || n != t->decision)
 		return;
+	resume_from_pause(t);
 	const game_kind *k = t->s.kind;
 	/* The choices as JSON before the state moves on. */
 	cJSON *choices = cJSON_CreateArray();

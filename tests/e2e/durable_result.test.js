@@ -14,8 +14,10 @@
  *     committed (built from a mid-game backup plus the later decisions): the
  *     restart replays the table to its end, records the game once and only
  *     then shows the same result;
- *   - the store refuses the record (a trigger): the result is sent all the
- *     same, and the next start replays and records the game.
+ *   - the store refuses the record (a trigger): the table pauses and the
+ *     result waits until the record is written; kill -9 meanwhile and the
+ *     restart records the game once (its events folded once) and then
+ *     shows the result.
  * Waits are bounded; nothing sleeps for a fixed time.
  */
 const test = require('node:test');
@@ -202,44 +204,93 @@ test('a crash after the last decision was durable, before the record: the restar
 	}
 });
 
-test('the store fails to write the record: the result is sent all the same, and a restart ' +
-	'records the game', async () => {
-	// Decision (proto/table.md §7): a failed record is logged, the result
-	// goes out anyway, and the live table (not ended: the transaction wrote
-	// nothing) is replayed and recorded at the next start.
+/* A trigger refusing the record of the game now in play at table tid
+ * (its live record's start time picks it out: other games are recorded). */
+function refuseRecordOf(db, tid) {
+	sql(db, 'CREATE TRIGGER no_game BEFORE INSERT ON games WHEN NEW.started_at = ' +
+		`(SELECT started_at FROM live_tables WHERE table_id = ${tid}) ` +
+		"BEGIN SELECT RAISE(ABORT, 'test: no record'); END;");
+}
+
+/* Plays p's seat at tid until the table pauses: resolves with `paused`. */
+function playUntilPaused(p, tid) {
+	let onPaused;
+	const paused = new Promise((resolve) => (onPaused = resolve));
+	const run = autoplay(p, tid, { onMsg: (m) => { if (m.type === 'paused') onPaused(m); } });
+	return { paused, done: run.done, stop: run.stop };
+}
+
+test('the store refuses the record: the result waits, the table pauses, and the result ' +
+	'follows once the record is written', async () => {
+	const srv = await startLaird({ args: ARGS });
+	try {
+		const p = await player(srv, 'patient');
+		const tid = (await p.ok('table_create', { kind: 'gems', seats: 2, ai: 1, start: true }))
+			.table;
+		await p.c.waitFor((m) => m.table === tid && m.type === 'start', 5000, 'the start');
+		refuseRecordOf(srv.dbPath, tid);
+		const play = playUntilPaused(p, tid);
+		const paused = await within(play.paused, GAME_MS, 'the table to pause');
+		await srv.waitForOutput(new RegExp(`table ${tid}: paused, the record of game 1 was ` +
+			'not written'), 5000);
+		assert.strictEqual((await p.ok('stats')).games, 0, 'nothing was written');
+		assert.ok(!p.c.received.some((m) => m.table === tid && m.type === 'result'));
+		sql(srv.dbPath, 'DROP TRIGGER no_game;');
+		const result = await within(play.done, 10000, 'the result');
+		const resumed = p.c.received.find((m) => m.table === tid && m.type === 'resumed');
+		assert.ok(resumed && resumed.seq > paused.seq && resumed.seq === result.seq - 1);
+		assert.strictEqual((await p.ok('stats')).games, 1);
+		p.c.close();
+	} finally {
+		await stopClean(srv);
+	}
+});
+
+test('kill -9 while the record waits: the restart records the game once, folds its events ' +
+	'once, and only then shows the result', async () => {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lair-durable-f-'));
 	try {
 		let srv = await startLaird({ args: ARGS, dbDir: dir });
 		let p = await player(srv, 'unlucky');
 		const token = p.token;
-		sql(srv.dbPath, 'CREATE TRIGGER no_games BEFORE INSERT ON games ' +
-			"BEGIN SELECT RAISE(ABORT, 'test: no games'); END;");
-		const snap = await p.ok('table_create', { kind: 'gems', seats: 2, ai: 1, start: true });
-		const tid = snap.table;
-		const result = await within(autoplay(p, tid).done, GAME_MS, 'the game to end');
-		await srv.waitForOutput(/game record not written/, 5000);
-		assert.strictEqual((await p.ok('stats')).games, 0, 'nothing was written');
-		sql(srv.dbPath, 'DROP TRIGGER no_games;');
-		// Another game is recorded meanwhile, with the shared state (which
-		// must keep the first game's fold mark, or a restart would fold
-		// the first game's events again).
+		const tid = (await p.ok('table_create', { kind: 'gems', seats: 2, ai: 1, start: true }))
+			.table;
+		await p.c.waitFor((m) => m.table === tid && m.type === 'start', 5000, 'the start');
+		refuseRecordOf(srv.dbPath, tid);
+		const play = playUntilPaused(p, tid);
+		await within(play.paused, GAME_MS, 'the table to pause');
+		play.stop();
+		// Another game is recorded meanwhile, with the shared state: it
+		// must hold the paused game's fold mark, or the restart would fold
+		// that game's events a second time.
 		const t2 = (await p.ok('table_create', { kind: 'gems', seats: 2, ai: 1, start: true }))
 			.table;
 		await within(autoplay(p, t2).done, GAME_MS, 'the second game to end');
 		assert.strictEqual((await p.ok('stats')).games, 1);
 		const records = (await p.ok('records')).records;
-		p.c.close();
-		await stopClean(srv);
+		srv.proc.kill('SIGKILL');
+		await srv.stop({ signal: null });
+		sql(path.join(dir, 'lair.db'), 'DROP TRIGGER no_game;');
 
 		srv = await startLaird({ args: ARGS, dbDir: dir });
 		p = await resume(srv, token);
 		assert.deepStrictEqual(p.welcome.tables.map((x) => x.table), [tid]);
 		const shown = await p.c.waitFor((m) => m.table === tid && (m.type === 'result' ||
 			(m.type === 'table' && m.state === 'finished')), 10000, 'the restored result');
-		assert.deepStrictEqual(shown.result, result.result);
+		const stored = JSON.parse(sql(path.join(dir, 'lair.db'),
+			'SELECT result FROM games ORDER BY id DESC LIMIT 1;'));
+		assert.deepStrictEqual(shown.result, stored);
 		assert.strictEqual((await p.ok('stats')).games, 2);
 		assert.strictEqual((await p.ok('server_stats')).games, 2);
 		// Each game's events are in the shared state once.
+		assert.deepStrictEqual((await p.ok('records')).records, records);
+		p.c.close();
+		await stopClean(srv);
+		// Once: a further restart brings nothing back.
+		srv = await startLaird({ args: ARGS, dbDir: dir });
+		p = await resume(srv, token);
+		assert.deepStrictEqual(p.welcome.tables, []);
+		assert.strictEqual((await p.ok('stats')).games, 2);
 		assert.deepStrictEqual((await p.ok('records')).records, records);
 		p.c.close();
 		await stopClean(srv);

@@ -183,7 +183,14 @@ async function setUp(srv, tables = TABLES) {
 		}
 		tids.push(snap.table);
 	}
-	for (const tid of tids) await bots[0].p.ok('table_start', { table: tid });
+	// One start at a time, each waited for: a game starts from the kind's
+	// shared state with the games whose start is durable folded in, so both
+	// runs must start their games in the same order.
+	for (const tid of tids) {
+		await bots[0].p.ok('table_start', { table: tid });
+		await bots[0].p.c.waitFor((m) => m.table === tid && m.type === 'start', 10000,
+			`the start of table ${tid}`);
+	}
 	return { world, bots, tids };
 }
 

@@ -1262,3 +1262,65 @@ TEST(table_freed_while_its_start_is_written_no_leak)
 	free(S.record);
 	S.record = NULL;
 }
+
+/* --- pauses while the store fails ----------------------------------------------- */
+
+TEST(table_paused_for_the_store_until_the_decision_is_durable)
+{
+	two_humans(1, 60000);
+	REQUIRE(table_spectate(H.t, 3, "p3", NULL) == TABLE_OK);
+	H.hold = true;
+	table_store_failed(H.t); /* nothing waits for the store yet: ignored */
+	CHECK_EQ(h_count(0, "paused"), 0);
+	CHECK_EQ(table_choose_code(H.t, 1, -1, 1, COIN_HEADS, err, sizeof err), TABLE_OK);
+	CHECK_EQ(table_choose_code(H.t, 2, -1, 1, COIN_TAILS, err, sizeof err), TABLE_OK);
+	RUN_UNTIL(H.held == 1);
+	/* the store refused decision 1: everyone is told, once */
+	table_store_failed(H.t);
+	table_store_failed(H.t);
+	CHECK_EQ(h_count(1, "paused"), 1);
+	CHECK_EQ(h_count(2, "paused"), 1);
+	CHECK_EQ(h_count(3, "paused"), 1);
+	const cJSON *p = h_last(3, "paused");
+	CHECK_EQ(h_num(p, "decision"), 1);
+	CHECK_STR(cJSON_GetObjectItemCaseSensitive(p, "reason")->valuestring, "store");
+	cJSON *snap = table_snapshot_json(H.t, 3);
+	const cJSON *g = cJSON_GetObjectItemCaseSensitive(snap, "game");
+	CHECK(cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(g, "paused")));
+	CHECK_STR(cJSON_GetObjectItemCaseSensitive(g, "phase")->valuestring, "revealing");
+	cJSON_Delete(snap);
+	CHECK_EQ(h_count(0, "reveal"), 0);
+	/* nothing moves while paused */
+	for (int i = 0; i < 5; i++)
+		uv_run(&H.loop, UV_RUN_NOWAIT);
+	CHECK_EQ(h_count(0, "reveal"), 0);
+	CHECK_EQ(table_choose_code(H.t, 1, -1, 1, COIN_TAILS, err, sizeof err),
+		 TABLE_ERR_NOT_PENDING);
+	/* durable at last: resumed, then the reveal, in that order */
+	double paused_seq = h_num(h_last(3, "paused"), "seq");
+	table_decision_durable(H.t, 1);
+	CHECK_EQ(h_count(3, "resumed"), 1);
+	CHECK_EQ(h_num(h_last(3, "resumed"), "seq"), paused_seq + 1);
+	CHECK_EQ(h_num(h_last(3, "reveal"), "seq"), paused_seq + 2);
+	snap = table_snapshot_json(H.t, 3);
+	g = cJSON_GetObjectItemCaseSensitive(snap, "game");
+	CHECK(cJSON_GetObjectItemCaseSensitive(g, "paused") == NULL);
+	cJSON_Delete(snap);
+	h_close();
+}
+
+TEST(table_paused_for_the_store_until_the_record_is_durable)
+{
+	record_table();
+	play_to_record(1);
+	table_store_failed(H.t);
+	CHECK_EQ(h_count(1, "paused"), 1);
+	CHECK_EQ(h_count(0, "result"), 0);
+	table_finished_durable(H.t, 1);
+	CHECK_EQ(h_count(1, "resumed"), 1);
+	CHECK_EQ(h_num(h_last(1, "result"), "seq"), h_num(h_last(1, "resumed"), "seq") + 1);
+	/* a finished table is not paused by a late failure */
+	table_store_failed(H.t);
+	CHECK_EQ(h_count(1, "paused"), 1);
+	h_close();
+}
