@@ -1,7 +1,8 @@
 /*
  * cmd_stats.c — `lair stats [PLAYER]`, `lair achievements [PLAYER]` and
  * `lair records`: the kind's statistics (PROTOCOL.md §8) as a two-column
- * list, or the reply as JSON with --json.
+ * list, or the reply as JSON with --json. They only read: none ever creates
+ * a player (PROTOCOL.md §4: the queries need no hello).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,10 +77,11 @@ static void print_records(const cJSON *reply, FILE *out)
 static int run(int argc, char **argv, const char *type, void (*print)(const cJSON *, FILE *),
 	       int takes_player)
 {
-	const char *server = NULL, *name = NULL, *token = NULL, *kind = NULL, *pos[1];
+	const char *server = NULL, *token = NULL, *kind = NULL, *pos[1];
 	int json = 0, n_pos = 0;
-	struct arg_opt opts[] = {{"server", &server, NULL}, {"name", &name, NULL},
-				 {"token", &token, NULL},   {"kind", &kind, NULL},
+	struct arg_opt opts[] = {{"server", &server, NULL},
+				 {"token", &token, NULL},
+				 {"kind", &kind, NULL},
 				 {"json", NULL, &json}};
 	char err[256];
 	int r = args_parse(argc, argv, opts, sizeof opts / sizeof opts[0], pos,
@@ -89,22 +91,32 @@ static int run(int argc, char **argv, const char *type, void (*print)(const cJSO
 		if (r == ARGS_ERROR)
 			fprintf(stderr, "lair %s: %s\n", argv[0], err);
 		fprintf(o, "usage: lair %s%s [--kind KIND] [--json] [--server URL] "
-			   "[--name NAME] [--token TOKEN]\n",
+			   "[--token TOKEN]\n",
 			argv[0], takes_player ? " [PLAYER]" : "");
 		if (r == ARGS_HELP)
 			fprintf(o, "\n  PLAYER      a player's name (default: you)\n"
 				   "  --kind      the game kind (default gems)\n"
 				   "  --json      print the server's reply as JSON\n"
-				   "  --server    ws://HOST:PORT/ (default $LAIR_SERVER or %s)\n",
+				   "  --server    ws://HOST:PORT/ (default $LAIR_SERVER or %s)\n"
+				   "  --token     ask as this player (default: the stored token)\n"
+				   "\nA query never creates a player: without a token it asks as\n"
+				   "nobody (then name a PLAYER); `lair play` creates yours.\n",
 				LSESS_DEFAULT_URL);
 		return r == ARGS_HELP ? LAIR_OK : LAIR_USAGE;
+	}
+	if (takes_player && !n_pos && !(token && *token) && !lsess_known(server, "player")) {
+		char why[768];
+		snprintf(why, sizeof why, "you have no player on %s yet (`lair play` creates one): "
+					  "name a PLAYER, or pass --token",
+			 lsess_url(server));
+		return oneshot_usage_error(json, argv[0], why);
 	}
 	cJSON *req = lsess_msg(type);
 	if (n_pos)
 		cJSON_AddStringToObject(req, "player", pos[0]);
 	if (kind)
 		cJSON_AddStringToObject(req, "kind", kind);
-	struct oneshot o = {server, name, token, "player", req, json, print};
+	struct oneshot o = {server, NULL, token, "player", req, json, print, 1};
 	return oneshot_run(&o);
 }
 

@@ -120,7 +120,7 @@ int oneshot_run(struct oneshot *o)
 	uv_loop_t loop;
 	uv_loop_init(&loop);
 	struct run r = {o, LAIR_CONNECT, 0};
-	struct lsess_opts so = {o->url, o->name, o->token, o->role, 0, 1};
+	struct lsess_opts so = {o->url, o->name, o->token, o->role, 0, 1, o->readonly};
 	struct lsess_handler h = {on_ready, NULL, NULL, on_fail};
 	char err[512];
 	struct lsess *s = lsess_new(&loop, &so, &h, &r, err, sizeof err);

@@ -19,6 +19,7 @@ struct oneshot {
 	int json;          /* --json: print the reply as JSON instead */
 	/* Prints a successful reply for humans. NULL: print nothing. */
 	void (*print)(const cJSON *reply, FILE *out);
+	int readonly;      /* a query: never creates a player (no token: no hello) */
 };
 
 /* Runs it; returns 0 ok, 1 refused (the error is printed on stderr),

@@ -39,7 +39,9 @@ struct lsess {
 	char token[LTOKEN_MAX];
 	char store_dir[1024];
 	int have_store;
-	int resume, quiet;
+	int resume, quiet, readonly;
+	int name_given;  /* the name was asked for: take it if ours differs */
+	cJSON *welcome;  /* kept while a rename is on its way (on_ready's) */
 	int ready, ever_ready, ended;
 	int64_t next_id;
 	int64_t hello_id;
@@ -59,6 +61,13 @@ const char *lsess_url(const char *explicit_url)
 		return explicit_url;
 	const char *env = getenv("LAIR_SERVER");
 	return env && *env ? env : LSESS_DEFAULT_URL;
+}
+
+int lsess_known(const char *url, const char *role)
+{
+	char dir[1024], tok[LTOKEN_MAX], err[512];
+	return ltoken_dir(dir, sizeof dir, err, sizeof err) == 0 &&
+	       ltoken_get(dir, role, lsess_url(url), tok, sizeof tok, err, sizeof err) == 1;
 }
 
 cJSON *lsess_msg(const char *type)
@@ -184,6 +193,42 @@ static void save_token(struct lsess *s)
 	}
 }
 
+static void ready(struct lsess *s, const cJSON *welcome)
+{
+	int first = !s->ever_ready;
+	s->ready = s->ever_ready = 1;
+	if (!first && s->h.on_link)
+		s->h.on_link(s, 1, "resumed", s->ud);
+	if (s->h.on_ready)
+		s->h.on_ready(s, welcome, first, s->ud);
+}
+
+/* The reply to the rename a known player asked for with a name (--name). */
+static void on_renamed(struct lsess *s, const cJSON *m, void *ud)
+{
+	(void)ud;
+	const cJSON *ty = cJSON_GetObjectItemCaseSensitive(m, "type");
+	if (!cJSON_IsString(ty) || strcmp(ty->valuestring, "ok") != 0) {
+		char why[1024], msg[1400];
+		lsess_error_text(m, why, sizeof why);
+		snprintf(msg, sizeof msg, "cannot rename %s to %s: %s (without --name you play "
+					  "as %s)",
+			 s->player, s->name, why, s->player);
+		fail(s, LAIR_REFUSED, msg);
+		return;
+	}
+	log_info("session", "renamed %s -> %s", s->player, s->name);
+	strlcpy_safe(s->player, s->name, sizeof s->player);
+	cJSON *w = s->welcome;
+	s->welcome = NULL;
+	/* what on_ready reads is the welcome with the new name */
+	cJSON *pl = cJSON_GetObjectItemCaseSensitive(w, "player");
+	if (cJSON_IsObject(pl))
+		cJSON_ReplaceItemInObjectCaseSensitive(pl, "name", cJSON_CreateString(s->name));
+	ready(s, w);
+	cJSON_Delete(w);
+}
+
 static void on_welcome(struct lsess *s, const cJSON *m)
 {
 	const cJSON *pl = cJSON_GetObjectItemCaseSensitive(m, "player");
@@ -197,17 +242,26 @@ static void on_welcome(struct lsess *s, const cJSON *m)
 		if (s->have_store)
 			save_token(s);
 	}
-	int first = !s->ever_ready;
-	s->ready = s->ever_ready = 1;
-	if (!first && s->h.on_link)
-		s->h.on_link(s, 1, "resumed", s->ud);
-	if (s->h.on_ready)
-		s->h.on_ready(s, m, first, s->ud);
+	if (!s->ever_ready && s->name_given && strcmp(s->player, s->name) != 0) {
+		/* a known player asked for another name: rename first */
+		s->ready = 1;
+		cJSON *r = lsess_msg("rename");
+		cJSON_AddStringToObject(r, "name", s->name);
+		s->welcome = cJSON_Duplicate(m, 1);
+		if (lsess_request(s, r, on_renamed, NULL) < 0)
+			fail(s, LAIR_CONNECT, "cannot send the rename");
+		return;
+	}
+	ready(s, m);
 }
 
 static void c_open(void *ud)
 {
 	struct lsess *s = ud;
+	if (s->readonly && !s->token[0]) {
+		ready(s, NULL); /* a reader without a player: no hello, no identity */
+		return;
+	}
 	send_hello(s);
 }
 
@@ -312,6 +366,8 @@ struct lsess *lsess_new(uv_loop_t *loop, const struct lsess_opts *o,
 	s->hello_id = -1;
 	s->resume = o->resume;
 	s->quiet = o->quiet;
+	s->readonly = o->readonly;
+	s->name_given = o->name && *o->name;
 	strlcpy_safe(s->url, lsess_url(o->url), sizeof s->url);
 	strlcpy_safe(s->role, o->role ? o->role : "player", sizeof s->role);
 	s->have_store = ltoken_dir(s->store_dir, sizeof s->store_dir, err, err_len) == 0;
@@ -433,5 +489,6 @@ void lsess_free(struct lsess *s)
 		p = next;
 	}
 	lconn_free(s->c);
+	cJSON_Delete(s->welcome);
 	free(s);
 }

@@ -29,15 +29,22 @@ struct lsess;
 
 struct lsess_opts {
 	const char *url;   /* NULL: $LAIR_SERVER, else LSESS_DEFAULT_URL */
-	const char *name;  /* name for a new player when no token is known */
+	const char *name;  /* a new player's name when no token is known; with a
+			    * known token, the name to take (rename) if it
+			    * differs; NULL: none asked for (a new player is
+			    * named after the login) */
 	const char *token; /* explicit token (e.g. --token); NULL: the store */
 	const char *role;  /* token store role: "player" (default) or "admin" */
 	int resume;        /* reconnect after a drop and resume (play, watch) */
 	int quiet;         /* no "reconnecting" notices on stderr */
+	int readonly;      /* only reads: without a token no hello is sent (no
+			    * player is created); on_ready gets welcome NULL */
 };
 
 struct lsess_handler {
-	/* welcome received; first is 1 the first time, 0 after a resume. */
+	/* welcome received (NULL: a readonly session without identity); first is 1
+	 * the first time, 0 after a resume. With a name to take, after the
+	 * rename went through (if it cannot, on_fail says why). */
 	void (*on_ready)(struct lsess *s, const cJSON *welcome, int first, void *ud);
 	/* Any message that is not the reply to a pending request. */
 	void (*on_update)(struct lsess *s, const cJSON *msg, const char *type, void *ud);
@@ -56,6 +63,8 @@ typedef void (*lsess_reply_fn)(struct lsess *s, const cJSON *msg, void *ud);
 /* Resolves the server URL as lsess_new would: explicit, $LAIR_SERVER, or
  * the default. */
 const char *lsess_url(const char *explicit_url);
+/* 1 when the token store holds a token for (role, url), else 0. */
+int lsess_known(const char *url, const char *role);
 
 /* Starts connecting. NULL with a message on a bad URL. */
 struct lsess *lsess_new(uv_loop_t *loop, const struct lsess_opts *o,

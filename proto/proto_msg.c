@@ -110,6 +110,9 @@ static const type_spec types[PROTO_TYPE_COUNT] = {
 		{"resume", F_OBJ, false, 0, 0, 0, C_NONE, OFF(hello.resume)},
 	}},
 	[PROTO_PING] = {"ping", {{0}}},
+	[PROTO_RENAME] = {"rename", {
+		{"name", F_STR, true, 1, PROTO_NAME_MAX, 0, C_NAME, OFF(rename.name)},
+	}},
 	[PROTO_LOBBY_LIST] = {"lobby_list", {{0}}},
 	[PROTO_LOBBY_JOIN] = {"lobby_join", {
 		{"lobby", F_I64, true, 1, ID_MAX, 0, C_NONE, OFF(lobby.lobby)},

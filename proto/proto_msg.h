@@ -40,6 +40,7 @@
 enum proto_type {
 	PROTO_HELLO,
 	PROTO_PING,
+	PROTO_RENAME,
 	PROTO_LOBBY_LIST,
 	PROTO_LOBBY_JOIN,
 	PROTO_LOBBY_LEAVE,
@@ -153,6 +154,9 @@ typedef struct proto_msg {
 		struct {
 			const char *text;
 		} chat;
+		struct {
+			const char *name;
+		} rename;
 		/* lobby_join, table_list, admin_lobby_close, admin_tables:
 		 * lobby id, PROTO_ABSENT when optional and absent. */
 		struct {

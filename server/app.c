@@ -34,6 +34,7 @@ static const struct {
 } handlers[PROTO_TYPE_COUNT] = {
 	[PROTO_HELLO] = {handle_hello, true, true},
 	[PROTO_PING] = {handle_ping, true, false},
+	[PROTO_RENAME] = {handle_rename, false, true},
 	[PROTO_LOBBY_LIST] = {handle_lobby_list, false, false},
 	[PROTO_LOBBY_JOIN] = {handle_lobby_join, false, true},
 	[PROTO_LOBBY_LEAVE] = {handle_lobby_leave, false, false},
@@ -52,10 +53,11 @@ static const struct {
 	[PROTO_TABLE_SYNC] = {handle_table_sync, false, false},
 	[PROTO_REMATCH] = {handle_rematch, false, true},
 	[PROTO_TABLE_CLOSE] = {handle_table_close, false, false},
-	[PROTO_STATS] = {handle_stats, false, false},
-	[PROTO_ACHIEVEMENTS] = {handle_achievements, false, false},
-	[PROTO_SERVER_STATS] = {handle_server_stats, false, false},
-	[PROTO_RECORDS] = {handle_records, false, false},
+	/* read-only queries need no identity (PROTOCOL.md §8) */
+	[PROTO_STATS] = {handle_stats, true, false},
+	[PROTO_ACHIEVEMENTS] = {handle_achievements, true, false},
+	[PROTO_SERVER_STATS] = {handle_server_stats, true, false},
+	[PROTO_RECORDS] = {handle_records, true, false},
 	[PROTO_ADMIN_LOBBIES] = {handle_admin_lobbies, false, false},
 	[PROTO_ADMIN_LOBBY_CREATE] = {handle_admin_lobby_create, false, true},
 	[PROTO_ADMIN_LOBBY_CLOSE] = {handle_admin_lobby_close, false, false},

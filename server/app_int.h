@@ -232,6 +232,10 @@ void handle_table_sync(session *s, proto_msg *m);
 void handle_rematch(session *s, proto_msg *m);
 void handle_table_close(session *s, proto_msg *m);
 
+/* ---- handle_rename.c ---- */
+
+void handle_rename(session *s, proto_msg *m);
+
 /* ---- handle_stats.c ---- */
 
 void handle_stats(session *s, proto_msg *m);

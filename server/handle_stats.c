@@ -119,9 +119,14 @@ static void profile_query(session *s, proto_msg *m, bool achievements)
 	const game_kind *k = query_kind(s, m);
 	if (!k)
 		return;
+	const char *name = m->u.query.player;
+	if (!name && !s->pl) { /* asked before hello: "yourself" is nobody yet */
+		app_error(s, m->id, PROTO_E_NOT_HELLO, "player",
+			  "name a player, or say hello first to ask about yourself");
+		return;
+	}
 	stats_ctx *c = xmalloc(sizeof *c);
 	*c = (stats_ctx){s, k, achievements};
-	const char *name = m->u.query.player;
 	int64_t id = name ? 0 : s->pl->id;
 	store_req *req = store_profile_get(s->app->store, id, name, k->name, profile_done, c);
 	if (!wait_for(s, m, req, c))

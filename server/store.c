@@ -261,6 +261,7 @@ static void deliver(store_req *r)
 	case OP_PLAYER_CREATE:
 	case OP_PLAYER_BY_TOKEN:
 	case OP_PLAYER_BY_NAME:
+	case OP_PLAYER_RENAME:
 	case OP_ADMIN_ISSUE:
 		if (r->cb.player)
 			r->cb.player(r->ud, err, err ? NULL : &c->out.player);
@@ -492,6 +493,21 @@ store_req *store_player_by_token(store *st, const char *token, store_player_cb c
 		req_bad(r);
 	else
 		store_token_hash(token, r->in.hash);
+	return submit(r);
+}
+
+/* in.id, in.name */
+store_req *store_player_rename(store *st, int64_t id, const char *name, store_player_cb cb,
+			       void *ud)
+{
+	store_req *r = req_new(st, OP_PLAYER_RENAME, ud);
+	r->cb.player = cb;
+	if (id <= 0 || !nonempty(name)) {
+		req_bad(r);
+		return submit(r);
+	}
+	r->in.id = id;
+	r->in.name = store_req_strdup(r, name);
 	return submit(r);
 }
 

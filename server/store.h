@@ -140,6 +140,12 @@ store_req *store_player_create(store *st, const char *name, const char *token, s
 store_req *store_player_by_token(store *st, const char *token, store_player_cb cb, void *ud);
 /* By name, ignoring ASCII case; STORE_ERR_NOT_FOUND if none. */
 store_req *store_player_by_name(store *st, const char *name, store_player_cb cb, void *ud);
+/* Gives player `id` a new name: STORE_ERR_NAME_TAKEN when another player
+ * has it (ignoring ASCII case; a player may change the case of its own),
+ * STORE_ERR_NOT_FOUND when there is no such player, else the player as now
+ * stored. Name rules are the app's, as for store_player_create. */
+store_req *store_player_rename(store *st, int64_t id, const char *name, store_player_cb cb,
+			       void *ud);
 
 /* Issues an admin token (laird's first start, `laird admin-token`): the
  * player `name` gets role admin and this token (its old token stops

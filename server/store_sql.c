@@ -42,6 +42,7 @@ static const char *const stmt_sql[S__COUNT] = {
 	[S_PLAYER_BY_ID] = "SELECT " PLAYER_COLS " FROM players WHERE id = ?1",
 	[S_ADMIN_ANY] = "SELECT id FROM players WHERE role = 1 LIMIT 1",
 	[S_PLAYER_MAKE_ADMIN] = "UPDATE players SET token_hash = ?1, role = 1 WHERE id = ?2",
+	[S_PLAYER_RENAME] = "UPDATE players SET name = ?1 WHERE id = ?2",
 	[S_SHARED_SAVE] = "INSERT INTO shared_state (kind, json, updated_at) VALUES (?1, ?2, ?3) "
 			  "ON CONFLICT (kind) DO UPDATE SET json = excluded.json, "
 			  "updated_at = excluded.updated_at",
@@ -522,6 +523,26 @@ static int op_player_create(store *st, store_req *r)
 	return player_insert(st, r, r->in.role);
 }
 
+static int run_one_row(store *st, sqlite3_stmt *s, const char *what);
+
+/* The name is free when nobody else has it ignoring case (the player may
+ * change the case of its own). */
+static int op_player_rename(store *st, store_req *r)
+{
+	int err = player_by_name(st, r, r->in.name);
+	if (err == STORE_OK && r->out.player.id != r->in.id)
+		return STORE_ERR_NAME_TAKEN;
+	if (err != STORE_OK && err != STORE_ERR_NOT_FOUND)
+		return err;
+	sqlite3_stmt *s = stmt(st, S_PLAYER_RENAME);
+	bind_text(s, 1, r->in.name);
+	sqlite3_bind_int64(s, 2, r->in.id);
+	err = run_one_row(st, s, "renaming a player");
+	if (err == STORE_ERR_EXISTS) /* a racing rename took it: the same answer */
+		return STORE_ERR_NAME_TAKEN;
+	return err ? err : player_by_id(st, r, r->in.id);
+}
+
 static int op_player_by_token(store *st, store_req *r)
 {
 	sqlite3_stmt *s = stmt(st, S_PLAYER_BY_HASH);
@@ -892,6 +913,7 @@ static int op_run(store *st, store_req *r)
 	case OP_PLAYER_CREATE: return op_player_create(st, r);
 	case OP_PLAYER_BY_TOKEN: return op_player_by_token(st, r);
 	case OP_PLAYER_BY_NAME: return player_by_name(st, r, r->in.name);
+	case OP_PLAYER_RENAME: return op_player_rename(st, r);
 	case OP_ADMIN_ISSUE: return op_admin_issue(st, r);
 	case OP_SHARED_SAVE: return shared_save(st, r->in.kind, r->in.json);
 	case OP_GAME_FINISH: return op_game_finish(st, r);

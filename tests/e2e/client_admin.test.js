@@ -159,9 +159,10 @@ test('lair admin: every listing as JSON equals what the server holds; actions ta
 			r = await runLair(['admin', 'frobnicate', ...S], { env });
 			assert.strictEqual(r.code, 2);
 			// a player's token is not an admin's: forbidden (exit 1)
-			const bob = await runLair(['stats', '--name', 'bob', ...S], { env });
-			assert.strictEqual(bob.code, 0, bob.stderr);
-			const bobTok = fs.readFileSync(store, 'utf8').match(/^player \S+ ([0-9a-f]{64})$/m)[1];
+			const bc = await connect(srv.url);
+			bc.send({ type: 'hello', id: 1, protocol: 1, name: 'bob' });
+			const bobTok = (await bc.waitFor((m) => m.id === 1, 5000, 'welcome')).token;
+			bc.close();
 			r = await runLair(['admin', 'lobbies', '--token', bobTok, ...S], { env });
 			assert.strictEqual(r.code, 1);
 			assert.match(r.stderr, /forbidden/);
@@ -201,14 +202,19 @@ test('lair stats, achievements, records: --json equals the server reply', { time
 		const env = { XDG_CONFIG_HOME: cfg };
 		try {
 			const S = ['--server', srv.url];
-			// The first run creates the player "dee" and stores its token.
-			let r = await runLair(['stats', '--name', 'dee', '--json', ...S], { env });
+			// A query never creates a player: dee is made by a protocol client,
+			// lair asks as dee with dee's token.
+			const dc = await connect(srv.url);
+			dc.send({ type: 'hello', id: 1, protocol: 1, name: 'dee' });
+			const deeTok = (await dc.waitFor((m) => m.id === 1, 5000, 'welcome')).token;
+			dc.close();
+			S.push('--token', deeTok);
+			let r = await runLair(['stats', '--json', ...S], { env });
 			assert.strictEqual(r.code, 0, r.stderr);
 			const mine = JSON.parse(r.stdout);
 			assert.strictEqual(mine.player, 'dee');
 			const c = await hello(srv.url, { name: 'eve' });
 			assert.deepStrictEqual(mine, await ask(c, { type: 'stats', player: 'dee' }));
-			// Later runs resume as dee (no second player, no name needed).
 			r = await runLair(['achievements', '--json', ...S], { env });
 			assert.strictEqual(r.code, 0, r.stderr);
 			const ach = JSON.parse(r.stdout);
@@ -261,7 +267,7 @@ test('lair: --help, usage errors and a failed connection have their exit codes',
 			// no terminal: play refuses with a usage error
 			assert.strictEqual((await runLair(['play'], { env })).code, 2);
 			const port = await freePort();
-			r = await runLair(['stats', '--server', `ws://127.0.0.1:${port}/`], { env });
+			r = await runLair(['records', '--server', `ws://127.0.0.1:${port}/`], { env });
 			assert.strictEqual(r.code, 3);
 			assert.match(r.stderr, /cannot connect/);
 		} finally {
@@ -292,7 +298,9 @@ test('valgrind: lair stats, admin --json and a short lair play session leak noth
 		let t;
 		try {
 			const token = (await srv.waitForOutput(/ADMIN_TOKEN=([0-9a-f]{64})/))[1];
-			let r = await run(['stats', '--name', 'val', '--server', srv.url]);
+			let r = await run(['records', '--server', srv.url]); // asks without a hello
+			assert.strictEqual(r.code, 0, r.err);
+			r = await run(['stats', 'admin', '--token', token, '--server', srv.url]);
 			assert.strictEqual(r.code, 0, r.err);
 			r = await run(['admin', 'lobbies', '--json', '--token', token, '--server', srv.url]);
 			assert.strictEqual(r.code, 0, r.err);

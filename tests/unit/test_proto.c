@@ -326,7 +326,8 @@ TEST(proto_every_type_decodes_with_required_fields)
 	 * that cannot be satisfied. */
 	static const char *const ok[] = {
 		"{\"type\":\"hello\",\"protocol\":1,\"name\":\"x\"}",
-		"{\"type\":\"ping\"}", "{\"type\":\"lobby_list\"}",
+		"{\"type\":\"ping\"}", "{\"type\":\"rename\",\"name\":\"x\"}",
+		"{\"type\":\"lobby_list\"}",
 		"{\"type\":\"lobby_join\",\"lobby\":1}", "{\"type\":\"lobby_leave\"}",
 		"{\"type\":\"chat\",\"text\":\"hi\"}", "{\"type\":\"table_list\"}",
 		"{\"type\":\"table_create\",\"kind\":\"gems\",\"seats\":1}",
