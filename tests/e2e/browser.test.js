@@ -1,0 +1,320 @@
+'use strict';
+/*
+ * browser.test.js — lair's web client in a real headless Chromium (Debian's,
+ * driven by playwright-core: lib/browser.js) against a real laird:
+ *   - two browser players and one AI seat play a whole gems game from the
+ *     lobby (create, join from the live list, start) to the end summary,
+ *     by keyboard and by buttons; one changes its choice inside the
+ *     change-your-mind window and both reveals show the change; one reloads
+ *     mid-game and is back at the same decision; a third page watches and
+ *     receives no hidden information (checked on its WebSocket frames);
+ *     then a rematch, and the watcher takes over the AI seat;
+ *   - deepfall's choice form sends a choice the server accepts;
+ *   - a page of another origin cannot open a WebSocket to laird (CSWSH);
+ *   - the CSP holds: no inline script runs, modules come from laird only,
+ *     and no page logs a console error.
+ * Screenshots of the lobby, a gems decision, a reveal and the end summary,
+ * at 1280×800 and 390×844, go to test-output/browser/ beside the laird
+ * tested (build/ or build-asan/), or under $LAIR_TEST_OUT.
+ *
+ * LAIR_WEB_ROOT=DIR serves DIR instead of the built-in files (to try an
+ * edit of web/ without a rebuild).
+ *
+ * Timing: window_ms stays 1000 (the rule) and reveal_pause_ms is 50 so a
+ * game takes seconds; the humans mostly leave early, so a dungeon is one or
+ * two human decisions and the AI finishes it alone.
+ */
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const http = require('node:http');
+const { startLaird, LAIRD } = require('./lib/laird');
+const { launchBrowser, newPlayer, CHROMIUM } = require('./lib/browser');
+
+const OUT = path.join(process.env.LAIR_TEST_OUT || path.join(path.dirname(LAIRD), 'test-output'), 'browser');
+const WIDE = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+const haveChromium = fs.existsSync(CHROMIUM);
+const WEB_ROOT = process.env.LAIR_WEB_ROOT ? ['--web-root', process.env.LAIR_WEB_ROOT] : [];
+
+/* The lobby, a decision, a reveal, the end: each at both sizes. */
+async function shots(page, name) {
+	fs.mkdirSync(OUT, { recursive: true });
+	const size = page.viewportSize();
+	for (const [tag, vp] of [['1280x800', WIDE], ['390x844', PHONE]]) {
+		await page.setViewportSize(vp);
+		await page.screenshot({ path: path.join(OUT, `${name}-${tag}.png`), fullPage: true });
+	}
+	await page.setViewportSize(size);
+}
+
+/* The client's own state, for pacing the test (assertions read the page). */
+function state(page) {
+	return page.evaluate(() => {
+		const t = window.lair && window.lair.table;
+		return t ? { asked: t.asked, decision: t.decision, state: t.state, result: !!t.result,
+			you: t.you, choice: t.choice, windowOpen: t.windowAt > performance.now() } : null;
+	});
+}
+
+async function register(p, name) {
+	await p.page.fill('#name', name);
+	await p.page.keyboard.press('Enter');
+	await p.page.getByRole('heading', { name: 'Create a table' }).waitFor();
+}
+
+/* Every frame a page's WebSocket receives, parsed. */
+function recordFrames(page) {
+	const frames = [];
+	page.on('websocket', (ws) => ws.on('framereceived', (f) => {
+		try {
+			frames.push(JSON.parse(f.payload));
+		} catch { /* not JSON */ }
+	}));
+	return frames;
+}
+
+/* Waits until pred(state) holds on the page (bounded). */
+async function until(page, pred, what, ms = 20000) {
+	const deadline = Date.now() + ms;
+	for (;;) {
+		const s = await state(page);
+		if (s && pred(s)) return s;
+		if (Date.now() > deadline) throw new Error(`timeout: ${what}; state ${JSON.stringify(s)}`);
+		await page.waitForTimeout(25); // poll interval, not a wait for an event
+	}
+}
+
+/* A page on another origin (a plain node server) that tries to open a
+ * socket to laird in the visitor's browser. */
+function evilServer(lairdPort) {
+	const html = `<!doctype html><script>
+		const ws = new WebSocket('ws://127.0.0.1:${lairdPort}/');
+		window.result = new Promise((res) => {
+			ws.onopen = () => res('open');
+			ws.onclose = (e) => res('closed ' + e.code);
+		});
+	</script>`;
+	const srv = http.createServer((req, res) => {
+		if (req.url === '/x.js') {
+			res.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' });
+			res.end('window.evilRan = true;');
+			return;
+		}
+		res.writeHead(200, { 'content-type': 'text/html' });
+		res.end(html);
+	});
+	return new Promise((resolve) => srv.listen(0, '127.0.0.1', () => resolve(srv)));
+}
+
+test('the web client in Chromium: a whole gems game, change of mind, reload, a watcher, rematch, takeover',
+	{ skip: !haveChromium && `no ${CHROMIUM} (tests/deps installs chromium)`, timeout: 240000 }, async () => {
+		const srv = await startLaird({ args: ['--reveal-pause-ms', '50', '--turn-timeout-ms', '60000', ...WEB_ROOT] });
+		const browser = await launchBrowser();
+		const pages = [];
+		try {
+			// ---- the lobby: alice creates, bob joins from the live list ----
+			const A = await newPlayer(browser, srv, { viewport: WIDE });
+			const B = await newPlayer(browser, srv, { viewport: PHONE });
+			pages.push(A, B);
+			await register(A, 'alice');
+			await register(B, 'bob');
+			await A.page.fill('#chat-text', 'hello from alice');
+			await A.page.keyboard.press('Enter');
+			await B.page.getByText('hello from alice').waitFor();
+			await A.page.fill('#c-seats', '3');
+			await A.page.fill('#c-ai', '1');
+			await A.page.fill('#c-name', 'browser game');
+			await A.page.click('form.create button[type=submit]');
+			await A.page.getByRole('button', { name: 'Start the game' }).waitFor();
+			const tableId = Number(A.page.url().match(/#\/table\/(\d+)/)[1]);
+			await B.page.getByRole('button', { name: `Join table ${tableId}` }).click(); // live list
+			await B.page.getByText('Waiting for the host to start.').waitFor();
+
+			// carol watches from the lobby; her socket is recorded.
+			const C = await newPlayer(browser, srv, { viewport: WIDE });
+			pages.push(C);
+			const cFrames = recordFrames(C.page);
+			await register(C, 'carol');
+			await shots(C.page, 'lobby');
+			await C.page.getByRole('button', { name: `Watch table ${tableId}` }).click();
+			await C.page.getByText('watching', { exact: false }).first().waitFor();
+
+			await A.page.getByRole('button', { name: 'Start the game' }).focus();
+			await A.page.keyboard.press('Enter'); // keyboard only
+			await until(A.page, (s) => s.asked, 'alice asked');
+			await A.page.getByRole('heading', { name: /Decision 1: your choice/ }).waitFor();
+			await shots(A.page, 'decision');
+			// The hand icon, every seat's status, the countdown.
+			await A.page.getByText('Lair odds').waitFor();
+			assert.match(await A.page.locator('#clock').innerText(), /Your choice: \d+ s left/);
+
+			// ---- decision 1: bob stays by button; alice stays, then leaves in the window ----
+			await until(B.page, (s) => s.asked, 'bob asked');
+			await B.page.locator('button.opt[data-choice=stay]').click();
+			await A.page.keyboard.press('s');
+			await until(A.page, (s) => s.windowOpen, 'the window to open');
+			assert.match(await A.page.locator('#clock').innerText(), /to change your mind/);
+			await A.page.keyboard.press('l');
+			await A.page.locator('#reveal').getByText('changed your mind from Stay').waitFor();
+			const aReveal = await A.page.locator('#reveal li[data-seat="0"]').innerText();
+			assert.match(aReveal, /alice \(you\): Leave/);
+			for (const p of [B, C]) {
+				await p.page.locator('#reveal li[data-seat="0"]').getByText('Leave').waitFor();
+				assert.match(await p.page.locator('#reveal li[data-seat="2"]').innerText(), /bob.*Stay/);
+			}
+			await shots(B.page, 'reveal');
+
+			// ---- bob reloads mid-decision and is back at the same one ----
+			const before = await until(B.page, (s) => s.asked || s.result, 'bob asked again');
+			if (!before.result) {
+				await B.page.reload();
+				const after = await until(B.page, (s) => s.asked, 'bob asked after the reload');
+				assert.equal(after.decision, before.decision);
+				await B.page.getByRole('heading', { name: `Decision ${before.decision}: your choice` }).waitFor();
+			}
+
+			// ---- play to the end: bob stays in the first rooms, then everyone leaves ----
+			let stays = 2;
+			const deadline = Date.now() + 150000;
+			for (;;) {
+				const [a, b] = await Promise.all([state(A.page), state(B.page)]);
+				if (a.result && b.result) break;
+				assert.ok(Date.now() < deadline, `the game did not end: ${JSON.stringify([a, b])}`);
+				if (b.asked && b.choice === null) await B.page.keyboard.press(stays-- > 0 ? 's' : 'l');
+				else if (a.asked && a.choice === null) await A.page.locator('button.opt[data-choice=leave]').click();
+				else await A.page.waitForTimeout(25); // poll interval, not a wait for an event
+			}
+			await A.page.getByRole('heading', { name: 'Game over' }).waitFor();
+			const summary = await A.page.locator('.result').innerText();
+			assert.match(summary, /Winning score/);
+			assert.match(summary, /alice/);
+			assert.match(summary, /bob/);
+			assert.match(summary, /AI 2/);
+			assert.match(summary, /winner/);
+			assert.match(summary, /Timid|Bold|Deepest Explorer|Highest Score|Skynet|Psychic|Most Gems Lost/);
+			await shots(A.page, 'end');
+
+			// ---- the watcher saw nothing hidden ----
+			const tableMsgs = cFrames.filter((m) => m.table === tableId);
+			assert.ok(tableMsgs.some((m) => m.type === 'reveal'), 'carol saw reveals');
+			for (const m of tableMsgs) {
+				assert.equal(m.options, undefined, `a ${m.type} with options reached the watcher`);
+				assert.equal(m.seat, undefined, `a ${m.type} with a seat reached the watcher`);
+				if (m.type !== 'reveal') assert.equal(m.choice, undefined, `a ${m.type} carried a choice`);
+				const v = m.view || (m.game && m.game.view);
+				if (v) {
+					assert.equal(v.viewer, -1);
+					assert.equal(v.options, undefined);
+				}
+				if (m.game) assert.equal(m.game.options, undefined);
+			}
+			assert.equal(await C.page.locator('button.opt').count(), 0);
+
+			// ---- rematch, and carol takes over the AI seat ----
+			await A.page.getByRole('button', { name: 'Rematch' }).click();
+			await A.page.getByRole('button', { name: 'Start the game' }).click();
+			await C.page.getByRole('button', { name: 'Take over this seat' }).click();
+			await until(C.page, (s) => s.you === 1, 'carol in seat 2');
+			await C.page.getByText('seat 2', { exact: false }).first().waitFor();
+			await until(C.page, (s) => s.asked, 'carol asked', 30000);
+			await C.page.keyboard.press('l');
+			await until(C.page, (s) => s.choice !== null || !s.asked, 'carol chose');
+
+			// ---- the finished game counts in alice's statistics and the records ----
+			await A.page.getByRole('link', { name: 'Stats' }).click();
+			await A.page.getByRole('heading', { name: 'Gems: 1 game' }).waitFor();
+			assert.ok(await A.page.locator('.achievements-list li.earned').count() >= 1);
+			await A.page.getByRole('link', { name: 'Records' }).click();
+			await A.page.getByRole('heading', { name: 'All games on this server: 1' }).waitFor();
+			await A.page.getByRole('link', { name: `Table ${tableId}` }).click();
+			await A.page.getByRole('heading', { name: /table \d+/ }).waitFor();
+
+			for (const p of pages) assert.deepEqual(p.problems, [], 'console errors');
+		} finally {
+			await browser.close();
+			const r = await srv.stop();
+			assert.equal(r.code, 0, r.output);
+		}
+	});
+
+test('deepfall in Chromium: the orders form sends a choice the server takes',
+	{ skip: !haveChromium && 'no chromium', timeout: 120000 }, async () => {
+		const srv = await startLaird({ args: ['--reveal-pause-ms', '50', ...WEB_ROOT] });
+		const browser = await launchBrowser();
+		try {
+			const A = await newPlayer(browser, srv, { viewport: PHONE });
+			await register(A, 'dora');
+			await A.page.selectOption('#c-kind', 'deepfall');
+			await A.page.fill('#c-seats', '2');
+			await A.page.fill('#c-ai', '1');
+			await A.page.check('#c-start');
+			await A.page.click('form.create button[type=submit]');
+			await until(A.page, (s) => s.asked, 'dora asked');
+			await A.page.getByRole('heading', { name: /Round 1: your orders/ }).waitFor();
+			await A.page.getByText('Floor 1').first().waitFor(); // the board
+			await A.page.fill('[id$="-press"]', '1');
+			await A.page.check('[id$="-recruit"]');
+			await A.page.getByLabel('Cash out (bank your loot)').check();
+			await A.page.getByRole('button', { name: 'Send my orders' }).click();
+			await A.page.locator('#reveal li[data-seat="0"]').getByText('press 1').waitFor({ timeout: 15000 });
+			assert.match(await A.page.locator('#reveal li[data-seat="0"]').innerText(), /recruit, cashes out/);
+			assert.deepEqual(A.problems, []);
+		} finally {
+			await browser.close();
+			await srv.stop();
+		}
+	});
+
+test('Chromium: another origin cannot open a socket to laird; the CSP refuses inline and foreign scripts',
+	{ skip: !haveChromium && 'no chromium', timeout: 60000 }, async () => {
+		const srv = await startLaird({ args: WEB_ROOT });
+		const evil = await evilServer(srv.port);
+		const browser = await launchBrowser();
+		try {
+			// Cross-site WebSocket hijacking: refused at the upgrade.
+			const ctx = await browser.newContext();
+			const page = await ctx.newPage();
+			await page.goto(`http://127.0.0.1:${evil.address().port}/`);
+			assert.match(await page.evaluate(() => window.result), /^closed 1006$/);
+			const m = await srv.get('/metrics');
+			assert.match(m.body, /lair_connections_refused_total\{reason="origin"\} 1\n/);
+
+			// The client's own page: CSP violations are reported and nothing runs.
+			const p = await newPlayer(browser, srv, { viewport: WIDE });
+			await p.page.locator('#name').waitFor();
+			const out = await p.page.evaluate(async (evilPort) => {
+				const seen = [];
+				document.addEventListener('securitypolicyviolation', (e) => seen.push(e.violatedDirective));
+				const s = document.createElement('script');
+				s.textContent = 'window.inlineRan = true;';
+				document.body.append(s);
+				const ext = document.createElement('script');
+				ext.type = 'module';
+				ext.src = `http://127.0.0.1:${evilPort}/x.js`;
+				document.body.append(ext);
+				const div = document.createElement('div');
+				div.innerHTML = '<img src="data:," onerror="window.attrRan = true">';
+				document.body.append(div);
+				await new Promise((r) => setTimeout(r, 300)); // let the refusals be reported
+				const scripts = performance.getEntriesByType('resource')
+					.filter((e) => e.initiatorType === 'script' || e.name.endsWith('.js')).map((e) => e.name);
+				return { inline: !!window.inlineRan, attr: !!window.attrRan, evil: !!window.evilRan, seen,
+					scripts: scripts.filter((u) => !u.endsWith('/x.js')), origin: location.origin };
+			}, evil.address().port);
+			assert.equal(out.inline, false);
+			assert.equal(out.attr, false);
+			assert.equal(out.evil, false);
+			assert.ok(out.seen.some((d) => d.startsWith('script-src')), JSON.stringify(out.seen));
+			assert.ok(out.scripts.length >= 5, JSON.stringify(out.scripts));
+			for (const s of out.scripts) assert.ok(s.startsWith(out.origin + '/js/'), s);
+			// What was refused is what we injected, and nothing else went wrong.
+			const others = p.problems.filter((x) => !/Content Security Policy|ERR_BLOCKED|x\.js|\/x$/.test(x));
+			assert.deepEqual(others, []);
+		} finally {
+			await browser.close();
+			evil.close();
+			await srv.stop();
+		}
+	});
