@@ -60,15 +60,30 @@ function parties(t, v) {
 			})))));
 }
 
+// The orders. Two shapes of turn are understood: one choice object for the
+// whole turn (press as a number of extra hands), or a turn in steps where
+// the descriptor's `press` is a yes/no (may you roll one more hand now?):
+// then "Press" sends {press: true} and the form sends the act that ends
+// the turn (target, recruit, exit).
 function form(t, app) {
 	if (t.you === null) return h('p', { class: 'muted' }, 'You are watching.');
 	if (!t.asked) return h('p', { class: 'muted' }, 'Waiting…');
-	const desc = t.options[0];
+	const desc = { ...t.options[0] };
+	const stepwise = typeof desc.press === 'boolean';
+	const canPress = stepwise && desc.press;
+	if (stepwise) delete desc.press;
+	const hands = Number.isInteger(desc.hands) ? desc.hands : null;
+	delete desc.hands;
 	return h('section', { class: 'card', 'aria-labelledby': 'df-form-h' },
 		h('h2', { id: 'df-form-h' }, `Round ${t.decision}: your orders`),
+		hands !== null ? h('p', { class: 'small' }, `Hands rolled this turn: ${hands}.`) : null,
 		t.choice !== null ? h('p', { class: 'muted small' }, `Sent: ${choiceLabel(t.choice)}. You may change it.`) : null,
-		keptForm(app.ui, `${t.id}/${t.decision}`, () => choiceForm(desc, t.choice, (c) => app.choose(c),
-			{ words: WORDS, prefix: `df${t.decision}`, submitLabel: 'Send my orders' })));
+		canPress ? h('p', {}, h('button', { class: 'press', 'data-focus': 'df-press',
+			onclick: () => app.choose({ press: true }) }, 'Press: roll one more hand'),
+		h('span', { class: 'help' }, ' more symbols, more Dread, a faster Maw; or act below to end your turn')) : null,
+		keptForm(app.ui, `${t.id}/${t.decision}`, () => choiceForm(desc, t.choice && t.choice.press ? null : t.choice,
+			(c) => app.choose(stepwise ? { ...c, press: false } : c),
+			{ words: WORDS, prefix: `df${t.decision}`, submitLabel: stepwise ? 'Act and end my turn' : 'Send my orders' })));
 }
 
 function render(t, app) {
@@ -113,9 +128,10 @@ function eventLine(ev, t) {
 
 function choiceLabel(c) {
 	if (!c || typeof c !== 'object') return String(c);
+	if (c.press === true) return 'press on';
 	const parts = [];
 	if (c.target !== undefined) parts.push(`floor ${c.target}`);
-	if (c.press) parts.push(`press ${c.press}`);
+	if (typeof c.press === 'number' && c.press) parts.push(`press ${c.press}`);
 	if (c.recruit) parts.push('recruit');
 	if (c.exit) parts.push(EXIT_WORDS[c.exit] || c.exit);
 	for (const [k, v] of Object.entries(c))
