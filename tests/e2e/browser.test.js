@@ -214,7 +214,7 @@ test('the web client in Chromium: a whole gems game, change of mind, reload, a w
 			assert.match(summary, /alice/);
 			assert.match(summary, /bob/);
 			assert.match(summary, /AI 2/);
-			assert.match(summary, /winner/);
+			assert.match(summary, /Winner/);
 			assert.match(summary, /Timid|Bold|Deepest Explorer|Highest Score|Skynet|Psychic|Most Gems Lost/);
 			await shots(A.page, 'end');
 

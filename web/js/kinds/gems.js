@@ -272,14 +272,17 @@ function renderResult(t) {
 	const dungeons = Array.isArray(r.dungeons) ? r.dungeons : [];
 	return h('div', { class: 'summary' },
 		h('p', {}, `Winning score: $${fmt(r.winning_score)}`),
-		h('div', { class: 'scroll' }, h('table', { class: 'list' },
-			h('thead', {}, h('tr', {}, ['Player', 'Score', 'Gold bars', '', 'Achievements'].map((c) => h('th', { scope: 'col' }, c)))),
-			h('tbody', {}, seats.map((s) => h('tr', { class: `${s.winner ? 'winner' : ''} ${s.seat === t.you ? 'mine' : ''}` },
-				h('th', { scope: 'row' }, t.seatName(s.seat) + (s.seat === t.you ? ' (you)' : '')),
-				h('td', {}, `$${fmt(s.score)}`),
-				h('td', {}, fmt(s.bars)),
-				h('td', {}, s.winner ? '★ winner' : ''),
-				h('td', { class: 'achievements' }, (s.achievements || []).map((a) => ACHIEVEMENTS[a] || a).join(', '))))))),
+		h('div', { class: 'scroll' }, h('table', { class: 'list summary-table' },
+			h('thead', {}, h('tr', {}, ['Player', 'Score', 'Gold bars'].map((c) => h('th', { scope: 'col' }, c)))),
+			seats.map((s) => h('tbody', { class: `${s.winner ? 'winner' : ''} ${s.seat === t.you ? 'mine' : ''}` },
+				h('tr', {},
+					h('th', { scope: 'row' }, t.seatName(s.seat) + (s.seat === t.you ? ' (you)' : '')),
+					h('td', {}, `$${fmt(s.score)}`),
+					h('td', {}, fmt(s.bars))),
+				h('tr', { class: 'sub' }, h('td', { colspan: 3, class: 'achievements' },
+					s.winner ? h('b', {}, '★ Winner. ') : null,
+					(s.achievements || []).length ? `Achievements: ${s.achievements.map((a) => ACHIEVEMENTS[a] || a).join(', ')}`
+						: 'No achievement this time.')))))),
 		dungeons.length ? h('h3', {}, 'The five dungeons') : null,
 		h('ol', { class: 'small' }, dungeons.map((d) => h('li', {}, `${adv(d.adventure)}: ${plural(d.depth, 'room')}, ${endWords(d.end)}`))));
 }
