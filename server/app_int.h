@@ -122,6 +122,7 @@ typedef struct app_table {
 	 * handle_table.c). */
 	struct pending_write *retry;
 	uv_timer_t *retry_timer;
+	uint64_t seq_saved;  /* the update seq its live record holds, at least */
 } app_table;
 
 struct app {

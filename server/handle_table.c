@@ -180,12 +180,14 @@ static void host_start(void *ud, table *t, uint64_t game)
 		.shared_json = shared,
 		.meta_json = meta,
 		.started_at = at->started_at,
+		.last_seq = (int64_t)table_seq(t),
 	};
 	/* A new game at the same table whose last game left a live record
 	 * (an aborted game has none written): end that one first. */
 	if (at->live)
 		store_live_end(a->store, (int64_t)at->id, NULL, NULL);
 	at->live = false;
+	at->seq_saved = table_seq(t);
 	start_ctx *c = xmalloc(sizeof *c);
 	*c = (start_ctx){a, at->id, game};
 	at->starting = store_live_start(a->store, &lt, live_started, c) != NULL;
@@ -203,6 +205,25 @@ static void host_start(void *ud, table *t, uint64_t game)
 	}
 }
 
+/* ---- the update seq a restart continues above ---- */
+
+/* A restored table continues SEQ_RESTART_JUMP above the last update seq its
+ * live record holds; the record is brought up to date at least every
+ * SEQ_SAVE_EVERY updates (with each decision, each seat change, and after
+ * requests that send updates without either), so a restored seq is above
+ * every seq sent before the crash, across rematches too. */
+#define SEQ_SAVE_EVERY 500
+#define SEQ_RESTART_JUMP 1000
+
+static void seq_checkpoint(app *a, app_table *at)
+{
+	uint64_t seq = table_seq(at->t);
+	if (!at->live || !a->store || seq < at->seq_saved + SEQ_SAVE_EVERY)
+		return;
+	store_live_update(a->store, (int64_t)at->id, NULL, NULL, (int64_t)seq, NULL, NULL);
+	at->seq_saved = seq;
+}
+
 /* ---- writes a table waits for, retried while the store fails ---- */
 
 /* A decision (or a finished game's record) a table waits for. It travels
@@ -214,6 +235,7 @@ typedef struct pending_write {
 	uint64_t n;        /* the decision's number, or the game's */
 	bool record;       /* the game's record, else decision n */
 	char *choices;     /* a decision's set, as stored */
+	uint64_t last_seq; /* a decision: the table's seq when last submitted */
 	unsigned tries;    /* failed so far */
 	uint64_t first_ms; /* now_ms() of the first failure */
 } pending_write;
@@ -324,6 +346,7 @@ static void decision_durable(void *ud, int err)
 		write_failed(at, w, err);
 	} else {
 		uint64_t n = w->n;
+		at->seq_saved = MAX(at->seq_saved, w->last_seq);
 		write_done(w);
 		reveal_now(a, at, n);
 	}
@@ -350,7 +373,8 @@ static void host_decision(void *ud, table *t, uint64_t n, const game_choice *cho
 		buf_printf(&b, "%s%d", i ? "," : "", (int)choices[i]);
 	buf_puts(&b, "]");
 	pending_write *w = xcalloc(1, sizeof *w);
-	*w = (pending_write){.a = a, .table = table_id(t), .n = n, .choices = b.data};
+	*w = (pending_write){.a = a, .table = table_id(t), .n = n, .choices = b.data,
+			     .last_seq = table_seq(t)};
 	submit_write(w);
 }
 
@@ -416,11 +440,16 @@ static void submit_write(pending_write *w)
 	app *a = w->a;
 	app_table *at = app_table_find(a, w->table);
 	bool queued;
-	if (w->record)
+	if (w->record) {
 		queued = at && submit_record(w, at);
-	else
+	} else {
+		/* The seq of what was sent before this set: a pause sends more. */
+		if (at)
+			w->last_seq = table_seq(at->t);
 		queued = store_live_decision(a->store, (int64_t)w->table, (int64_t)w->n,
-					     w->choices, decision_durable, w) != NULL;
+					     w->choices, (int64_t)w->last_seq, decision_durable,
+					     w) != NULL;
+	}
 	if (!queued) {
 		/* The store is shutting down (the table goes with the app):
 		 * nothing is shown that was not written. */
@@ -467,11 +496,14 @@ static void host_changed(void *ud, table *t)
 	if (at->live && a->store && table_get_state(t) == TABLE_PLAYING) {
 		char *text = seats_text(t);
 		if (!at->seats_saved || strcmp(text, at->seats_saved) != 0) {
-			store_live_update(a->store, (int64_t)at->id, text, NULL, NULL, NULL);
+			store_live_update(a->store, (int64_t)at->id, text, NULL,
+					  (int64_t)table_seq(t), NULL, NULL);
+			at->seq_saved = table_seq(t);
 			free(at->seats_saved);
 			at->seats_saved = text;
 		} else {
 			free(text);
+			seq_checkpoint(a, at);
 		}
 	}
 }
@@ -930,6 +962,7 @@ void handle_choose(session *s, proto_msg *m)
 	/* A takeover of an AI seat makes the player a member if it was not. */
 	player_add_table(s->pl, at->id);
 	app_ok(s, m->id);
+	seq_checkpoint(s->app, at); /* a choice changed is a status update */
 }
 
 void handle_selecting(session *s, proto_msg *m)
@@ -938,10 +971,12 @@ void handle_selecting(session *s, proto_msg *m)
 	if (!at)
 		return;
 	int rc = table_selecting(at->t, (uint64_t)s->pl->id);
-	if (rc != TABLE_OK)
+	if (rc != TABLE_OK) {
 		table_fail(s, m, rc, NULL, err_text(rc));
-	else
-		app_ok(s, m->id);
+		return;
+	}
+	app_ok(s, m->id);
+	seq_checkpoint(s->app, at);
 }
 
 void handle_table_sync(session *s, proto_msg *m)
@@ -1097,7 +1132,9 @@ static bool restore_one(app *a, const store_live_table *lt, char *err, size_t er
 		.shared = shared,
 		.log = log,
 		.n = lt->n_decisions,
-		.seq = ((uint64_t)lt->n_decisions + 1) * 1000,
+		/* Rows from before the seq was stored: the older estimate. */
+		.seq = lt->last_seq > 0 ? (uint64_t)lt->last_seq + SEQ_RESTART_JUMP
+					: ((uint64_t)lt->n_decisions + 1) * SEQ_RESTART_JUMP,
 	};
 	const cJSON *pj;
 	for (int i = 0; i < ts.seats; i++)
@@ -1123,6 +1160,10 @@ static bool restore_one(app *a, const store_live_table *lt, char *err, size_t er
 	at->live = true;
 	at->started_at = lt->started_at;
 	at->seats_saved = seats_text(t);
+	/* Saved at once: a second crash before any write continues above
+	 * this run's seqs, not at the same base again. */
+	at->seq_saved = table_seq(t);
+	store_live_update(a->store, lt->table_id, NULL, NULL, (int64_t)at->seq_saved, NULL, NULL);
 	lobby *l = lobby_find(a, ts.lobby);
 	if (!l) {
 		l = lobby_find(a, 1);

@@ -661,23 +661,25 @@ store_req *store_live_start(store *st, const store_live_table *t, store_done_cb 
 	return submit(r);
 }
 
-/* in.id (table), in.seats, in.meta */
+/* in.id (table), in.seats, in.meta, in.last_seq */
 store_req *store_live_update(store *st, int64_t table_id, const char *seats_json,
-			     const char *meta_json, store_done_cb cb, void *ud)
+			     const char *meta_json, int64_t last_seq, store_done_cb cb, void *ud)
 {
 	store_req *r = req_new(st, OP_LIVE_UPDATE, ud);
 	r->cb.done = cb;
 	if (table_id <= 0)
 		req_bad(r);
 	r->in.id = table_id;
+	r->in.last_seq = last_seq;
 	r->in.seats = store_req_strdup(r, seats_json);
 	r->in.meta = store_req_strdup(r, meta_json);
 	return submit(r);
 }
 
-/* in.id (table), in.seq, in.json (choices) */
+/* in.id (table), in.seq, in.json (choices), in.last_seq */
 store_req *store_live_decision(store *st, int64_t table_id, int64_t seq,
-			       const char *choices_json, store_done_cb cb, void *ud)
+			       const char *choices_json, int64_t last_seq, store_done_cb cb,
+			       void *ud)
 {
 	store_req *r = req_new(st, OP_LIVE_DECISION, ud);
 	r->cb.done = cb;
@@ -685,6 +687,7 @@ store_req *store_live_decision(store *st, int64_t table_id, int64_t seq,
 		req_bad(r);
 	r->in.id = table_id;
 	r->in.seq = seq;
+	r->in.last_seq = last_seq;
 	r->in.json = store_req_strdup(r, choices_json);
 	return submit(r);
 }

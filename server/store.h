@@ -287,6 +287,9 @@ typedef struct store_live_table {
 	const char *shared_json;  /* the shared state the game started from */
 	const char *meta_json;    /* the app's own: name, lobby, settings... */
 	int64_t started_at;
+	int64_t last_seq;         /* the table's update seq (the protocol's `seq`)
+				   * when written; store_live_tables(): the
+				   * highest of the table's rows (0: unknown) */
 	/* Filled by store_live_tables() and store_quarantined() only (ignored
 	 * by store_live_start): */
 	const store_decision *decisions; /* by seq ascending */
@@ -300,14 +303,17 @@ typedef struct store_live_table {
  * already live. */
 store_req *store_live_start(store *st, const store_live_table *t, store_done_cb cb, void *ud);
 /* Replaces seats_json and/or meta_json (NULL: keep) of a live table (a
- * human took a seat over, ...). STORE_ERR_NOT_FOUND if not live. */
+ * human took a seat over, ...) and raises its last_seq to last_seq (0 or
+ * lower: keep). STORE_ERR_NOT_FOUND if not live. */
 store_req *store_live_update(store *st, int64_t table_id, const char *seats_json,
-			     const char *meta_json, store_done_cb cb, void *ud);
-/* Appends a resolved decision. Call it before sending the reveal and send
- * the reveal from cb (err == STORE_OK: durable). Seqs must be unique per
- * table (STORE_ERR_EXISTS otherwise); NOT_FOUND if the table is not live. */
+			     const char *meta_json, int64_t last_seq, store_done_cb cb, void *ud);
+/* Appends resolved decision number `seq`, with the table's update seq when
+ * written (last_seq). Call it before sending the reveal and send the reveal
+ * from cb (err == STORE_OK: durable). Seqs must be unique per table
+ * (STORE_ERR_EXISTS otherwise); NOT_FOUND if the table is not live. */
 store_req *store_live_decision(store *st, int64_t table_id, int64_t seq,
-			       const char *choices_json, store_done_cb cb, void *ud);
+			       const char *choices_json, int64_t last_seq, store_done_cb cb,
+			       void *ud);
 /* The table left play without a finished game (closed, abandoned): removes
  * it and its decisions. Finished games use store_game.live_table_id. */
 store_req *store_live_end(store *st, int64_t table_id, store_done_cb cb, void *ud);

@@ -128,7 +128,7 @@ struct store_req {
 	struct {
 		const char *name, *kind, *json, *seats, *meta;
 		char hash[STORE_HASH_LEN + 1];
-		int64_t id, seq;
+		int64_t id, seq, last_seq;
 		int role, limit;
 		bool first_only;
 		store_game game;       /* OP_GAME_FINISH, deep copy */

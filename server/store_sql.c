@@ -26,7 +26,7 @@
 #define GAME_COLS "id, kind, config, seed, seats, shared, choices, result, started_at, ended_at"
 #define LIVE_COLS                                                                          \
 	"table_id, kind, config, seed, seats, shared, meta, started_at, quarantined, "     \
-	"quarantined_at"
+	"quarantined_at, last_seq"
 
 static const char *const stmt_sql[S__COUNT] = {
 	[S_BEGIN] = "BEGIN IMMEDIATE",
@@ -87,17 +87,18 @@ static const char *const stmt_sql[S__COUNT] = {
 			 "AND (?3 <= 0 OR id < ?3) ORDER BY id DESC LIMIT ?4",
 	[S_GAME_GET] = "SELECT " GAME_COLS " FROM games WHERE id = ?1",
 	[S_LIVE_INSERT] = "INSERT INTO live_tables (table_id, kind, config, seed, seats, shared, "
-			  "meta, started_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+			  "meta, started_at, last_seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
 	/* A quarantined table is out of play: none of these touch it. */
 	[S_LIVE_UPDATE] = "UPDATE live_tables SET seats = coalesce(?2, seats), "
-			  "meta = coalesce(?3, meta) WHERE table_id = ?1 AND quarantined IS NULL",
+			  "meta = coalesce(?3, meta), last_seq = max(last_seq, ?4) "
+			  "WHERE table_id = ?1 AND quarantined IS NULL",
 	[S_LIVE_DELETE] = "DELETE FROM live_tables WHERE table_id = ?1 AND quarantined IS NULL",
-	[S_DECISION_INSERT] = "INSERT INTO live_decisions (table_id, seq, choices) "
-			      "SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM live_tables "
+	[S_DECISION_INSERT] = "INSERT INTO live_decisions (table_id, seq, choices, last_seq) "
+			      "SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM live_tables "
 			      "WHERE table_id = ?1 AND quarantined IS NULL)",
 	[S_LIVE_ALL] = "SELECT " LIVE_COLS " FROM live_tables ORDER BY table_id",
-	[S_DECISIONS_OF] = "SELECT seq, choices FROM live_decisions WHERE table_id = ?1 "
-			   "ORDER BY seq",
+	[S_DECISIONS_OF] = "SELECT seq, choices, last_seq FROM live_decisions "
+			   "WHERE table_id = ?1 ORDER BY seq",
 	[S_LIVE_QUARANTINE] = "UPDATE live_tables SET quarantined = ?2, quarantined_at = ?3 "
 			      "WHERE table_id = ?1 AND quarantined IS NULL",
 	[S_QUARANTINED_ALL] = "SELECT " LIVE_COLS ", (SELECT count(*) FROM live_decisions d "
@@ -271,6 +272,7 @@ static void live_row(store_req *r, sqlite3_stmt *s, store_live_table *t)
 	t->started_at = sqlite3_column_int64(s, 7);
 	t->quarantined = text_col(r, s, 8);
 	t->quarantined_at = sqlite3_column_int64(s, 9);
+	t->last_seq = sqlite3_column_int64(s, 10);
 }
 
 static int load_decisions(store *st, store_req *r, store_live_table *t)
@@ -287,6 +289,7 @@ static int load_decisions(store *st, store_req *r, store_live_table *t)
 		}
 		v[n].seq = sqlite3_column_int64(s, 0);
 		v[n].choices_json = text_col(r, s, 1);
+		t->last_seq = MAX(t->last_seq, sqlite3_column_int64(s, 2));
 		n++;
 	}
 	sqlite3_reset(s);
@@ -810,6 +813,7 @@ static int op_live_start(store *st, store_req *r)
 	bind_text(s, 6, t->shared_json);
 	bind_text(s, 7, t->meta_json);
 	sqlite3_bind_int64(s, 8, t->started_at);
+	sqlite3_bind_int64(s, 9, t->last_seq);
 	return run(st, s, "starting a live table");
 }
 
@@ -828,6 +832,7 @@ static int op_live_update(store *st, store_req *r)
 	sqlite3_bind_int64(s, 1, r->in.id);
 	bind_text(s, 2, r->in.seats);
 	bind_text(s, 3, r->in.meta);
+	sqlite3_bind_int64(s, 4, r->in.last_seq);
 	return run_one_row(st, s, "updating a live table");
 }
 
@@ -837,6 +842,7 @@ static int op_live_decision(store *st, store_req *r)
 	sqlite3_bind_int64(s, 1, r->in.id);
 	sqlite3_bind_int64(s, 2, r->in.seq);
 	bind_text(s, 3, r->in.json);
+	sqlite3_bind_int64(s, 4, r->in.last_seq);
 	/* No row inserted: the table is not live (or kept aside). */
 	return run_one_row(st, s, "appending a decision");
 }
@@ -872,7 +878,7 @@ static int op_quarantined(store *st, store_req *r)
 		store_live_table *t = &r->out.live[r->out.n_live++];
 		live_row(r, s, t);
 		if (!one)
-			t->n_decisions = (size_t)sqlite3_column_int64(s, 10);
+			t->n_decisions = (size_t)sqlite3_column_int64(s, 11);
 	}
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE)

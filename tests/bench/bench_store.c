@@ -110,7 +110,7 @@ int main(void)
 		for (int t = 0; t < TABLES; t++) {
 			slots[t].t0 = now_ns();
 			pending++;
-			store_live_decision(st, t + 1, w + 1, "[[3,1,0,2,1]]", on_decided, &slots[t]);
+			store_live_decision(st, t + 1, w + 1, "[[3,1,0,2,1]]", 0, on_decided, &slots[t]);
 		}
 		max_depth = MAX(max_depth, store_queue_depth(st));
 		drain();

@@ -712,7 +712,7 @@ static int live_start(env *e, int64_t id, uint64_t seed)
 static int decide(env *e, int64_t id, int64_t seq, const char *choices)
 {
 	res r = {0};
-	store_live_decision(e->st, id, seq, choices, cb_done, &r);
+	store_live_decision(e->st, id, seq, choices, 0, cb_done, &r);
 	WAIT(e, &r);
 	return r.err;
 }
@@ -734,11 +734,11 @@ TEST(store_live_tables_and_decisions_round_trip_then_end)
 	CHECK_EQ(decide(&e, 99, 1, "[0]"), STORE_ERR_NOT_FOUND);
 	CHECK_EQ(decide(&e, 3, 1, "[5]"), STORE_OK);
 	res r = {0};
-	store_live_update(e.st, 3, NULL, "{\"name\":\"renamed\"}", cb_done, &r);
+	store_live_update(e.st, 3, NULL, "{\"name\":\"renamed\"}", 0, cb_done, &r);
 	WAIT(&e, &r);
 	CHECK_EQ(r.err, STORE_OK);
 	memset(&r, 0, sizeof r);
-	store_live_update(e.st, 55, "[]", NULL, cb_done, &r);
+	store_live_update(e.st, 55, "[]", NULL, 0, cb_done, &r);
 	WAIT(&e, &r);
 	CHECK_EQ(r.err, STORE_ERR_NOT_FOUND);
 
@@ -783,6 +783,52 @@ TEST(store_live_tables_and_decisions_round_trip_then_end)
 	REQUIRE(env_reopen(&e));
 	CHECK(store_live_tables(e.st, &n) == NULL && n == 0);
 	CHECK_EQ(db_int(e.path, "SELECT count(*) FROM live_decisions"), 0);
+	env_close(&e);
+}
+
+/* The table's update seq: written with its start, raised (never lowered)
+ * by updates and decisions, loaded as the highest. */
+TEST(store_live_last_seq_is_the_highest_written)
+{
+	env e;
+	REQUIRE(env_open(&e));
+	store_live_table t = {.table_id = 8, .kind = "fake", .config_json = "{}",
+			      .seats_json = "[]", .started_at = 1, .last_seq = 40};
+	res r = {0};
+	store_live_start(e.st, &t, cb_done, &r);
+	WAIT(&e, &r);
+	REQUIRE(r.err == STORE_OK);
+	REQUIRE(live_start(&e, 9, 1) == STORE_OK); /* last_seq 0: unknown */
+	memset(&r, 0, sizeof r);
+	store_live_decision(e.st, 8, 1, "[0]", 70, cb_done, &r);
+	WAIT(&e, &r);
+	CHECK_EQ(r.err, STORE_OK);
+	memset(&r, 0, sizeof r);
+	store_live_decision(e.st, 8, 2, "[0]", 60, cb_done, &r);
+	WAIT(&e, &r);
+	memset(&r, 0, sizeof r);
+	store_live_update(e.st, 8, NULL, NULL, 65, cb_done, &r);
+	WAIT(&e, &r);
+	CHECK_EQ(r.err, STORE_OK);
+	memset(&r, 0, sizeof r);
+	store_live_update(e.st, 8, "[1]", NULL, 0, cb_done, &r); /* seats only */
+	WAIT(&e, &r);
+	REQUIRE(env_reopen(&e));
+	size_t n;
+	const store_live_table *v = store_live_tables(e.st, &n);
+	REQUIRE(n == 2 && v);
+	CHECK_EQ(v[0].table_id, 8);
+	CHECK_EQ(v[0].last_seq, 70);
+	CHECK_STR(v[0].seats_json, "[1]");
+	CHECK_EQ(v[1].last_seq, 0);
+	CHECK_EQ(db_int(e.path, "SELECT last_seq FROM live_tables WHERE table_id = 8"), 65);
+	memset(&r, 0, sizeof r);
+	store_live_update(e.st, 8, NULL, NULL, 900, cb_done, &r);
+	WAIT(&e, &r);
+	REQUIRE(env_reopen(&e));
+	v = store_live_tables(e.st, &n);
+	REQUIRE(n == 2 && v);
+	CHECK_EQ(v[0].last_seq, 900);
 	env_close(&e);
 }
 
@@ -860,7 +906,7 @@ TEST(store_quarantined_tables_stay_until_dropped)
 	/* No live-table call reaches them. */
 	CHECK_EQ(decide(&e, 4, 3, "[0,0]"), STORE_ERR_NOT_FOUND);
 	res r = {0};
-	store_live_update(e.st, 4, "[]", NULL, cb_done, &r);
+	store_live_update(e.st, 4, "[]", NULL, 0, cb_done, &r);
 	WAIT(&e, &r);
 	CHECK_EQ(r.err, STORE_ERR_NOT_FOUND);
 	memset(&r, 0, sizeof r);
@@ -1003,7 +1049,7 @@ TEST(store_queue_depth_order_and_cancel)
 	int N = 100;
 	for (int i = 0; i < N; i++) {
 		order_tags[i] = i;
-		CHECK(store_live_decision(e.st, 1, i + 1, "[0]", cb_order, &order_tags[i]) != NULL);
+		CHECK(store_live_decision(e.st, 1, i + 1, "[0]", 0, cb_order, &order_tags[i]) != NULL);
 	}
 	/* Nothing is delivered until the loop runs, whatever the thread did. */
 	CHECK_EQ(store_queue_depth(e.st), N);
@@ -1042,7 +1088,7 @@ TEST(store_shutdown_completes_queued_writes)
 	int N = 300;
 	for (int i = 0; i < N; i++) {
 		order_tags[i] = i;
-		store_live_decision(e.st, 9, i + 1, "[1,2,3]", cb_order, &order_tags[i]);
+		store_live_decision(e.st, 9, i + 1, "[1,2,3]", 0, cb_order, &order_tags[i]);
 	}
 	res pc = {0};
 	store_player_create(e.st, "last", "tl", STORE_ROLE_PLAYER, cb_player, &pc);
@@ -1109,7 +1155,7 @@ static bool big_batch(env *e, int first_seq, int n)
 	res log = {0};
 	hold(e, true);
 	for (int i = 0; i < n; i++)
-		store_live_decision(e->st, 5, first_seq + i, json, cb_count, &log);
+		store_live_decision(e->st, 5, first_seq + i, json, 0, cb_count, &log);
 	hold(e, false);
 	return run_until(e, &log.fired, n) && log.err == STORE_OK;
 }
@@ -1172,7 +1218,7 @@ TEST(store_acknowledged_decision_survives_kill_9)
 		if (!env_start(&e))
 			_exit(2);
 		res r = {0};
-		store_live_decision(e.st, 4, 1, "[4,2]", cb_done, &r);
+		store_live_decision(e.st, 4, 1, "[4,2]", 0, cb_done, &r);
 		if (!run_until(&e, &r.fired, 1) || r.err != STORE_OK)
 			_exit(3);
 		raise(SIGKILL); /* acknowledged: die before anything else runs */
@@ -1216,9 +1262,9 @@ TEST(store_disk_full_acknowledges_nothing_uncommitted)
 			.choices_json = "[]", .result_json = big, .n_seats = 1, .seats = seats};
 	res d1 = {0}, full = {0}, d2 = {0};
 	hold(&e, true);
-	store_live_decision(e.st, 1, 1, "[1]", cb_done, &d1);
+	store_live_decision(e.st, 1, 1, "[1]", 0, cb_done, &d1);
 	store_game_finish(e.st, &g, cb_id, &full);
-	store_live_decision(e.st, 1, 2, "[2]", cb_done, &d2);
+	store_live_decision(e.st, 1, 2, "[2]", 0, cb_done, &d2);
 	hold(&e, false);
 	free(big);
 	WAIT(&e, &d2);
@@ -1288,11 +1334,11 @@ TEST(store_bad_arguments_are_refused_and_names_are_only_values)
 	int64_t bad_ids[] = {0, -1, INT64_MIN};
 	for (size_t i = 0; i < 3; i++) {
 		memset(&r, 0, sizeof r);
-		store_live_decision(e.st, bad_ids[i], 1, "[]", cb_done, &r);
+		store_live_decision(e.st, bad_ids[i], 1, "[]", 0, cb_done, &r);
 		WAIT(&e, &r);
 		CHECK_EQ(r.err, STORE_ERR_INVALID);
 		memset(&r, 0, sizeof r);
-		store_live_decision(e.st, 1, bad_ids[i], "[]", cb_done, &r);
+		store_live_decision(e.st, 1, bad_ids[i], "[]", 0, cb_done, &r);
 		WAIT(&e, &r);
 		CHECK_EQ(r.err, STORE_ERR_INVALID);
 		memset(&r, 0, sizeof r);
