@@ -73,6 +73,14 @@ int args_parse(int argc, char **argv, const struct arg_opt *opts, size_t n_opts,
 	return ARGS_OK;
 }
 
+int args_has(int argc, char **argv, const char *arg)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], arg) == 0)
+			return 1;
+	return 0;
+}
+
 int args_id(const char *s, long long *out)
 {
 	if (!s || !*s)

@@ -23,6 +23,10 @@ enum { ARGS_OK = 0, ARGS_HELP = 1, ARGS_ERROR = -1 };
 int args_parse(int argc, char **argv, const struct arg_opt *opts, size_t n_opts,
 	       const char **pos, int max_pos, int *n_pos, char *err, size_t err_len);
 
+/* 1 when argv[1..argc-1] holds `arg` itself before any "--" (e.g. whether a
+ * command line that failed to parse asked for --json), else 0. */
+int args_has(int argc, char **argv, const char *arg);
+
 /* Parses a positive decimal id (1 … 2^53); returns 0 or -1. */
 int args_id(const char *s, long long *out);
 

@@ -179,6 +179,8 @@ int cmd_admin(int argc, char **argv)
 		usage(stdout);
 		return LAIR_OK;
 	}
+	if ((r == ARGS_ERROR || n == 0) && args_has(argc, argv, "--json"))
+		return oneshot_usage_error(1, "admin", r == ARGS_ERROR ? err : "missing subcommand");
 	if (r == ARGS_ERROR || n == 0) {
 		fprintf(stderr, "lair admin: %s\n", r == ARGS_ERROR ? err : "missing subcommand");
 		usage(stderr);

@@ -86,6 +86,8 @@ static int run(int argc, char **argv, const char *type, void (*print)(const cJSO
 	char err[256];
 	int r = args_parse(argc, argv, opts, sizeof opts / sizeof opts[0], pos,
 			   takes_player ? 1 : 0, &n_pos, err, sizeof err);
+	if (r == ARGS_ERROR && args_has(argc, argv, "--json"))
+		return oneshot_usage_error(1, argv[0], err);
 	if (r != ARGS_OK) {
 		FILE *o = r == ARGS_HELP ? stdout : stderr;
 		if (r == ARGS_ERROR)

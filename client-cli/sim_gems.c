@@ -4,9 +4,11 @@
  * JSON (--json, for scripts).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "sim.h"
 #include "sim_gems.h"
 
@@ -69,6 +71,19 @@ int sim_gems_cli(int argc, char **argv, FILE *out, FILE *err)
 								  &v) == 0 && v >= 1 && v <= 9) {
 			o.seats = (int)v;
 			i++;
+		} else if (args_has(argc, argv, "--json")) { /* the error as JSON too */
+			cJSON *e = cJSON_CreateObject();
+			char why[256];
+			snprintf(why, sizeof why, "bad or incomplete option '%s'", a);
+			cJSON_AddStringToObject(e, "type", "error");
+			cJSON_AddStringToObject(e, "code", "usage");
+			cJSON_AddStringToObject(e, "message", why);
+			cJSON_AddNumberToObject(e, "exit", 2);
+			char *s = cJSON_PrintUnformatted(e);
+			fprintf(out, "%s\n", s);
+			free(s);
+			cJSON_Delete(e);
+			return 2;
 		} else {
 			fprintf(err, "lair sim gems: bad or incomplete option '%s'\n", a);
 			usage(err);

@@ -261,6 +261,14 @@ test('lair: --help, usage errors and a failed connection have their exit codes',
 			assert.strictEqual((await runLair([], { env })).code, 2);
 			assert.strictEqual((await runLair(['nope'], { env })).code, 2);
 			assert.strictEqual((await runLair(['stats', '--bogus'], { env })).code, 2);
+			// with --json a usage error is JSON on stdout too
+			for (const args of [['stats', '--json', '--bogus'], ['admin', '--json'],
+				['records', '--json', 'extra']]) {
+				r = await runLair(args, { env });
+				assert.strictEqual(r.code, 2, args.join(' '));
+				const e = JSON.parse(r.stdout);
+				assert.deepStrictEqual([e.type, e.code, e.exit], ['error', 'usage', 2]);
+			}
 			assert.strictEqual((await runLair(['watch'], { env })).code, 2);
 			r = await runLair(['stats', '--server', 'http://x/'], { env });
 			assert.strictEqual(r.code, 2);

@@ -95,6 +95,16 @@ TEST(gems_sim_usage_errors_exit_2)
 		CHECK_EQ(run_cli(bad[i], n, &t), 2);
 		free(t);
 	}
+	/* with --json the error is a JSON object on stdout, with the exit code */
+	const char *bad_json[] = {"gems", "--json", "--games", "0"};
+	char *j;
+	CHECK_EQ(run_cli(bad_json, 4, &j), 2);
+	cJSON *e = cJSON_Parse(j);
+	REQUIRE(e != NULL);
+	CHECK_STR(cJSON_GetObjectItem(e, "code")->valuestring, "usage");
+	CHECK_EQ(num(e, "exit"), 2);
+	cJSON_Delete(e);
+	free(j);
 	const char *help[] = {"gems", "--help"};
 	char *t;
 	CHECK_EQ(run_cli(help, 2, &t), 0);
