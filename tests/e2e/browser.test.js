@@ -296,6 +296,47 @@ test('Chromium: after a server restart the page reconnects by itself and is back
 		}
 	});
 
+test('Chromium: a private table asks its password; leaving mid-game hands the seat to the AI',
+	{ skip: !haveChromium && 'no chromium', timeout: 120000 }, async () => {
+		const srv = await startLaird({ args: WEB_ROOT });
+		const browser = await launchBrowser();
+		try {
+			const A = await newPlayer(browser, srv, { viewport: WIDE });
+			const B = await newPlayer(browser, srv, { viewport: PHONE });
+			await register(A, 'hana');
+			await register(B, 'ivan');
+			await A.page.fill('#c-seats', '2');
+			await A.page.fill('#c-ai', '0');
+			await A.page.check('#c-private');
+			await A.page.fill('#c-password', 'sesame');
+			await A.page.click('form.create button[type=submit]');
+			await A.page.getByRole('button', { name: 'Start the game' }).waitFor();
+			const tableId = Number(A.page.url().match(/#\/table\/(\d+)/)[1]);
+			// The password by keyboard: the field has the focus as it shows.
+			await B.page.getByRole('button', { name: `Join table ${tableId}` }).click();
+			await B.page.locator('#join-password:focus').waitFor();
+			await B.page.keyboard.type('open-sesame');
+			await B.page.keyboard.press('Enter');
+			await B.page.getByRole('alert').filter({ hasText: /password/i }).waitFor();
+			assert.ok(!B.page.url().includes('#/table/'));
+			await B.page.getByRole('button', { name: `Join table ${tableId}` }).click();
+			await B.page.fill('#join-password', 'sesame');
+			await B.page.keyboard.press('Enter');
+			await B.page.getByText('Waiting for the host to start.').waitFor();
+			await A.page.getByRole('button', { name: 'Start the game' }).click();
+			await until(B.page, (s) => s.asked, 'ivan asked');
+			B.page.once('dialog', (d) => d.accept()); // "the AI plays your seat": yes
+			await B.page.getByRole('button', { name: 'Leave the table' }).click();
+			await B.page.getByRole('heading', { name: 'Create a table' }).waitFor();
+			await A.page.locator('.seat-list').getByText('AI 2').waitFor();
+			assert.deepEqual(A.problems, []);
+			assert.deepEqual(B.problems, []);
+		} finally {
+			await browser.close();
+			await srv.stop();
+		}
+	});
+
 test('deepfall in Chromium: the orders form sends a choice the server takes',
 	{ skip: !haveChromium && 'no chromium', timeout: 120000 }, async () => {
 		const srv = await startLaird({ args: ['--reveal-pause-ms', '50', ...WEB_ROOT] });

@@ -19,14 +19,45 @@ function seatsText(t) {
 	return `${taken}/${t.seats}`;
 }
 
-async function joinOrWatch(app, t, type) {
-	let password;
-	if (t.private && t.host !== (app.s.player && app.s.player.name)) {
-		password = window.prompt(`Table ${t.id} is private. Password:`);
-		if (password === null) return;
+// Join or watch; a private table first asks for its password (a small form
+// under the list, not a browser prompt: the keyboard and screen readers
+// see it as part of the page).
+async function joinOrWatch(app, t, type, password) {
+	if (t.private && password === undefined) {
+		app.privateAsk = { table: t.id, type };
+		app.render();
+		return;
 	}
+	app.privateAsk = null;
 	const r = await app.openTable(t.id, type, password ? { password } : {});
 	if (r.type !== 'error') location.hash = `#/table/${r.table}`;
+}
+
+function passwordForm(app) {
+	const ask = app.privateAsk;
+	if (!ask) return null;
+	const t = app.lobbyTables.find((x) => x.id === ask.table);
+	if (!t) return null;
+	const k = `pw/${t.id}/${ask.type}`;
+	const input = keep(app, k, () => {
+		const i = h('input', { id: 'join-password', type: 'password', maxlength: 64, required: true,
+			autocomplete: 'off' });
+		queueMicrotask(() => i.focus()); // once, when the form first shows
+		return i;
+	});
+	const done = () => {
+		app.kept.delete(k);
+		app.privateAsk = null;
+	};
+	return h('form', { class: 'row private-join', onsubmit: (ev) => {
+		ev.preventDefault();
+		const pw = input.value;
+		done();
+		joinOrWatch(app, t, ask.type, pw);
+	} },
+	h('label', { for: 'join-password' }, `Table ${t.id} is private. Password`), input,
+	h('button', { type: 'submit', class: 'primary' }, ask.type === 'table_join' ? 'Join' : 'Watch'),
+	h('button', { type: 'button', onclick: () => { done(); app.render(); } }, 'Cancel'));
 }
 
 function tableList(app) {
@@ -50,7 +81,8 @@ function tableList(app) {
 			h('div', { class: 'scroll' }, h('table', { class: 'list' },
 				h('thead', {}, h('tr', {}, ['#', 'Name', 'Kind', 'State', 'Seats', 'Host', '', ''].map(
 					(c) => h('th', { scope: 'col' }, c)))),
-				h('tbody', {}, rows))));
+				h('tbody', {}, rows))),
+		passwordForm(app));
 }
 
 function createForm(app) {

@@ -54,7 +54,9 @@ function waitingControls(app, t) {
 
 // The countdowns: the deadline while choosing, the window once all chose.
 function clock(t) {
-	return h('div', { class: 'clock', id: 'clock', role: 'timer', 'aria-live': 'off' }, clockText(t));
+	const el = h('div', { class: 'clock', id: 'clock', role: 'timer', 'aria-live': 'off' }, clockText(t));
+	el.style.setProperty('--left', String(Math.max(0, Math.min(1, clockFraction(t)))));
+	return el;
 }
 
 function clockText(t) {
