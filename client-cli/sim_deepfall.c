@@ -1,33 +1,25 @@
 /*
  * sim_deepfall.c — `lair sim deepfall`: plays many all-AI DEEPFALL games
- * headless and reports the balance figures of seed 001 B7 and Part C: win
- * rate by strategy, Lineage and Calling (flagged above 1.6x the mean), game
- * length, victory margin, comeback rate, feel-bad rate, cash-out timing and
- * the share of each exit in the winners' glory. --sweep runs one knob over a
- * range; --report writes an HTML page of SVG plots (sim_deepfall_report.c).
+ * headless, through the same round engine and bots as a laird table (press
+ * steps, then the act step), and reports the balance figures: win rate by
+ * strategy, Lineage, Calling and company (the 36 Lineage x Calling cells),
+ * game length and its spread, victory margin, comeback rate, feel-bad rate,
+ * glory per collapse by floor and how often the final collapse is the
+ * biggest, deep-room claims and contests, how the winners' parties ended
+ * and cash-out timing. --sweep runs one knob over a range; --report writes
+ * an HTML page of SVG plots (sim_deepfall_report.c).
  *
  * Game i is seeded with rng_derive_seed(seed, i); seat s of game i plays
  * mix[(s + i) % |mix|], so every strategy rotates through every seat. The
- * loop reuses one df_game and allocates nothing per game.
- *
- * Definitions used in the figures:
- *  - a strategy's / Lineage's / Calling's win rate: wins over appearances
- *    (seat-games for strategies, parties fielded for Lineages and Callings,
- *    since a player fields several companies a game); tied winners split a win;
- *  - comeback: the winner had the lowest glory after the half-way round
- *    (round L/2 of L) while the others were not all tied with it;
- *  - feel-bad: a party Taken by the Maw without a Last Stand;
- *  - cash-out timing: the round (as a tenth of the game) and the deepest
- *    floor of each of the winners' Cash-Outs;
- *  - exit share: the winners' glory by exit — Cash Out (banks and majorities
- *    won by Fallen markers), Press On (majorities won by active parties),
- *    Worthy End (bursts) — and how the winners' parties ended.
+ * loop reuses one df_game and allocates nothing per game. Every figure's
+ * definition is in docs/rules/deepfall.md (DF80-DF89).
  */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../common/util.h"
@@ -84,12 +76,128 @@ static void progress_tick(progress *p, long n)
 	fflush(stderr);
 }
 
+/* This thread's CPU time: steadier than the wall clock on a shared machine. */
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The figures of one finished game into st (DF80-DF89). */
+static void add_game(const df_game *g, const int *strat, int32_t hist[][DF_MAX_SEATS],
+		     dfs_stats *st)
+{
+	int seats = g->seats;
+	int L = g->rounds_played, nw = __builtin_popcount(g->winners);
+	double share = 1.0 / nw;
+	st->games++;
+	st->len_hist[L < DFS_MAXLEN ? L : DFS_MAXLEN - 1]++;
+	int32_t best = INT32_MIN, second = INT32_MIN;
+	long fb = 0;
+	for (int s = 0; s < seats; s++) {
+		const df_player *pl = &g->pl[s];
+		int32_t v = pl->glory;
+		st->glory_sum += v;
+		if (v > best) {
+			second = best;
+			best = v;
+		} else if (v > second) {
+			second = v;
+		}
+		fb += pl->taken;
+		st->strat_seats[strat[s]]++;
+		for (int k = 0; k < DF_NSRC; k++)
+			st->strat_glory[strat[s]][k] += pl->src[k];
+		st->strat_parties[strat[s]] += pl->parties;
+		st->strat_claims[strat[s]] += pl->claims;
+		st->strat_taken[strat[s]] += pl->taken;
+		bool won = g->winners >> s & 1;
+		for (int c = 0; c < DF_NCOMPANY; c++) {
+			int n = pl->companies[c];
+			if (!n)
+				continue;
+			st->lin_parties[c / DF_NCALLING] += n;
+			st->cal_parties[c % DF_NCALLING] += n;
+			st->comp_parties[c] += n;
+			st->comp_games[c]++;
+			st->comp_glory[c] += (double)n * v;
+			if (won) {
+				st->lin_wins[c / DF_NCALLING] += share * n;
+				st->cal_wins[c % DF_NCALLING] += share * n;
+				st->comp_wins[c] += share * n;
+			}
+		}
+		if (!won)
+			continue;
+		st->strat_wins[strat[s]] += share;
+		for (int k = 0; k < DF_NSRC; k++)
+			st->src_glory[k] += share * pl->src[k];
+		st->end_cash += share * (pl->cash_outs - pl->cash_forced);
+		st->end_forced += share * pl->cash_forced;
+		st->end_worthy += share * pl->worthy_ends;
+		st->end_taken += share * pl->taken;
+		for (int k = 0; k < pl->n_cash_rec; k++) {
+			double r = pl->cash_round[k], d = pl->cash_depth[k];
+			st->cash_n++;
+			st->cash_round_sum += r;
+			st->cash_round_sq += r * r;
+			st->cash_depth_sum += d;
+			st->cash_depth_sq += d * d;
+			int bin = (int)((r - 1) * DFS_BINS / L);
+			st->cash_rel_hist[bin < DFS_BINS ? bin : DFS_BINS - 1]++;
+			st->cash_depth_hist[pl->cash_depth[k] <= DF_MAX_FLOORS ? pl->cash_depth[k]
+									   : DF_MAX_FLOORS]++;
+		}
+		int h = L / 2;
+		if (h >= 1 && h <= DFS_MAXLEN && seats > 1) {
+			int32_t mine = hist[h - 1][s], lo = mine, hi = mine;
+			for (int o = 0; o < seats; o++) {
+				lo = hist[h - 1][o] < lo ? hist[h - 1][o] : lo;
+				hi = hist[h - 1][o] > hi ? hist[h - 1][o] : hi;
+			}
+			if (mine == lo && hi > lo)
+				st->comeback_last += share;
+			if (mine < hi)
+				st->comeback_behind += share;
+		}
+	}
+	if (second == INT32_MIN)
+		second = best;
+	double mf = best > 0 ? (double)(best - second) / best : 0;
+	st->margin_sum += mf;
+	int mb = (int)(mf * DFS_BINS);
+	st->margin_hist[mb < DFS_BINS ? mb : DFS_BINS - 1]++;
+	st->feel_bads += fb;
+	st->games_with_feel_bad += fb > 0;
+
+	const df_config *c = &g->cfg;
+	int32_t top = INT32_MIN;
+	for (int f = 1; f <= c->floors; f++) {
+		st->collapse_glory[f] += g->collapse_glory[f];
+		st->collapse_n[f]++;
+		if (f > 1 && g->collapse_glory[f] > top)
+			top = g->collapse_glory[f];
+	}
+	st->final_biggest += g->collapse_glory[1] > top;
+	long contested = 0;
+	for (int f = c->floors > 1 ? c->floors - 1 : 1; f <= c->floors; f++)
+		for (int r = 0; r < c->rooms; r++) {
+			int n = __builtin_popcount(g->rooms[(f - 1) * c->rooms + r].claimed);
+			st->deep_rooms++;
+			st->deep_claimed += n >= 1;
+			contested += n >= 2;
+		}
+	st->deep_contested += contested;
+	st->deep_games_contested += contested > 0;
+}
+
 static void run_batch(df_game *g, const df_config *cfg, int seats, const int *mix, int nmix,
 		      uint64_t seed, long games, dfs_stats *st, progress *prog)
 {
 	static int32_t hist[DFS_MAXLEN][DF_MAX_SEATS];
 	char err[160];
-	uint64_t t0 = now_ns();
+	uint64_t t0 = now_ns(), c0 = cpu_ns();
 	st->seats = seats;
 	for (long i = 0; i < games; i++) {
 		df_game_init(g, cfg, seats, rng_derive_seed(seed, (uint64_t)i), NULL);
@@ -98,90 +206,26 @@ static void run_batch(df_game *g, const df_config *cfg, int seats, const int *mi
 			strat[s] = mix[(s + i) % nmix];
 		while (!g->over) {
 			game_choice ch[DF_MAX_SEATS];
+			uint32_t p = df_pending(g);
 			for (int s = 0; s < seats; s++)
-				ch[s] = df_ai_choose(g, s, strat[s]);
-			if (df_round(g, ch, NULL, err, sizeof err) != 0) {
+				ch[s] = p >> s & 1 ? df_ai_choose(g, s, strat[s]) : GAME_NO_CHOICE;
+			int played = g->rounds_played;
+			if (df_apply(g, ch, NULL, err, sizeof err) != GAME_OK) {
 				/* The bots only make legal choices (a unit test pins it). */
 				fprintf(stderr, "lair sim deepfall: %s\n", err);
 				abort();
 			}
-			if (g->rounds_played <= DFS_MAXLEN)
+			if (g->rounds_played != played && g->rounds_played <= DFS_MAXLEN)
 				for (int s = 0; s < seats; s++)
 					hist[g->rounds_played - 1][s] = g->pl[s].glory;
 		}
-		int L = g->rounds_played, nw = __builtin_popcount(g->winners);
-		double share = 1.0 / nw;
-		st->games++;
-		st->len_hist[L < DFS_MAXLEN ? L : DFS_MAXLEN - 1]++;
-		int32_t best = INT32_MIN, second = INT32_MIN;
-		long fb = 0;
-		for (int s = 0; s < seats; s++) {
-			const df_player *pl = &g->pl[s];
-			int32_t v = pl->glory;
-			st->glory_sum += v;
-			if (v > best) {
-				second = best;
-				best = v;
-			} else if (v > second) {
-				second = v;
-			}
-			fb += pl->taken;
-			st->strat_seats[strat[s]]++;
-			for (int l = 0; l < DF_NLINEAGE; l++)
-				st->lin_parties[l] += pl->lin_parties[l];
-			for (int c = 0; c < DF_NCALLING; c++)
-				st->cal_parties[c] += pl->cal_parties[c];
-			if (!(g->winners & (1u << s)))
-				continue;
-			st->strat_wins[strat[s]] += share;
-			for (int l = 0; l < DF_NLINEAGE; l++)
-				st->lin_wins[l] += share * pl->lin_parties[l];
-			for (int c = 0; c < DF_NCALLING; c++)
-				st->cal_wins[c] += share * pl->cal_parties[c];
-			for (int k = 0; k < DF_NSRC; k++)
-				st->src_glory[k] += share * pl->src[k];
-			st->end_cash += share * pl->cash_outs;
-			st->end_worthy += share * pl->worthy_ends;
-			st->end_taken += share * pl->taken;
-			for (int k = 0; k < pl->n_cash_rec; k++) {
-				double r = pl->cash_round[k], d = pl->cash_depth[k];
-				st->cash_n++;
-				st->cash_round_sum += r;
-				st->cash_round_sq += r * r;
-				st->cash_depth_sum += d;
-				st->cash_depth_sq += d * d;
-				int bin = (int)((r - 1) * DFS_BINS / L);
-				st->cash_rel_hist[bin < DFS_BINS ? bin : DFS_BINS - 1]++;
-				st->cash_depth_hist[pl->cash_depth[k] <= DF_MAX_FLOORS
-							    ? pl->cash_depth[k]
-							    : DF_MAX_FLOORS]++;
-			}
-			int h = L / 2;
-			if (h >= 1 && h <= DFS_MAXLEN && seats > 1) {
-				int32_t mine = hist[h - 1][s], lo = mine, hi = mine;
-				for (int o = 0; o < seats; o++) {
-					lo = hist[h - 1][o] < lo ? hist[h - 1][o] : lo;
-					hi = hist[h - 1][o] > hi ? hist[h - 1][o] : hi;
-				}
-				if (mine == lo && hi > lo)
-					st->comeback_last += share;
-				if (mine < hi)
-					st->comeback_behind += share;
-			}
-		}
-		if (second == INT32_MIN)
-			second = best;
-		double mf = best > 0 ? (double)(best - second) / best : 0;
-		st->margin_sum += mf;
-		int mb = (int)(mf * DFS_BINS);
-		st->margin_hist[mb < DFS_BINS ? mb : DFS_BINS - 1]++;
-		st->feel_bads += fb;
-		st->games_with_feel_bad += fb > 0;
+		add_game(g, strat, hist, st);
 		if ((i & 255) == 255)
 			progress_tick(prog, 256);
 	}
 	progress_tick(prog, games & 255);
 	st->elapsed_s = (now_ns() - t0) / 1e9;
+	st->cpu_s = (cpu_ns() - c0) / 1e9;
 }
 
 /* ---- derived figures and JSON ------------------------------------------ */
@@ -215,6 +259,49 @@ double dfs_len_in_band(const dfs_stats *st, int lo, int hi)
 	for (int r = lo; r <= hi && r < DFS_MAXLEN; r++)
 		n += st->len_hist[r];
 	return ratio((double)n, (double)st->games);
+}
+
+double dfs_len_sd(const dfs_stats *st)
+{
+	double m = dfs_mean_len(st), s = 0;
+	for (int r = 0; r < DFS_MAXLEN; r++)
+		s += (r - m) * (r - m) * st->len_hist[r];
+	return sqrt(ratio(s, (double)st->games));
+}
+
+double dfs_comp_rate(const dfs_stats *st, int c)
+{
+	return ratio(st->comp_wins[c], (double)st->comp_parties[c]);
+}
+
+double dfs_comp_mean(const dfs_stats *st)
+{
+	double m = 0;
+	int n = 0;
+	for (int c = 0; c < DF_NCOMPANY; c++)
+		if (st->comp_parties[c]) {
+			m += dfs_comp_rate(st, c);
+			n++;
+		}
+	return n ? m / n : 0;
+}
+
+double dfs_end_share(const dfs_stats *st, int end)
+{
+	double v[DFS_NEND] = {st->end_cash, st->end_forced, st->end_taken, st->end_worthy};
+	return ratio(v[end], v[0] + v[1] + v[2] + v[3]);
+}
+
+double dfs_triangle_share(const dfs_stats *st, int src)
+{
+	switch (src) {
+	case DF_SRC_CASH:
+		return dfs_end_share(st, DFS_END_CHOSEN);
+	case DF_SRC_PRESS:
+		return dfs_end_share(st, DFS_END_FORCED) + dfs_end_share(st, DFS_END_TAKEN);
+	default:
+		return dfs_end_share(st, DFS_END_WORTHY);
+	}
 }
 
 double dfs_src_share(const dfs_stats *st, int src)
@@ -276,17 +363,25 @@ cJSON *dfs_json(const dfs_stats *st, const int *mix, int nmix)
 		cJSON_AddNumberToObject(so, "seat_games", (double)st->strat_seats[s]);
 		cJSON_AddNumberToObject(so, "wins", st->strat_wins[s]);
 		cJSON_AddNumberToObject(so, "win_rate", r);
+		double n = (double)st->strat_seats[s];
+		cJSON *sg = cJSON_AddObjectToObject(so, "mean_glory_by_source");
+		static const char *const srcn[DF_NSRC] = {"cash_out", "press_on", "worthy_end"};
+		for (int k = 0; k < DF_NSRC; k++)
+			cJSON_AddNumberToObject(sg, srcn[k], st->strat_glory[s][k] / n);
+		cJSON_AddNumberToObject(so, "parties_per_game", st->strat_parties[s] / n);
+		cJSON_AddNumberToObject(so, "claims_per_game", st->strat_claims[s] / n);
+		cJSON_AddNumberToObject(so, "taken_per_game", st->strat_taken[s] / n);
 		cJSON_AddItemToArray(strats, so);
 		smax = r > smax ? r : smax;
 		smin = r < smin ? r : smin;
 	}
-	double lworst = 0, cworst = 0;
+	double lworst = 0, cworst_cal = 0;
 	cJSON_AddItemToObject(o, "lineages",
 			      rates_json(DF_NLINEAGE, df_lineage_id, st->lin_wins,
 					 st->lin_parties, &lworst));
 	cJSON_AddItemToObject(o, "callings",
 			      rates_json(DF_NCALLING, df_calling_id, st->cal_wins,
-					 st->cal_parties, &cworst));
+					 st->cal_parties, &cworst_cal));
 
 	cJSON *len = cJSON_AddObjectToObject(o, "length");
 	int lo = -1, hi = 0;
@@ -300,10 +395,11 @@ cJSON *dfs_json(const dfs_stats *st, const int *mix, int nmix)
 			hi = r;
 		}
 	cJSON_AddNumberToObject(len, "mean", dfs_mean_len(st));
+	cJSON_AddNumberToObject(len, "sd", dfs_len_sd(st));
 	cJSON_AddNumberToObject(len, "min", lo);
 	cJSON_AddNumberToObject(len, "max", hi);
 	cJSON_AddNumberToObject(len, "share_8_14", dfs_len_in_band(st, 8, 14));
-	cJSON_AddItemToObject(len, "histogram", lh);
+	cJSON_AddItemToObject(o, "rounds_histogram", lh);
 
 	cJSON *m = cJSON_AddObjectToObject(o, "margin_fraction");
 	cJSON_AddNumberToObject(m, "mean", ratio(st->margin_sum, g));
@@ -338,32 +434,92 @@ cJSON *dfs_json(const dfs_stats *st, const int *mix, int nmix)
 	for (int d = 1; d <= DF_MAX_FLOORS; d++)
 		cJSON_AddItemToArray(dh, cJSON_CreateNumber((double)st->cash_depth_hist[d]));
 
-	cJSON *ex = cJSON_AddObjectToObject(o, "winner_exits");
-	cJSON *gs = cJSON_AddObjectToObject(ex, "glory_share");
+	cJSON *ex = cJSON_AddObjectToObject(o, "exit_share_of_winners_choices");
+	static const char *const ends[DFS_NEND] = {"cash_out_chosen", "cash_out_forced",
+						   "press_on", "worthy_end"};
+	for (int k = 0; k < DFS_NEND; k++)
+		cJSON_AddNumberToObject(ex, ends[k], dfs_end_share(st, k));
 	static const char *const src[DF_NSRC] = {"cash_out", "press_on", "worthy_end"};
+	cJSON *tri = cJSON_AddObjectToObject(o, "exit_triangle");
 	double emax = 0;
 	for (int k = 0; k < DF_NSRC; k++) {
-		double sh = dfs_src_share(st, k);
-		cJSON_AddNumberToObject(gs, src[k], sh);
+		double sh = dfs_triangle_share(st, k);
+		cJSON_AddNumberToObject(tri, src[k], sh);
 		emax = sh > emax ? sh : emax;
 	}
-	cJSON *pe = cJSON_AddObjectToObject(ex, "party_endings_per_game");
-	cJSON_AddNumberToObject(pe, "cash_out", ratio(st->end_cash, g));
+	cJSON *gs = cJSON_AddObjectToObject(o, "winners_glory_by_exit");
+	for (int k = 0; k < DF_NSRC; k++)
+		cJSON_AddNumberToObject(gs, src[k], dfs_src_share(st, k));
+	cJSON *pe = cJSON_AddObjectToObject(o, "winners_party_endings_per_game");
+	cJSON_AddNumberToObject(pe, "cash_out_chosen", ratio(st->end_cash, g));
+	cJSON_AddNumberToObject(pe, "cash_out_forced", ratio(st->end_forced, g));
 	cJSON_AddNumberToObject(pe, "worthy_end", ratio(st->end_worthy, g));
 	cJSON_AddNumberToObject(pe, "taken", ratio(st->end_taken, g));
 	cJSON_AddNumberToObject(o, "mean_glory", ratio(st->glory_sum, g * st->seats));
+
+	cJSON *cg = cJSON_AddArrayToObject(o, "collapse_glory_by_floor");
+	int floors = 0;
+	for (int f = 1; f <= DF_MAX_FLOORS; f++)
+		if (st->collapse_n[f]) {
+			floors = f;
+			cJSON_AddItemToArray(cg, cJSON_CreateNumber(ratio(
+				st->collapse_glory[f], (double)st->collapse_n[f])));
+		}
+	(void)floors;
+	double fbig = ratio((double)st->final_biggest, g);
+	cJSON_AddNumberToObject(o, "final_collapse_biggest_share", fbig);
+	cJSON *dr = cJSON_AddObjectToObject(o, "deep_rooms");
+	double dcl = ratio((double)st->deep_claimed, (double)st->deep_rooms);
+	double dco = ratio((double)st->deep_contested, (double)st->deep_rooms);
+	cJSON_AddNumberToObject(dr, "rooms", (double)st->deep_rooms);
+	cJSON_AddNumberToObject(dr, "claimed_share", dcl);
+	cJSON_AddNumberToObject(dr, "contested_share", dco);
+	double dgc = ratio((double)st->deep_games_contested, g);
+	cJSON_AddNumberToObject(dr, "games_with_a_contest", dgc);
+
+	double cmean = dfs_comp_mean(st), gmean = 0, cworst = 0;
+	int nc = 0;
+	for (int c = 0; c < DF_NCOMPANY; c++)
+		if (st->comp_parties[c]) {
+			gmean += st->comp_glory[c] / st->comp_parties[c];
+			nc++;
+		}
+	gmean = nc ? gmean / nc : 0;
+	cJSON *comps = cJSON_AddArrayToObject(o, "companies");
+	for (int c = 0; c < DF_NCOMPANY; c++) {
+		double r = dfs_comp_rate(st, c), q = ratio(r, cmean);
+		cJSON *co = cJSON_CreateObject();
+		cJSON_AddStringToObject(co, "lineage", df_lineage_id(c / DF_NCALLING));
+		cJSON_AddStringToObject(co, "calling", df_calling_id(c % DF_NCALLING));
+		cJSON_AddNumberToObject(co, "games", (double)st->comp_games[c]);
+		cJSON_AddNumberToObject(co, "parties", (double)st->comp_parties[c]);
+		cJSON_AddNumberToObject(co, "win_rate", r);
+		cJSON_AddNumberToObject(co, "win_vs_mean", q);
+		cJSON_AddNumberToObject(co, "glory_vs_mean",
+					ratio(ratio(st->comp_glory[c], (double)st->comp_parties[c]),
+					      gmean));
+		cJSON_AddBoolToObject(co, "solved", q > DFS_SOLVED);
+		cJSON_AddItemToArray(comps, co);
+		cworst = q > cworst ? q : cworst;
+	}
 
 	cJSON *t = cJSON_AddObjectToObject(o, "targets");
 	cJSON_AddBoolToObject(t, "strategy_max_le_40", smax <= 0.40);
 	cJSON_AddBoolToObject(t, "strategy_min_ge_12", smin >= 0.12);
 	cJSON_AddBoolToObject(t, "lineage_le_1_6x_mean", lworst <= 1.6);
-	cJSON_AddBoolToObject(t, "calling_le_1_6x_mean", cworst <= 1.6);
+	cJSON_AddBoolToObject(t, "calling_le_1_6x_mean", cworst_cal <= 1.6);
+	cJSON_AddBoolToObject(t, "no_company_solved", cworst <= DFS_SOLVED);
 	cJSON_AddBoolToObject(t, "length_mostly_8_14", dfs_len_in_band(st, 8, 14) >= 0.5);
-	cJSON_AddBoolToObject(t, "exit_share_le_45", emax <= 0.45);
+	cJSON_AddBoolToObject(t, "length_spread", dfs_len_sd(st) >= DFS_LEN_SD);
+	cJSON_AddBoolToObject(t, "exit_le_45_of_winners_choices", emax <= 0.45);
+	cJSON_AddBoolToObject(t, "final_collapse_biggest_in_most", fbig > 0.5);
+	cJSON_AddBoolToObject(t, "deep_rooms_contestable_not_free",
+			      dgc > DFS_DEEP_GAMES_CONTESTED && dcl <= DFS_DEEP_CLAIMED_MAX);
 	cJSON_AddBoolToObject(t, "feel_bad_rare", ratio((double)st->feel_bads, g) <= 0.10);
 
 	cJSON_AddNumberToObject(o, "elapsed_s", st->elapsed_s);
-	cJSON_AddNumberToObject(o, "games_per_s", ratio(g, st->elapsed_s));
+	cJSON_AddNumberToObject(o, "cpu_s", st->cpu_s);
+	cJSON_AddNumberToObject(o, "games_per_cpu_s", ratio(g, st->cpu_s));
 	return o;
 }
 
@@ -378,9 +534,11 @@ static void csv_header(FILE *f, const char *knob)
 		fprintf(f, ",win_%s", df_lineage_id(l));
 	for (int c = 0; c < DF_NCALLING; c++)
 		fprintf(f, ",win_%s", df_calling_id(c));
-	fprintf(f, ",length_mean,length_share_8_14,margin_fraction_mean,comeback_rate,"
-		   "feel_bad_per_game,cash_round_mean,cash_round_sd,cash_depth_mean,"
-		   "cash_depth_sd,share_cash_out,share_press_on,share_worthy_end\n");
+	fprintf(f, ",length_mean,length_sd,length_share_8_14,margin_fraction_mean,"
+		   "comeback_rate,feel_bad_per_game,cash_round_mean,cash_round_sd,"
+		   "cash_depth_mean,cash_depth_sd,end_cash_out_chosen,end_cash_out_forced,"
+		   "end_press_on,end_worthy_end,final_collapse_biggest,deep_claimed,"
+		   "deep_contested,deep_games_contested\n");
 }
 
 static void csv_row(FILE *f, const dfs_stats *st, double point)
@@ -394,12 +552,17 @@ static void csv_row(FILE *f, const dfs_stats *st, double point)
 		fprintf(f, ",%.4f", dfs_lin_rate(st, l));
 	for (int c = 0; c < DF_NCALLING; c++)
 		fprintf(f, ",%.4f", dfs_cal_rate(st, c));
-	fprintf(f, ",%.3f,%.4f,%.4f,%.4f,%.4f,%.3f,%.3f,%.3f,%.3f,%.4f,%.4f,%.4f\n",
-		dfs_mean_len(st), dfs_len_in_band(st, 8, 14), ratio(st->margin_sum, g),
+	fprintf(f, ",%.3f,%.3f,%.4f,%.4f,%.4f,%.4f,%.3f,%.3f,%.3f,%.3f", dfs_mean_len(st),
+		dfs_len_sd(st), dfs_len_in_band(st, 8, 14), ratio(st->margin_sum, g),
 		ratio(st->comeback_last, g), ratio((double)st->feel_bads, g), rm,
 		sqrt(fmax(0, ratio(st->cash_round_sq, n) - rm * rm)), dm,
-		sqrt(fmax(0, ratio(st->cash_depth_sq, n) - dm * dm)), dfs_src_share(st, 0),
-		dfs_src_share(st, 1), dfs_src_share(st, 2));
+		sqrt(fmax(0, ratio(st->cash_depth_sq, n) - dm * dm)));
+	for (int k = 0; k < DFS_NEND; k++)
+		fprintf(f, ",%.4f", dfs_end_share(st, k));
+	fprintf(f, ",%.4f,%.4f,%.4f,%.4f\n", ratio((double)st->final_biggest, g),
+		ratio((double)st->deep_claimed, (double)st->deep_rooms),
+		ratio((double)st->deep_contested, (double)st->deep_rooms),
+		ratio((double)st->deep_games_contested, g));
 }
 
 /* ---- the human summary (stderr) ---------------------------------------- */
@@ -409,16 +572,20 @@ static void summary(FILE *f, const dfs_stats *st, const char *knob)
 	double g = st->games ? (double)st->games : 1;
 	if (knob)
 		fprintf(f, "%s=%g: ", knob, st->value);
-	fprintf(f, "%ld games, %.0f games/s; wins:", st->games,
-		st->elapsed_s > 0 ? g / st->elapsed_s : 0);
+	fprintf(f, "%ld games, %.0f games/s (CPU); wins:", st->games,
+		st->cpu_s > 0 ? g / st->cpu_s : 0);
 	for (int s = 0; s < DF_NSTRAT; s++)
 		if (st->strat_seats[s])
 			fprintf(f, " %s %.1f%%", df_strategy_names[s], 100 * dfs_strat_rate(st, s));
-	fprintf(f, "; length %.1f (%.0f%% in 8-14); margin %.2f; comeback %.1f%%; "
-		   "feel-bad %.3f/game; winners' glory cash %.0f%% press %.0f%% worthy %.0f%%\n",
-		dfs_mean_len(st), 100 * dfs_len_in_band(st, 8, 14), st->margin_sum / g,
-		100 * st->comeback_last / g, st->feel_bads / g, 100 * dfs_src_share(st, 0),
-		100 * dfs_src_share(st, 1), 100 * dfs_src_share(st, 2));
+	fprintf(f, "; length %.1f sd %.2f; margin %.2f; feel-bad %.3f/game; winners' exits "
+		   "cash %.0f%% press %.0f%% (forced %.0f%%) worthy %.0f%%; final collapse "
+		   "biggest %.0f%%; deep rooms claimed %.0f%% contested %.0f%% (in %.0f%% of games)\n",
+		dfs_mean_len(st), dfs_len_sd(st), st->margin_sum / g, st->feel_bads / g,
+		100 * dfs_triangle_share(st, DF_SRC_CASH), 100 * dfs_triangle_share(st, DF_SRC_PRESS),
+		100 * dfs_end_share(st, DFS_END_FORCED), 100 * dfs_triangle_share(st, DF_SRC_WORTHY),
+		100 * st->final_biggest / g, 100 * ratio((double)st->deep_claimed, (double)st->deep_rooms),
+		100 * ratio((double)st->deep_contested, (double)st->deep_rooms),
+		100 * st->deep_games_contested / g);
 }
 
 /* ---- the command -------------------------------------------------------- */

@@ -1,8 +1,9 @@
 /*
- * sim_deepfall.h — the DEEPFALL balance simulator's aggregate figures (seed
- * 001 B7 and Part C), shared by the runner (sim_deepfall.c) and the HTML/SVG
- * report writer (sim_deepfall_report.c). One dfs_stats holds one batch of
- * games (one point of a sweep); it is plain data, no pointers.
+ * sim_deepfall.h — the DEEPFALL balance simulator's aggregate figures (their
+ * definitions: docs/rules/deepfall.md DF80-DF89), shared by the runner
+ * (sim_deepfall.c) and the HTML/SVG report writer (sim_deepfall_report.c).
+ * One dfs_stats holds one batch of games (one point of a sweep); it is
+ * plain data, no pointers.
  */
 #ifndef LAIR_SIM_DEEPFALL_H
 #define LAIR_SIM_DEEPFALL_H
@@ -21,8 +22,21 @@ typedef struct dfs_stats {
 	/* wins are split between tied winners */
 	double strat_wins[DF_NSTRAT];
 	long strat_seats[DF_NSTRAT];
+	double strat_glory[DF_NSTRAT][DF_NSRC]; /* glory by source, summed */
+	double strat_parties[DF_NSTRAT], strat_claims[DF_NSTRAT], strat_taken[DF_NSTRAT];
 	double lin_wins[DF_NLINEAGE], cal_wins[DF_NCALLING];
 	long lin_parties[DF_NLINEAGE], cal_parties[DF_NCALLING];
+	/* companies (lineage * 6 + calling): wins and glory per party fielded */
+	double comp_wins[DF_NCOMPANY], comp_glory[DF_NCOMPANY];
+	long comp_parties[DF_NCOMPANY], comp_games[DF_NCOMPANY];
+	/* glory paid by each floor's collapse, and games whose floor-1
+	 * collapse paid more than any other */
+	double collapse_glory[DF_MAX_FLOORS + 1];
+	long collapse_n[DF_MAX_FLOORS + 1];
+	long final_biggest;
+	/* rooms of the two deepest floors: how many, claimed, by two or more;
+	 * games with at least one of them contested */
+	long deep_rooms, deep_claimed, deep_contested, deep_games_contested;
 	long len_hist[DFS_MAXLEN];
 	double margin_sum;
 	long margin_hist[DFS_BINS]; /* (winner - runner-up) / winner in tenths */
@@ -33,9 +47,10 @@ typedef struct dfs_stats {
 	long cash_rel_hist[DFS_BINS]; /* winners' cash-outs by tenth of the game */
 	long cash_depth_hist[DF_MAX_FLOORS + 1];
 	double src_glory[DF_NSRC]; /* winners' glory by exit */
-	double end_cash, end_worthy, end_taken; /* winners' parties by ending */
+	/* winners' parties by ending (DF84) */
+	double end_cash, end_forced, end_worthy, end_taken;
 	double glory_sum;
-	double elapsed_s;
+	double elapsed_s, cpu_s;
 } dfs_stats;
 
 /* Derived figures. */
@@ -45,6 +60,25 @@ double dfs_cal_rate(const dfs_stats *st, int c);
 double dfs_mean_len(const dfs_stats *st);
 double dfs_len_in_band(const dfs_stats *st, int lo, int hi);
 double dfs_src_share(const dfs_stats *st, int src);
+double dfs_len_sd(const dfs_stats *st);
+double dfs_comp_rate(const dfs_stats *st, int c);
+/* The mean of the fielded companies' win rates (DF83). */
+double dfs_comp_mean(const dfs_stats *st);
+/* Winners' party endings (DF84): shares of chosen Cash-Outs, forced
+ * Cash-Outs, Takens and Worthy Ends; and the triangle's three exits
+ * (Cash Out chosen, Press On = forced + Taken, Worthy End). */
+enum { DFS_END_CHOSEN, DFS_END_FORCED, DFS_END_TAKEN, DFS_END_WORTHY, DFS_NEND };
+double dfs_end_share(const dfs_stats *st, int end);
+double dfs_triangle_share(const dfs_stats *st, int src);
+/* The company threshold of DF83: a company is "solved" above this many
+ * times the mean company win rate. */
+#define DFS_SOLVED 2.0
+/* DF85, DF86: a real spread of game length (standard deviation in rounds);
+ * deep rooms "contestable but not free": one contested in most games, and
+ * not every one claimed (at most this share). */
+#define DFS_LEN_SD 1.0
+#define DFS_DEEP_GAMES_CONTESTED 0.5
+#define DFS_DEEP_CLAIMED_MAX 0.75
 
 /* The figures as JSON (caller owns); mix: the strategies' names in use. */
 cJSON *dfs_json(const dfs_stats *st, const int *mix, int nmix);

@@ -1,11 +1,16 @@
 /*
  * sim_deepfall_report.c — `lair sim deepfall --report DIR`: one self-contained
- * HTML page (DIR/index.html) with inline SVG plots of the balance figures,
- * each drawn against its target from seed 001 (strategy 12–40%, Lineage and
- * Calling at most 1.6x the mean, length 8–14 rounds, no exit above 45% of the
- * winners' glory), so a designer sees the balance at a glance. A sweep gets
- * line plots of the figures against the swept knob. No scripts, no fonts,
- * nothing fetched.
+ * HTML page (DIR/index.html) with inline SVG plots of the balance figures
+ * (docs/rules/deepfall.md DF80-DF89), each drawn against its target: win
+ * rates by strategy (12–40%), Lineage and Calling (1.6× the mean), the 36
+ * companies as a heat map, game length and its spread, how the winners'
+ * parties ended (no exit above 45% of their choices), glory per collapse by
+ * floor, deep-room claims and contests, victory margin and cash-out timing.
+ * A sweep gets line plots of the figures against the swept knob. No
+ * scripts, no fonts, nothing fetched.
+ *
+ * Axes: a value axis runs from 0 to a whole number of "nice" steps (1, 2 or
+ * 5 times a power of ten), so every tick label is exact.
  */
 #include <errno.h>
 #include <math.h>
@@ -19,7 +24,7 @@
 
 #define W 560
 #define H 260
-#define PL 48 /* plot margins */
+#define PL 52 /* plot margins */
 #define PR 16
 #define PT 28
 #define PB 44
@@ -33,37 +38,51 @@ typedef struct hline {
 	const char *color;
 } hline;
 
-static double nice_max(double v)
+/* A value axis: 0 .. max in n ticks of step. */
+typedef struct vaxis {
+	double max, step;
+	int n;
+} vaxis;
+
+/* The smallest axis of 1, 2 or 5 x 10^k steps, at most 5 of them, reaching v. */
+static vaxis nice_axis(double v)
 {
-	if (v <= 0)
-		return 1;
-	double p = pow(10, floor(log10(v))), m = v / p;
-	return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+	vaxis a = {1, 0.25, 4};
+	if (!(v > 0))
+		return a;
+	double p = pow(10, floor(log10(v / 5)));
+	static const double m[] = {1, 2, 5, 10};
+	for (int i = 0; i < 4; i++) {
+		a.step = m[i] * p;
+		a.n = (int)ceil(v / a.step - 1e-9);
+		if (a.n <= 5)
+			break;
+	}
+	if (a.n < 1)
+		a.n = 1;
+	a.max = a.step * a.n;
+	return a;
 }
 
-static void axis(buf *b, const char *title, double ymax, bool pct)
+static void axis(buf *b, const char *title, vaxis ax, bool pct)
 {
 	buf_printf(b, "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' "
 		      "font-family='sans-serif' font-size='11'>\n", W, H);
 	buf_printf(b, "<text x='%d' y='16' font-size='13' font-weight='bold'>%s</text>\n", PL,
 		   title);
-	for (int i = 0; i <= 4; i++) {
-		double v = ymax * i / 4;
-		int y = H - PB - (H - PT - PB) * i / 4;
+	for (int i = 0; i <= ax.n; i++) {
+		double v = ax.step * i;
+		int y = H - PB - (H - PT - PB) * i / ax.n;
 		buf_printf(b, "<line x1='%d' x2='%d' y1='%d' y2='%d' stroke='#ddd'/>\n", PL,
 			   W - PR, y, y);
-		if (pct)
-			buf_printf(b, "<text x='%d' y='%d' text-anchor='end'>%.0f%%</text>\n",
-				   PL - 4, y + 4, v * 100);
-		else
-			buf_printf(b, "<text x='%d' y='%d' text-anchor='end'>%g</text>\n", PL - 4,
-				   y + 4, v);
+		buf_printf(b, "<text x='%d' y='%d' text-anchor='end'>%.6g%s</text>\n", PL - 4,
+			   y + 4, pct ? v * 100 : v, pct ? "%" : "");
 	}
 }
 
 static int ypix(double v, double ymax)
 {
-	return H - PB - (int)lround((H - PT - PB) * (v > ymax ? ymax : v) / ymax);
+	return H - PB - (int)lround((H - PT - PB) * (v > ymax ? ymax : v < 0 ? 0 : v) / ymax);
 }
 
 static void hlines(buf *b, const hline *hl, int n, double ymax)
@@ -77,7 +96,8 @@ static void hlines(buf *b, const hline *hl, int n, double ymax)
 	}
 }
 
-/* Bars with labels; band [blo, bhi] of bar indices shaded (-1: none). */
+/* Bars with labels; band [blo, bhi] of bar indices shaded (-1: none). A bar
+ * above the last line drawn is red (it misses that target). */
 static void bars(buf *b, const char *title, const char *const *labels, const double *v, int n,
 		 bool pct, const hline *hl, int nhl, int blo, int bhi)
 {
@@ -86,33 +106,34 @@ static void bars(buf *b, const char *title, const char *const *labels, const dou
 		mx = v[i] > mx ? v[i] : mx;
 	for (int i = 0; i < nhl; i++)
 		mx = hl[i].y > mx ? hl[i].y : mx;
-	mx = nice_max(mx * 1.05);
-	axis(b, title, mx, pct);
+	vaxis ax = nice_axis(mx * 1.05);
+	axis(b, title, ax, pct);
 	double bw = (double)(W - PL - PR) / (n ? n : 1);
 	if (blo >= 0)
 		buf_printf(b, "<rect x='%.1f' y='%d' width='%.1f' height='%d' fill='#e8f4e8'/>\n",
 			   PL + blo * bw, PT, (bhi - blo + 1) * bw, H - PT - PB);
 	for (int i = 0; i < n; i++) {
-		int y = ypix(v[i], mx);
+		int y = ypix(v[i], ax.max);
 		buf_printf(b, "<rect x='%.1f' y='%d' width='%.1f' height='%d' fill='%s'>"
 			      "<title>%s: %.4g</title></rect>\n",
 			   PL + i * bw + bw * 0.1, y, bw * 0.8, H - PB - y,
 			   colors[hl && nhl && v[i] > hl[nhl - 1].y ? 2 : 0], labels[i], v[i]);
 		buf_printf(b, "<text x='%.1f' y='%d' text-anchor='middle'>%s</text>\n",
 			   PL + i * bw + bw / 2, H - PB + 14, labels[i]);
-		if (n <= 12)
+		if (n <= 16)
 			buf_printf(b, "<text x='%.1f' y='%d' text-anchor='middle' fill='#333'>"
 				      "%.*f%s</text>\n",
 				   PL + i * bw + bw / 2, y - 3, pct ? 1 : 0,
 				   pct ? v[i] * 100 : v[i], pct ? "%" : "");
 	}
-	hlines(b, hl, nhl, mx);
+	hlines(b, hl, nhl, ax.max);
 	buf_puts(b, "</svg>\n");
 }
 
-/* Lines of series over the sweep's x values. */
+/* Lines of series over the sweep's x values; series from `dashed` on are
+ * drawn dashed (reference lines such as 1.6x the mean). */
 static void lines(buf *b, const char *title, const char *xlabel, const double *x, int n,
-		  const char *const *names, const double *const *ys, int ns, bool pct,
+		  const char *const *names, const double *const *ys, int ns, int dashed, bool pct,
 		  const hline *hl, int nhl)
 {
 	double mx = 0;
@@ -121,8 +142,8 @@ static void lines(buf *b, const char *title, const char *xlabel, const double *x
 			mx = ys[s][i] > mx ? ys[s][i] : mx;
 	for (int i = 0; i < nhl; i++)
 		mx = hl[i].y > mx ? hl[i].y : mx;
-	mx = nice_max(mx * 1.05);
-	axis(b, title, mx, pct);
+	vaxis ax = nice_axis(mx * 1.05);
+	axis(b, title, ax, pct);
 	double x0 = x[0], x1 = n > 1 ? x[n - 1] : x[0] + 1;
 	for (int i = 0; i < n; i++) {
 		double px = PL + (W - PL - PR) * (x[i] - x0) / (x1 - x0);
@@ -133,16 +154,17 @@ static void lines(buf *b, const char *title, const char *xlabel, const double *x
 	buf_printf(b, "<text x='%d' y='%d' text-anchor='middle'>%s</text>\n", (W + PL) / 2,
 		   H - 8, xlabel);
 	for (int s = 0; s < ns; s++) {
-		buf_printf(b, "<polyline fill='none' stroke-width='2' stroke='%s' points='",
-			   colors[s % 8]);
+		const char *c = s >= dashed ? "#c33" : colors[s % 8];
+		buf_printf(b, "<polyline fill='none' stroke-width='2' stroke='%s'%s points='", c,
+			   s >= dashed ? " stroke-dasharray='5,3'" : "");
 		for (int i = 0; i < n; i++)
 			buf_printf(b, "%.1f,%d ", PL + (W - PL - PR) * (x[i] - x0) / (x1 - x0),
-				   ypix(ys[s][i], mx));
+				   ypix(ys[s][i], ax.max));
 		buf_puts(b, "'/>\n");
-		buf_printf(b, "<text x='%d' y='%d' fill='%s'>%s</text>\n", PL + 8 + 110 * (s % 4),
-			   PT + 12 + 12 * (s / 4), colors[s % 8], names[s]);
+		buf_printf(b, "<text x='%d' y='%d' fill='%s'>%s</text>\n", PL + 8 + 120 * (s % 4),
+			   PT + 12 + 12 * (s / 4), c, names[s]);
 	}
-	hlines(b, hl, nhl, mx);
+	hlines(b, hl, nhl, ax.max);
 	buf_puts(b, "</svg>\n");
 }
 
@@ -157,16 +179,26 @@ static double mean_rate(const double *r, int n)
 	return n ? m / n : 0;
 }
 
+static double share(long a, long b) { return b > 0 ? (double)a / b : 0; }
+
 static void target_row(buf *b, const char *what, const char *value, bool ok)
 {
 	buf_printf(b, "<tr><td>%s</td><td>%s</td><td style='color:%s'>%s</td></tr>", what, value,
 		   ok ? "#2a7" : "#c33", ok ? "met" : "missed");
 }
 
-/* The seed's targets at a glance. */
+static double comp_worst(const dfs_stats *st)
+{
+	double m = dfs_comp_mean(st), w = 0;
+	for (int c = 0; c < DF_NCOMPANY; c++)
+		w = fmax(w, m > 0 ? dfs_comp_rate(st, c) / m : 0);
+	return w;
+}
+
+/* The targets at a glance (docs/rules/deepfall.md DF80-DF88). */
 static void targets(buf *b, const dfs_stats *st)
 {
-	char v[128];
+	char v[160];
 	double smax = 0, smin = 1, lw = 0, cw = 0, lm = 0, cm = 0, emax = 0;
 	for (int s = 0; s < DF_NSTRAT; s++)
 		if (st->strat_seats[s]) {
@@ -183,25 +215,76 @@ static void targets(buf *b, const dfs_stats *st)
 	for (int c = 0; c < DF_NCALLING; c++)
 		cw = fmax(cw, cm > 0 ? dfs_cal_rate(st, c) / cm : 0);
 	for (int k = 0; k < DF_NSRC; k++)
-		emax = fmax(emax, dfs_src_share(st, k));
+		emax = fmax(emax, dfs_triangle_share(st, k));
 	double fb = st->games ? (double)st->feel_bads / st->games : 0;
-	buf_puts(b, "<table><tr><th>target (seed 001)</th><th>value</th><th></th></tr>");
+	double fin = share(st->final_biggest, st->games);
+	double dcl = share(st->deep_claimed, st->deep_rooms);
+	double dco = share(st->deep_contested, st->deep_rooms);
+	double dgc = share(st->deep_games_contested, st->games);
+	double cwst = comp_worst(st);
+	buf_puts(b, "<table><tr><th>target</th><th>value</th><th></th></tr>");
 	snprintf(v, sizeof v, "%.1f%% .. %.1f%%", 100 * smin, 100 * smax);
-	target_row(b, "strategy win rates within ~12%..~40%", v, smin >= 0.12 && smax <= 0.40);
+	target_row(b, "strategy win rates within 12%..40% (DF80)", v, smin >= 0.12 && smax <= 0.40);
 	snprintf(v, sizeof v, "%.2fx", lw);
-	target_row(b, "no Lineage above 1.6x the mean", v, lw <= 1.6);
+	target_row(b, "no Lineage above 1.6x the mean (DF80)", v, lw <= 1.6);
 	snprintf(v, sizeof v, "%.2fx", cw);
-	target_row(b, "no Calling above 1.6x the mean", v, cw <= 1.6);
+	target_row(b, "no Calling above 1.6x the mean (DF80)", v, cw <= 1.6);
+	snprintf(v, sizeof v, "%.2fx", cwst);
+	target_row(b, "no company solved: none above 2x the mean (DF83)", v, cwst <= DFS_SOLVED);
 	snprintf(v, sizeof v, "%.1f%%", 100 * dfs_len_in_band(st, 8, 14));
-	target_row(b, "game length mostly 8..14 rounds", v, dfs_len_in_band(st, 8, 14) >= 0.5);
+	target_row(b, "game length mostly 8..14 rounds (DF81)", v,
+		   dfs_len_in_band(st, 8, 14) >= 0.5);
+	snprintf(v, sizeof v, "sd %.2f rounds", dfs_len_sd(st));
+	target_row(b, "a real spread of length: sd at least 1 round (DF85)", v,
+		   dfs_len_sd(st) >= DFS_LEN_SD);
 	snprintf(v, sizeof v, "%.1f%%", 100 * emax);
-	target_row(b, "no exit above ~45% of winners' glory", v, emax <= 0.45);
+	target_row(b, "no exit above 45% of the winners' choices (DF84)", v, emax <= 0.45);
+	snprintf(v, sizeof v, "%.1f%% of games", 100 * fin);
+	target_row(b, "the final collapse the biggest in most games (DF87)", v, fin > 0.5);
+	snprintf(v, sizeof v, "a contest in %.1f%% of games; %.1f%% claimed, %.1f%% contested",
+		 100 * dgc, 100 * dcl, 100 * dco);
+	target_row(b, "deep rooms contestable (a contest in most games) but not free (at most "
+		      "75% claimed) (DF86)",
+		   v, dgc > DFS_DEEP_GAMES_CONTESTED && dcl <= DFS_DEEP_CLAIMED_MAX);
 	snprintf(v, sizeof v, "%.3f per game", fb);
-	target_row(b, "feel-bad rare (at most 0.1 per game)", v, fb <= 0.10);
+	target_row(b, "feel-bad rare: at most 0.1 per game (DF88)", v, fb <= 0.10);
 	buf_puts(b, "</table>\n");
 }
 
-static void one_batch(buf *b, const dfs_stats *st)
+/* The 36 companies as a table coloured by win rate against the mean:
+ * white at the mean, green below, red above (full red at DFS_SOLVED). */
+static void heat_map(buf *b, const dfs_stats *st)
+{
+	double m = dfs_comp_mean(st);
+	buf_puts(b, "<h3>The 36 companies: win rate per party fielded, against the mean "
+		    "(glory against the mean below it)</h3><table class='heat'><tr><th></th>");
+	for (int c = 0; c < DF_NCALLING; c++)
+		buf_printf(b, "<th>%s</th>", df_calling_id(c));
+	buf_puts(b, "</tr>");
+	for (int l = 0; l < DF_NLINEAGE; l++) {
+		buf_printf(b, "<tr><th>%s</th>", df_lineage_id(l));
+		for (int c = 0; c < DF_NCALLING; c++) {
+			int k = l * DF_NCALLING + c;
+			double q = m > 0 ? dfs_comp_rate(st, k) / m : 0;
+			double t = q >= 1 ? fmin(1, (q - 1) / (DFS_SOLVED - 1)) : fmin(1, 1 - q);
+			int r = q >= 1 ? 255 : (int)lround(255 - 120 * t);
+			int g = q >= 1 ? (int)lround(255 - 170 * t) : 255;
+			int bl = (int)lround(255 - 170 * t);
+			double gl = st->comp_parties[k] ? st->comp_glory[k] / st->comp_parties[k] : 0;
+			double gm = 0;
+			for (int j = 0; j < DF_NCOMPANY; j++)
+				gm += st->comp_parties[j] ? st->comp_glory[j] / st->comp_parties[j] : 0;
+			gm /= DF_NCOMPANY;
+			buf_printf(b, "<td style='background:#%02x%02x%02x' title='%ld parties'>"
+				      "%.2fx<br><small>%.2fx</small></td>",
+				   r, g, bl, st->comp_parties[k], q, gm > 0 ? gl / gm : 0);
+		}
+		buf_puts(b, "</tr>");
+	}
+	buf_puts(b, "</table>\n");
+}
+
+static void one_batch(buf *b, const dfs_stats *st, int floors)
 {
 	targets(b, st);
 	double v[DFS_MAXLEN];
@@ -240,6 +323,8 @@ static void one_batch(buf *b, const dfs_stats *st)
 	     -1);
 	end_fig(b);
 
+	heat_map(b, st);
+
 	int lo = DFS_MAXLEN, hi = 0;
 	for (int r = 0; r < DFS_MAXLEN; r++)
 		if (st->len_hist[r]) {
@@ -249,20 +334,69 @@ static void one_batch(buf *b, const dfs_stats *st)
 	lo = lo > 6 ? 6 : lo;
 	hi = hi < 16 ? 16 : hi;
 	n = 0;
-	for (int r = lo; r <= hi; r++) {
+	for (int r = lo; r <= hi && n < DFS_MAXLEN; r++) {
 		snprintf(labbuf[n], sizeof labbuf[n], "%d", r);
 		lab[n] = labbuf[n];
-		v[n++] = (double)st->len_hist[r] / (st->games ? st->games : 1);
+		v[n++] = share(st->len_hist[r], st->games);
+	}
+	char title[160];
+	snprintf(title, sizeof title,
+		 "Game length in rounds: mean %.1f, sd %.2f (band 8–14 shaded)", dfs_mean_len(st),
+		 dfs_len_sd(st));
+	fig(b);
+	bars(b, title, lab, v, n, true, NULL, 0, 8 - lo, 14 - lo);
+	end_fig(b);
+
+	static const char *const ends[DFS_NEND] = {"cash-out chosen", "cash-out forced",
+						   "taken", "worthy end"};
+	for (int k = 0; k < DFS_NEND; k++) {
+		lab[k] = ends[k];
+		v[k] = dfs_end_share(st, k);
 	}
 	fig(b);
-	bars(b, "Game length in rounds (band 8–14 shaded)", lab, v, n, true, NULL, 0, 8 - lo,
-	     14 - lo);
+	bars(b, "How the winners' parties ended (DF84)", lab, v, DFS_NEND, true, NULL, 0, -1, -1);
+	end_fig(b);
+
+	static const char *const tri[DF_NSRC] = {"cash out (chosen)", "press on (forced+taken)",
+						 "worthy end"};
+	for (int k = 0; k < DF_NSRC; k++) {
+		lab[k] = tri[k];
+		v[k] = dfs_triangle_share(st, k);
+	}
+	hline eh[1] = {{0.45, "45%", "#e15759"}};
+	fig(b);
+	bars(b, "The exit triangle: winners' choices (target: none above 45%)", lab, v, DF_NSRC,
+	     true, eh, 1, -1, -1);
+	end_fig(b);
+
+	for (int f = 1; f <= floors; f++) {
+		snprintf(labbuf[f - 1], sizeof labbuf[f - 1], "F%d", f);
+		lab[f - 1] = labbuf[f - 1];
+		v[f - 1] = st->collapse_n[f] ? st->collapse_glory[f] / st->collapse_n[f] : 0;
+	}
+	snprintf(title, sizeof title,
+		 "Mean glory per collapse by floor; F1 the biggest in %.1f%% of games",
+		 100 * share(st->final_biggest, st->games));
+	fig(b);
+	bars(b, title, lab, v, floors, false, NULL, 0, -1, -1);
+	end_fig(b);
+
+	lab[0] = "rooms claimed";
+	lab[1] = "rooms contested";
+	lab[2] = "games with a contest";
+	v[0] = share(st->deep_claimed, st->deep_rooms);
+	v[1] = share(st->deep_contested, st->deep_rooms);
+	v[2] = share(st->deep_games_contested, st->games);
+	hline dh[2] = {{DFS_DEEP_GAMES_CONTESTED, "most games", "#999"},
+		       {DFS_DEEP_CLAIMED_MAX, "not free", "#999"}};
+	fig(b);
+	bars(b, "The two deepest floors' rooms (DF86)", lab, v, 3, true, dh, 2, -1, -1);
 	end_fig(b);
 
 	for (int i = 0; i < DFS_BINS; i++) {
 		snprintf(labbuf[i], sizeof labbuf[i], "%d%%", i * 10);
 		lab[i] = labbuf[i];
-		v[i] = (double)st->margin_hist[i] / (st->games ? st->games : 1);
+		v[i] = share(st->margin_hist[i], st->games);
 	}
 	fig(b);
 	bars(b, "Victory margin, fraction of the winner's glory", lab, v, DFS_BINS, true, NULL, 0,
@@ -272,32 +406,21 @@ static void one_batch(buf *b, const dfs_stats *st)
 	for (int i = 0; i < DFS_BINS; i++) {
 		snprintf(labbuf[i], sizeof labbuf[i], "%d%%", i * 10);
 		lab[i] = labbuf[i];
-		v[i] = (double)st->cash_rel_hist[i] / (st->cash_n ? st->cash_n : 1);
+		v[i] = share(st->cash_rel_hist[i], st->cash_n);
 	}
 	fig(b);
 	bars(b, "Winners' Cash-Outs by point in the game", lab, v, DFS_BINS, true, NULL, 0, -1,
 	     -1);
 	end_fig(b);
 
-	for (int d = 1; d <= DF_MAX_FLOORS; d++) {
+	for (int d = 1; d <= floors; d++) {
 		snprintf(labbuf[d - 1], sizeof labbuf[d - 1], "%d", d);
 		lab[d - 1] = labbuf[d - 1];
-		v[d - 1] = (double)st->cash_depth_hist[d] / (st->cash_n ? st->cash_n : 1);
+		v[d - 1] = share(st->cash_depth_hist[d], st->cash_n);
 	}
 	fig(b);
-	bars(b, "Winners' Cash-Outs by deepest floor reached", lab, v, DF_MAX_FLOORS, true, NULL,
-	     0, -1, -1);
-	end_fig(b);
-
-	static const char *const src[DF_NSRC] = {"cash out", "press on", "worthy end"};
-	for (int k = 0; k < DF_NSRC; k++) {
-		lab[k] = src[k];
-		v[k] = dfs_src_share(st, k);
-	}
-	hline eh[1] = {{0.45, "45%", "#e15759"}};
-	fig(b);
-	bars(b, "Winners' glory by exit (target: none above 45%)", lab, v, DF_NSRC, true, eh, 1,
-	     -1, -1);
+	bars(b, "Winners' Cash-Outs by deepest floor reached", lab, v, floors, true, NULL, 0, -1,
+	     -1);
 	end_fig(b);
 
 	double g = st->games ? (double)st->games : 1;
@@ -305,29 +428,54 @@ static void one_batch(buf *b, const dfs_stats *st)
 		   "<table><tr><th>figure</th><th>value</th></tr>"
 		   "<tr><td>games</td><td>%ld</td></tr>"
 		   "<tr><td>mean length (rounds)</td><td>%.2f</td></tr>"
-		   "<tr><td>length within 8–14</td><td>%.1f%%</td></tr>"
 		   "<tr><td>mean victory margin / winner's glory</td><td>%.3f</td></tr>"
 		   "<tr><td>comeback rate (winner last at half-way)</td><td>%.1f%%</td></tr>"
 		   "<tr><td>winner behind the leader at half-way</td><td>%.1f%%</td></tr>"
 		   "<tr><td>feel-bads (Taken without Last Stand) per game</td><td>%.3f</td></tr>"
 		   "<tr><td>games with any feel-bad</td><td>%.1f%%</td></tr>"
-		   "<tr><td>winners' parties per game: cash-out / worthy end / taken</td>"
-		   "<td>%.2f / %.2f / %.2f</td></tr>"
-		   "<tr><td>games per second (one core)</td><td>%.0f</td></tr></table>\n",
-		   st->games, dfs_mean_len(st), 100 * dfs_len_in_band(st, 8, 14),
-		   st->margin_sum / g, 100 * st->comeback_last / g, 100 * st->comeback_behind / g,
-		   st->feel_bads / g, 100.0 * st->games_with_feel_bad / g, st->end_cash / g,
-		   st->end_worthy / g, st->end_taken / g,
-		   st->elapsed_s > 0 ? st->games / st->elapsed_s : 0);
+		   "<tr><td>winners' glory: cash-out / press-on / worthy end</td>"
+		   "<td>%.1f%% / %.1f%% / %.1f%%</td></tr>"
+		   "<tr><td>games per CPU second</td><td>%.0f</td></tr></table>\n",
+		   st->games, dfs_mean_len(st), st->margin_sum / g, 100 * st->comeback_last / g,
+		   100 * st->comeback_behind / g, st->feel_bads / g,
+		   100.0 * st->games_with_feel_bad / g, 100 * dfs_src_share(st, 0),
+		   100 * dfs_src_share(st, 1), 100 * dfs_src_share(st, 2),
+		   st->cpu_s > 0 ? st->games / st->cpu_s : 0);
+}
+
+/* Win rates of n halves (Lineages or Callings) over the sweep, with the
+ * 1.6x-mean line of each point dashed. */
+static void sweep_halves(buf *b, const dfs_stats *pts, int n, const char *knob, const double *x,
+			 double **ys, bool lineages)
+{
+	int k = lineages ? DF_NLINEAGE : DF_NCALLING;
+	const char *names[DF_NLINEAGE + 1];
+	for (int h = 0; h < k; h++) {
+		names[h] = lineages ? df_lineage_id(h) : df_calling_id(h);
+		for (int i = 0; i < n; i++)
+			ys[h][i] = lineages ? dfs_lin_rate(&pts[i], h) : dfs_cal_rate(&pts[i], h);
+	}
+	names[k] = "1.6x mean";
+	for (int i = 0; i < n; i++) {
+		double m = 0;
+		for (int h = 0; h < k; h++)
+			m += ys[h][i] / k;
+		ys[k][i] = 1.6 * m;
+	}
+	fig(b);
+	lines(b, lineages ? "Win rate by Lineage" : "Win rate by Calling", knob, x, n, names,
+	      (const double *const *)ys, k + 1, k, true, NULL, 0);
+	end_fig(b);
 }
 
 static void sweep(buf *b, const dfs_stats *pts, int n, const char *knob)
 {
+	enum { NS = DF_NSTRAT + DF_NLINEAGE + 1 };
 	double *x = xcalloc((size_t)n, sizeof *x);
-	double *ys[DF_NSTRAT + DF_NLINEAGE];
-	for (int s = 0; s < DF_NSTRAT + DF_NLINEAGE; s++)
+	double *ys[NS];
+	for (int s = 0; s < NS; s++)
 		ys[s] = xcalloc((size_t)n, sizeof **ys);
-	const char *names[DF_NSTRAT + DF_NLINEAGE];
+	const char *names[NS];
 	for (int i = 0; i < n; i++)
 		x[i] = pts[i].value;
 
@@ -341,68 +489,77 @@ static void sweep(buf *b, const dfs_stats *pts, int n, const char *knob)
 		}
 	hline sh[2] = {{0.12, "12%", "#999"}, {0.40, "40%", "#e15759"}};
 	fig(b);
-	lines(b, "Win rate by strategy", knob, x, n, names, (const double *const *)ys, ns, true,
-	      sh, 2);
+	lines(b, "Win rate by strategy", knob, x, n, names, (const double *const *)ys, ns, ns,
+	      true, sh, 2);
 	end_fig(b);
 
-	for (int l = 0; l < DF_NLINEAGE; l++) {
-		names[l] = df_lineage_id(l);
-		for (int i = 0; i < n; i++)
-			ys[l][i] = dfs_lin_rate(&pts[i], l);
-	}
-	fig(b);
-	lines(b, "Win rate by Lineage", knob, x, n, names, (const double *const *)ys,
-	      DF_NLINEAGE, true, NULL, 0);
-	end_fig(b);
-
-	for (int c = 0; c < DF_NCALLING; c++) {
-		names[c] = df_calling_id(c);
-		for (int i = 0; i < n; i++)
-			ys[c][i] = dfs_cal_rate(&pts[i], c);
-	}
-	fig(b);
-	lines(b, "Win rate by Calling", knob, x, n, names, (const double *const *)ys,
-	      DF_NCALLING, true, NULL, 0);
-	end_fig(b);
+	sweep_halves(b, pts, n, knob, x, ys, true);
+	sweep_halves(b, pts, n, knob, x, ys, false);
 
 	names[0] = "mean length";
-	for (int i = 0; i < n; i++)
+	names[1] = "sd";
+	for (int i = 0; i < n; i++) {
 		ys[0][i] = dfs_mean_len(&pts[i]);
-	hline lh[2] = {{8, "8", "#999"}, {14, "14", "#999"}};
+		ys[1][i] = dfs_len_sd(&pts[i]);
+	}
+	hline lh[3] = {{1, "sd 1", "#999"}, {8, "8", "#999"}, {14, "14", "#999"}};
 	fig(b);
-	lines(b, "Mean game length (rounds)", knob, x, n, names, (const double *const *)ys, 1,
-	      false, lh, 2);
+	lines(b, "Game length (rounds) and its spread", knob, x, n, names,
+	      (const double *const *)ys, 2, 2, false, lh, 3);
+	end_fig(b);
+
+	names[0] = "cash out (chosen)";
+	names[1] = "press on (forced+taken)";
+	names[2] = "worthy end";
+	for (int k = 0; k < DF_NSRC; k++)
+		for (int i = 0; i < n; i++)
+			ys[k][i] = dfs_triangle_share(&pts[i], k);
+	hline eh[1] = {{0.45, "45%", "#e15759"}};
+	fig(b);
+	lines(b, "The exit triangle: winners' choices", knob, x, n, names,
+	      (const double *const *)ys, 3, 3, true, eh, 1);
+	end_fig(b);
+
+	names[0] = "final collapse biggest";
+	names[1] = "deep rooms claimed";
+	names[2] = "deep rooms contested";
+	names[3] = "games with a deep contest";
+	for (int i = 0; i < n; i++) {
+		ys[0][i] = share(pts[i].final_biggest, pts[i].games);
+		ys[1][i] = share(pts[i].deep_claimed, pts[i].deep_rooms);
+		ys[2][i] = share(pts[i].deep_contested, pts[i].deep_rooms);
+		ys[3][i] = share(pts[i].deep_games_contested, pts[i].games);
+	}
+	hline fh[1] = {{0.5, "50%", "#e15759"}};
+	fig(b);
+	lines(b, "The crescendo and the deep rooms", knob, x, n, names,
+	      (const double *const *)ys, 4, 4, true, fh, 1);
 	end_fig(b);
 
 	names[0] = "margin fraction";
 	names[1] = "comeback rate";
-	names[2] = "feel-bads per game";
-	names[3] = "length within 8-14";
+	names[2] = "length within 8-14";
 	for (int i = 0; i < n; i++) {
 		double g = pts[i].games ? (double)pts[i].games : 1;
 		ys[0][i] = pts[i].margin_sum / g;
 		ys[1][i] = pts[i].comeback_last / g;
-		ys[2][i] = pts[i].feel_bads / g;
-		ys[3][i] = dfs_len_in_band(&pts[i], 8, 14);
+		ys[2][i] = dfs_len_in_band(&pts[i], 8, 14);
 	}
 	fig(b);
-	lines(b, "Margin, comeback, feel-bad, pacing", knob, x, n, names,
-	      (const double *const *)ys, 4, true, NULL, 0);
+	lines(b, "Margin, comeback and pacing", knob, x, n, names, (const double *const *)ys, 3,
+	      3, true, NULL, 0);
 	end_fig(b);
 
-	names[0] = "cash out";
-	names[1] = "press on";
-	names[2] = "worthy end";
-	for (int k = 0; k < DF_NSRC; k++)
-		for (int i = 0; i < n; i++)
-			ys[k][i] = dfs_src_share(&pts[i], k);
-	hline eh[1] = {{0.45, "45%", "#e15759"}};
+	names[0] = "feel-bads per game";
+	for (int i = 0; i < n; i++)
+		ys[0][i] = pts[i].games ? (double)pts[i].feel_bads / pts[i].games : 0;
+	hline fbh[1] = {{0.1, "0.1", "#e15759"}};
 	fig(b);
-	lines(b, "Winners' glory by exit", knob, x, n, names, (const double *const *)ys, 3, true,
-	      eh, 1);
+	lines(b, "Feel-bads (Taken without a Last Stand) per game", knob, x, n, names,
+	      (const double *const *)ys, 1, 1, false, fbh, 1);
 	end_fig(b);
 
-	for (int s = 0; s < DF_NSTRAT + DF_NLINEAGE; s++)
+	for (int s = 0; s < NS; s++)
 		free(ys[s]);
 	free(x);
 }
@@ -421,14 +578,16 @@ int dfs_report(const char *dir, const dfs_stats *pts, int n, const char *knob, c
 		     ".fig{display:inline-block;margin:6px;border:1px solid #eee}"
 		     "table{border-collapse:collapse;margin:12px 0}"
 		     "td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}"
+		     ".heat td{text-align:center;min-width:70px}"
 		     "code{background:#f4f4f4}</style></head><body>\n"
 		     "<h1>DEEPFALL balance report</h1>\n");
 	buf_printf(&b, "<p>%ld games per point, %d seats, seed %llu, strategies rotated over "
-		       "the seats: <code>",
-		   pts[0].games, pts[0].seats, (unsigned long long)seed);
+		       "the seats (seat s of game i plays the strategy (s + i) mod %d of "
+		       "<code>",
+		   pts[0].games, pts[0].seats, (unsigned long long)seed, nmix);
 	for (int i = 0; i < nmix; i++)
 		buf_printf(&b, "%s%s", i ? "," : "", df_strategy_names[mix[i]]);
-	buf_puts(&b, "</code>.");
+	buf_puts(&b, "</code>).");
 	if (knob)
 		buf_printf(&b, " Sweep of <code>%s</code> from %g to %g (%d points).", knob,
 			   pts[0].value, pts[n - 1].value, n);
@@ -436,13 +595,16 @@ int dfs_report(const char *dir, const dfs_stats *pts, int n, const char *knob, c
 	if (knob)
 		sweep(&b, pts, n, knob);
 	else
-		one_batch(&b, &pts[0]);
+		one_batch(&b, &pts[0], cfg->floors);
+	/* The config without "ai": the simulator rotates the mix over the
+	 * seats instead of the config's per-seat strategies. */
 	cJSON *cj = df_config_json(cfg);
+	cJSON_DeleteItemFromObject(cj, "ai");
 	char *ct = cJSON_Print(cj);
 	buf_puts(&b, "<h2>Config</h2><pre>");
 	buf_puts(&b, ct);
-	buf_puts(&b, "</pre>\n<p>Definitions: see <code>lair sim deepfall --help</code> and "
-		     "<code>server/games/deepfall/CONFIG.md</code>.</p></body></html>\n");
+	buf_puts(&b, "</pre>\n<p>Definitions: <code>docs/rules/deepfall.md</code> (DF80-DF89); "
+		     "knobs: <code>server/games/deepfall/CONFIG.md</code>.</p></body></html>\n");
 	free(ct);
 	cJSON_Delete(cj);
 

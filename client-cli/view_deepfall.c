@@ -8,7 +8,8 @@
  *   10     the seats' heading; 11.. a row per seat
  *   ..19   the newest events in the rows left
  *   20     your party's dice, hand, moves, deepest floor
- *   21-22  the choice form (or the seat's state)
+ *   21     this round's turn: hands, symbols after Dread, Setbacks, [P]
+ *   22     the act form (or the act we sent)
  *   23     the countdown, the notice
  * Every number of the view is read through proto_json_int (or a bounded
  * double): the server is not trusted to send sane ones.
@@ -81,7 +82,7 @@ static const cJSON *vparty(const cJSON *view, int seat)
 /* ---- the form ---- */
 
 struct df_opts {
-	int tmin, tmax, pmin, pmax, can_recruit;
+	int tmin, tmax, can_press, can_recruit;
 	int exits; /* bit i: vdf_exit_names[i] is offered */
 };
 
@@ -92,15 +93,12 @@ static int read_opts(const struct tv *tv, struct df_opts *o)
 	const cJSON *f = cJSON_GetArrayItem(tv->options, 0);
 	if (!cJSON_IsObject(f))
 		return 0;
-	const cJSON *t = get(f, "target"), *p = get(f, "press");
+	const cJSON *t = get(f, "target");
 	o->tmin = ival(t, "min", 1, FLOORS_MAX, -1);
 	o->tmax = ival(t, "max", 1, FLOORS_MAX, -1);
 	if (o->tmin < 0 || o->tmax < o->tmin)
 		return 0;
-	o->pmin = ival(p, "min", 0, 99, 0);
-	o->pmax = ival(p, "max", 0, 99, 0);
-	if (o->pmax < o->pmin)
-		o->pmax = o->pmin;
+	o->can_press = cJSON_IsTrue(get(f, "press"));
 	o->can_recruit = 0;
 	const cJSON *it;
 	cJSON_ArrayForEach(it, get(f, "recruit"))
@@ -123,10 +121,9 @@ static void form_defaults(const struct tv *tv, const struct df_opts *o, struct v
 {
 	memset(f, 0, sizeof *f);
 	f->decision = tv->decision;
-	/* Stay where the party stands (no free move wasted, no Dread pressed). */
+	/* Stay where the party stands (no free move wasted). */
 	int floor = ival(vparty(tv->view, tv->seat), "floor", 1, FLOORS_MAX, o->tmin);
 	f->v[VDF_TARGET] = MAX(o->tmin, MIN(o->tmax, floor));
-	f->v[VDF_PRESS] = o->pmin;
 }
 
 int vdf_form_now(const struct tv *tv, const struct view_form *f, struct view_form *out)
@@ -145,7 +142,6 @@ cJSON *vdf_choice(const struct view_form *f)
 {
 	cJSON *c = cJSON_CreateObject();
 	cJSON_AddNumberToObject(c, "target", f->v[VDF_TARGET]);
-	cJSON_AddNumberToObject(c, "press", f->v[VDF_PRESS]);
 	cJSON_AddBoolToObject(c, "recruit", f->v[VDF_RECRUIT] != 0);
 	int e = f->v[VDF_EXIT];
 	cJSON_AddStringToObject(c, "exit", vdf_exit_names[e >= 0 && e < VDF_NEXIT ? e : 0]);
@@ -177,6 +173,15 @@ int vdf_form_key(const struct tv *tv, struct view_form *f, int key, cJSON **choi
 	case ' ':
 		*choice = vdf_choice(f);
 		f->sent = 1;
+		v[VDF_SENT_PRESS] = 0;
+		return 1;
+	case 'P':
+		if (!o.can_press)
+			return 0;
+		*choice = cJSON_CreateObject();
+		cJSON_AddTrueToObject(*choice, "press");
+		f->sent = 1;
+		v[VDF_SENT_PRESS] = 1;
 		return 1;
 	case '+':
 	case '=':
@@ -186,9 +191,6 @@ int vdf_form_key(const struct tv *tv, struct view_form *f, int key, cJSON **choi
 	case '-':
 	case '[':
 		v[VDF_TARGET] = MAX(v[VDF_TARGET] - 1, o.tmin);
-		break;
-	case 'P':
-		v[VDF_PRESS] = v[VDF_PRESS] >= o.pmax ? o.pmin : v[VDF_PRESS] + 1;
 		break;
 	case 'R':
 		if (!o.can_recruit)
@@ -213,6 +215,7 @@ int vdf_form_key(const struct tv *tv, struct view_form *f, int key, cJSON **choi
 		break;
 	}
 	f->sent = 0;
+	v[VDF_SENT_PRESS] = 0;
 	return 1;
 }
 
@@ -307,17 +310,18 @@ static void draw_dungeon(struct scr *s, const struct tv *tv, const cJSON *v)
 {
 	const cJSON *maw = get(v, "maw"), *floors = get(v, "floors");
 	int frontier = ival(maw, "frontier", 0, FLOORS_MAX, 0);
-	double accum = fval(maw, "accum", 0), last = fval(maw, "last_speed", 0);
-	double next = fval(maw, "next_speed_estimate", 0);
+	double accum = fval(maw, "accum", 0), speed = fval(maw, "speed", 0);
+	double last = fval(maw, "last_speed", 0);
+	int nfalls = ival(maw, "falls", 0, FLOORS_MAX, 0);
 	int nfloors = cJSON_GetArraySize(floors);
-	int falls = frontier > 0 && accum + next >= 1.0 && !cJSON_IsTrue(get(v, "over"));
+	int falls = frontier > 0 && nfalls > 0 && !cJSON_IsTrue(get(v, "over"));
 	char line[160];
 	/* The floors below the frontier are gone (and not drawn). */
-	snprintf(line, sizeof line, "Maw: frontier F%d  carried %.2f  speed %.2f  next ~%.2f",
-		 frontier, accum, last, next);
+	snprintf(line, sizeof line, "Maw: frontier F%d  carried %.2f  speed %.2f (last %.2f)",
+		 frontier, accum, speed, last);
 	int end = scr_put(s, 1, 0, SA_BOLD, line);
 	if (falls)
-		scr_printf(s, 1, end + 2, SC_RED | SA_BOLD, "F%d falls soon!", frontier);
+		scr_printf(s, 1, end + 2, SC_RED | SA_BOLD, "F%d falls this round!", frontier);
 
 	/* The live floors, the deepest FLOOR_ROWS of them. */
 	int shown = 0, skip = MAX(0, MIN(frontier, nfloors) - FLOOR_ROWS);
@@ -423,14 +427,45 @@ static void draw_party(struct scr *s, const struct tv *tv, const cJSON *v)
 	scr_put(s, 20, 0, 0, line);
 }
 
-/* Rows 21-22: the form (or what we wait for). */
+/* Row 21: this round's turn, from the view's party.turn. */
+static void draw_turn(struct scr *s, const struct tv *tv, const struct df_opts *o, bool opts)
+{
+	const cJSON *t = get(vparty(tv->view, tv->seat), "turn");
+	if (!cJSON_IsObject(t))
+		return;
+	const cJSON *sym = get(t, "symbols");
+	int hands = count(t, "hands"), setbacks = count(t, "setbacks");
+	int col = scr_printf(s, 21, 0, SA_BOLD, "Turn: %d hand%s", hands, hands == 1 ? "" : "s");
+	col = scr_printf(s, 21, col, 0, "  S%d C%d F%d G%d M%d", count(sym, "steel"),
+			 count(sym, "cunning"), count(sym, "faith"), count(sym, "greed"),
+			 count(sym, "mettle"));
+	col = scr_printf(s, 21, col, setbacks ? SC_RED | SA_BOLD : 0, "  Dread %d",
+			 count(sym, "dread"));
+	if (setbacks)
+		col = scr_printf(s, 21, col, SC_RED | SA_BOLD, " (%d Setback%s)", setbacks,
+				 setbacks == 1 ? "" : "s");
+	if (opts && o->can_press)
+		scr_put(s, 21, col + 3, SC_CYAN | SA_BOLD, "[P] press");
+}
+
+/* Row 22: the act form, or the act we sent, or what we wait for. */
 static void draw_form(struct scr *s, const struct tv *tv, const struct view_ui *ui)
 {
 	struct view_form f;
 	struct df_opts o;
-	if (!vdf_form_now(tv, &ui->form, &f) || !read_opts(tv, &o)) {
-		if (tv->seat >= 0 && !strcmp(tv->status[tv->seat], "chosen"))
-			scr_put(s, 21, 0, SC_GREEN, "Chosen: waiting for the others.");
+	bool opts = vdf_form_now(tv, &ui->form, &f) && read_opts(tv, &o);
+	if (tv->seat >= 0)
+		draw_turn(s, tv, &o, opts);
+	if (!opts) {
+		const cJSON *act = get(get(vparty(tv->view, tv->seat), "turn"), "act");
+		if (cJSON_IsObject(act))
+			scr_printf(s, 22, 0, SC_GREEN, "Acted: target F%d, %s%s. Waiting for the "
+						       "others.",
+				   ival(act, "target", 0, FLOORS_MAX, 0),
+				   sval(act, "exit", "persist"),
+				   cJSON_IsTrue(get(act, "recruit")) ? ", recruit" : "");
+		else if (tv->seat >= 0 && !strcmp(tv->status[tv->seat], "chosen"))
+			scr_put(s, 22, 0, SC_GREEN, "Chosen: waiting for the others.");
 		return;
 	}
 	char keys[24]; /* two ints and a dash, whatever the server sent */
@@ -438,28 +473,22 @@ static void draw_form(struct scr *s, const struct tv *tv, const struct view_ui *
 		snprintf(keys, sizeof keys, "%d-%d", o.tmin, o.tmax);
 	else
 		snprintf(keys, sizeof keys, "1-9 + -");
-	int col = scr_printf(s, 21, 0, SA_BOLD, "Your choice: [%s] target ", keys);
-	col = scr_printf(s, 21, col, SA_REVERSE, "F%d", f.v[VDF_TARGET]);
-	col = scr_put(s, 21, col, SA_BOLD, "   [P] press ");
-	col = scr_printf(s, 21, col, SA_REVERSE, "%d", f.v[VDF_PRESS]);
-	col = scr_printf(s, 21, col, 0, " (max %d)", o.pmax);
+	int col = scr_printf(s, 22, 0, SA_BOLD, "Act: [%s] ", keys);
+	col = scr_printf(s, 22, col, SA_REVERSE, "F%d", f.v[VDF_TARGET]);
 	if (o.can_recruit) {
-		col = scr_put(s, 21, col, SA_BOLD, "   [R] recruit ");
-		scr_put(s, 21, col, SA_REVERSE, f.v[VDF_RECRUIT] ? "yes" : "no");
+		col = scr_put(s, 22, col, SA_BOLD, "  [R] recruit ");
+		col = scr_put(s, 22, col, SA_REVERSE, f.v[VDF_RECRUIT] ? "yes" : "no");
 	}
 	static const char *const labels[VDF_NEXIT] = {"[K] persist", "[C] cash out",
 						      "[S] last stand"};
-	col = scr_put(s, 22, 0, SA_BOLD, "Exit: ");
+	col = scr_put(s, 22, col, 0, "  ");
 	for (int e = 0; e < VDF_NEXIT; e++) {
 		if (!(o.exits & (1 << e)))
 			continue;
 		col = scr_put(s, 22, col, f.v[VDF_EXIT] == e ? SA_REVERSE : 0, labels[e]);
-		col = scr_put(s, 22, col, 0, "  ");
+		col = scr_put(s, 22, col, 0, " ");
 	}
-	if (f.sent)
-		scr_put(s, 22, col + 2, SC_GREEN | SA_BOLD, "sent (change: keys, then G)");
-	else
-		scr_put(s, 22, col + 2, SC_CYAN | SA_BOLD, "[G] send");
+	scr_put(s, 22, col, SC_CYAN | SA_BOLD, "[G] act");
 }
 
 static void draw_bottom(struct scr *s, const struct tv *tv, const struct view_ui *ui)
@@ -467,12 +496,14 @@ static void draw_bottom(struct scr *s, const struct tv *tv, const struct view_ui
 	char line[120];
 	int k = 0;
 	int chosen = tv->seat >= 0 && !strcmp(tv->status[tv->seat], "chosen");
+	const char *what = !chosen		       ? "Choose:"
+			   : ui->form.v[VDF_SENT_PRESS] ? "Pressed; [G] acts instead."
+							: "Sent; change and send again.";
 	if (tv->window_at && tv->window_at > ui->now)
 		k = snprintf(line, sizeof line, "Everyone chose: %.1fs to change your mind  ",
 			     (double)(tv->window_at - ui->now) / 1000.0);
 	else if (tv->deadline_at && tv->options)
-		k = snprintf(line, sizeof line, "%s %llus left  ",
-			     chosen ? "Chosen; change and send again." : "Choose:",
+		k = snprintf(line, sizeof line, "%s %llus left  ", what,
 			     (unsigned long long)(tv->deadline_at > ui->now
 							  ? (tv->deadline_at - ui->now + 999) / 1000
 							  : 0));
@@ -606,12 +637,11 @@ int vdf_event_line(const cJSON *ev, const struct tv *tv, char *out, size_t out_l
 			 sval(ev, "calling", "?"), count(ev, "floor"));
 	else if (!strcmp(type, "roll"))
 		snprintf(out, out_len,
-			 "%s %s %d hand%s: steel %d cunning %d faith %d greed %d mettle %d "
+			 "%s %s hand %d: steel %d cunning %d faith %d greed %d mettle %d "
 			 "dread %d",
-			 nm, vb(nm, "roll", "rolls"), count(ev, "hands"),
-			 count(ev, "hands") == 1 ? "" : "s",
-			 count(ev, "steel"), count(ev, "cunning"), count(ev, "faith"),
-			 count(ev, "greed"), count(ev, "mettle"), count(ev, "dread"));
+			 nm, vb(nm, "roll", "rolls"), count(ev, "hand"), count(ev, "steel"),
+			 count(ev, "cunning"), count(ev, "faith"), count(ev, "greed"),
+			 count(ev, "mettle"), count(ev, "dread"));
 	else if (!strcmp(type, "setback"))
 		snprintf(out, out_len, "%s: a Setback (%d dice, %d loot lost)%s", nm,
 			 count(ev, "dice_lost"), count(ev, "loot_lost"),
@@ -637,13 +667,11 @@ int vdf_event_line(const cJSON *ev, const struct tv *tv, char *out, size_t out_l
 					       : vb(nm, "recruit", "recruits"),
 			 sval(ev, "die", "die"));
 	else if (!strcmp(type, "cash_out"))
-		snprintf(out, out_len, "%s %s out: banks %d, glory now %d", nm,
-			 vb(nm, "cash", "cashes"), count(ev, "banked"), count(ev, "glory"));
+		snprintf(out, out_len, "%s %s out%s: banks %d, glory now %d", nm,
+			 vb(nm, "cash", "cashes"), cJSON_IsTrue(get(ev, "forced")) ? " (forced)" : "",
+			 count(ev, "banked"), count(ev, "glory"));
 	else if (!strcmp(type, "last_stand"))
-		snprintf(out, out_len, cJSON_IsTrue(get(ev, "declared"))
-					       ? "%s declare%s a Last Stand"
-					       : "%s cannot pay for a Last Stand%s",
-			 nm, cJSON_IsTrue(get(ev, "declared")) ? vb(nm, "", "s") : "");
+		snprintf(out, out_len, "%s declare%s a Last Stand", nm, vb(nm, "", "s"));
 	else if (!strcmp(type, "collapse"))
 		snprintf(out, out_len, "The Maw eats floor %d!", count(ev, "floor"));
 	else if (!strcmp(type, "worthy_end"))

@@ -2,23 +2,26 @@
  * view_deepfall.h — how lair draws a deepfall table (proto/kinds/deepfall.md)
  * on the 80×24 screen and lets a human fill in its choice form.
  *
- * The screen: the Maw (frontier, carried progress, speed, a warning when the
- * frontier floor is about to fall), the live floors with their rooms (theme,
- * value, threat/lock, holders by seat and strength) and the parties on them,
- * every seat (glory, party, floor, unbanked loot, Last Stand, status), your
- * party's dice, the events, the choice form and the countdown; at the end
- * the result (glory by exit, Cash-Outs, Worthy Ends, Takens, claims).
+ * The screen: the Maw (frontier, carried progress, this round's speed so
+ * far and a warning when the frontier is set to fall), the live floors with
+ * their rooms (theme, value, threat/lock, holders by seat and strength) and
+ * the parties on them, every seat (glory, party, floor, unbanked loot, Last
+ * Stand, status), your party's dice, this round's turn (hands rolled, the
+ * symbols they leave after Dread, the Setbacks coming), the events, the
+ * choice form and the countdown; at the end the result (glory by exit,
+ * Cash-Outs, Worthy Ends, Takens, claims).
  *
- * The form is one choice object a round (deepfall.md "Options and
- * choices"), filled with single keys:
+ * Each decision of a round (deepfall.md "Options and choices") is either a
+ * press, sent at once with one key, or the act that ends the turn, filled
+ * with single keys:
+ *   P   press: roll one more hand (when offered)
  *   1-9 target floor (+ / - step it, for dungeons deeper than 9)
- *   P   press: 0, 1, ... max, then 0 again
  *   R   recruit yes / no
  *   K   exit persist, C cash out, S last stand (C and S again: persist)
- *   G   (or Enter, Space) send it; a changed form is sent again with G
+ *   G   (or Enter, Space) send the act; a changed act is sent again with G
  * Its values live in struct view_form (view.h): v[VDF_TARGET..VDF_EXIT],
- * reset to the defaults (your party's floor, press 0, no recruit, persist)
- * when a new decision opens.
+ * reset to the defaults (your party's floor, no recruit, persist) when a new
+ * decision opens; v[VDF_SENT_PRESS] is 1 when the last send was a press.
  *
  * Pure: draws from a struct tv into a struct scr; the caller owns both.
  */
@@ -32,7 +35,7 @@
 #include "view.h"
 
 /* The form's fields in view_form.v; exit is an index of vdf_exit_names. */
-enum { VDF_TARGET, VDF_PRESS, VDF_RECRUIT, VDF_EXIT };
+enum { VDF_TARGET, VDF_RECRUIT, VDF_EXIT, VDF_SENT_PRESS };
 #define VDF_NEXIT 3
 extern const char *const vdf_exit_names[VDF_NEXIT]; /* persist cash_out last_stand */
 
@@ -43,8 +46,8 @@ int vdf_option_for_key(const struct tv *tv, int key);
 
 /* Applies a pressed key (upper case for letters) to the form of our
  * current options. Returns 1 when the key belongs to the form (redraw);
- * *choice gets the choice object to send (caller deletes) on G / Enter /
- * Space, else NULL. Returns 0 (and changes nothing) when we have no
+ * *choice gets the choice object to send (caller deletes) on P ({"press":
+ * true}) or G / Enter / Space (the act), else NULL. Returns 0 (and changes nothing) when we have no
  * deepfall options or the key is not the form's. */
 int vdf_form_key(const struct tv *tv, struct view_form *f, int key, cJSON **choice);
 
@@ -52,7 +55,7 @@ int vdf_form_key(const struct tv *tv, struct view_form *f, int key, cJSON **choi
  * current decision, else the defaults. Returns 0 when there is no form. */
 int vdf_form_now(const struct tv *tv, const struct view_form *f, struct view_form *out);
 
-/* The choice object of a form's values (caller deletes). */
+/* The act object of a form's values (caller deletes). */
 cJSON *vdf_choice(const struct view_form *f);
 
 #endif

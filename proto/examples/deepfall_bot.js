@@ -8,11 +8,13 @@
  *       [ws://127.0.0.1:7777/] [--name NAME] [--seats N]
  *
  * It says hello, creates a deepfall table with N-1 AI seats (one of each
- * built-in strategy) and starts it, then plays its seat: it stays one floor
- * above the Maw's frontier, presses once, always recruits, declares a Last
- * Stand when it is free and the Maw is coming, banks when the Maw would take
- * it, and banks in the last round. Prints the result: one line per seat,
- * then a JSON line. Exits 0 after the result, 1 on any error.
+ * built-in strategy) and starts it, then plays its seat. Each round it
+ * looks at its turn after every hand: it presses while no Dread stands
+ * and it may; then it acts: it stays one floor above the Maw's frontier,
+ * always recruits, declares a Last Stand when it is offered and the Maw is
+ * coming, banks when the Maw would take it, and banks in the last round.
+ * Prints the result: one line per seat, then a JSON line. Exits 0 after
+ * the result, 1 on any error.
  */
 const WebSocket = require('ws');
 
@@ -44,27 +46,28 @@ function fail(why) {
 	process.exit(1);
 }
 
-// The policy, from the view alone (proto/kinds/deepfall.md, "View").
+// The policy, from the options form and the view alone (proto/kinds/deepfall.md).
+let presses = 0;
 function decide(form) {
 	const frontier = form.target.max;
-	const maw = view ? view.maw : { accum: 0, next_speed_estimate: 0 };
-	const me = view ? view.players[mySeat] : null;
+	const me = view ? view.players.find((p) => p.seat === mySeat) : null;
 	const party = me ? me.party : null;
-	const falls = maw.accum + maw.next_speed_estimate >= 0.85; // the frontier falls
-	const choice = { target: Math.max(1, frontier - 1), press: Math.min(1, form.press.max),
-		recruit: true, exit: 'persist' };
-	if (!party) return choice;
-	if (party.last_stand) return { ...choice, target: frontier }; // ride it
-	const holdsStand = view.floors.some((f) => f.rooms.some((r) => r.alive &&
-		(r.theme === 'vault' || r.theme === 'throne') &&
-		r.markers.some((m) => m.seat === mySeat && m.active > 0)));
-	const freeStand = holdsStand || party.calling === 'wardancer';
+	const turn = party ? party.turn : null;
+	// Push your luck: another hand while nothing stands against us.
+	if (form.press && turn && turn.symbols.dread === 0 && turn.setbacks === 0) {
+		presses++;
+		return { press: true };
+	}
+	const act = { target: Math.max(1, frontier - 1), recruit: true, exit: 'persist' };
+	if (!party) return act;
+	if (party.last_stand) return { ...act, target: frontier }; // ride it down
+	const falls = view.maw.falls > 0; // the frontier falls if nothing more is rolled
 	const stuck = frontier === 1 || party.floor - party.moves >= frontier;
-	if (falls && freeStand && party.deepest >= frontier - 1)
-		return { ...choice, target: frontier, exit: 'last_stand' };
-	if (falls && (stuck || party.unbanked >= 10)) return { ...choice, exit: 'cash_out' };
-	if (party.unbanked >= 30) return { ...choice, exit: 'cash_out' };
-	return choice;
+	if (falls && form.exit.includes('last_stand') && party.deepest >= frontier - 1)
+		return { ...act, target: frontier, exit: 'last_stand' };
+	if (falls && (stuck || party.unbanked >= 10)) return { ...act, exit: 'cash_out' };
+	if (party.unbanked >= 30) return { ...act, exit: 'cash_out' };
+	return act;
 }
 
 ws.on('open', () => {
@@ -112,7 +115,7 @@ ws.on('message', (data) => {
 			console.log(`  seat ${seat} (${who}): ${s}${won}`);
 		});
 		console.log(JSON.stringify({ table, seat: mySeat, scores: r.scores,
-			winners: r.winners, rounds: r.rounds }));
+			winners: r.winners, rounds: r.rounds, presses }));
 		ws.close(1000);
 		break;
 	}

@@ -60,10 +60,10 @@ function pick(kind, ti, decision, seat, options) {
 		return ids[h % ids.length];
 	}
 	const f = options[0];
+	if (f.press && (h >> 3) % 3 === 0) return { press: true };
 	const span = f.target.max - f.target.min + 1;
 	return {
 		target: f.target.min + (h % span),
-		press: (h >> 3) % (f.press.max + 1),
 		recruit: ((h >> 6) & 1) === 1,
 		exit: f.target.max <= 1 || h % 11 === 0 ? 'cash_out' : 'persist',
 	};

@@ -157,9 +157,9 @@ function countError(who, what, r) {
 function randomChoice(kind, options) {
 	if (kind === 'gems') return oneOf(options).id;
 	const f = options[0];
+	if (f.press && chance(0.4)) return { press: true };
 	return {
 		target: between(f.target.min, f.target.max),
-		press: between(f.press.min, f.press.max),
 		recruit: chance(0.5),
 		exit: chance(0.1) || f.target.max <= 1 ? 'cash_out' : 'persist',
 	};

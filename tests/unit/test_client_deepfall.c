@@ -1,8 +1,10 @@
 /*
  * test_client_deepfall.c — lair's deepfall screen (view_deepfall.c): the
- * view of proto/kinds/deepfall.md drawn line by line into 80×24, the choice
- * form filled with single keys into the choice object the server expects,
- * the events as log lines, the result, and hostile numbers ignored.
+ * view of proto/kinds/deepfall.md drawn line by line into 80×24, the turn
+ * (hands, symbols after Dread, Setbacks coming), a press sent with one key
+ * and the act form filled with single keys into the choice objects the
+ * server expects, the events as log lines, the result, and hostile numbers
+ * ignored.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -44,10 +46,10 @@ static const char *SNAPSHOT =
 	"'you':0,'seats':[{'seat':0,'kind':'human','name':'dee','status':'selecting'},"
 	"{'seat':1,'kind':'ai','status':'chosen'},{'seat':2,'kind':'ai','status':'chosen'}],"
 	"'game':{'decision':3,'deadline':20000,'status':['selecting','chosen','chosen'],"
-	"'options':[{'target':{'min':1,'max':3},'press':{'min':0,'max':3},"
+	"'options':[{'hands':2,'press':true,'target':{'min':1,'max':3},"
 	"'recruit':[false,true],'exit':['persist','cash_out','last_stand']}],"
 	"'view':{'viewer':0,'round':3,'start_seat':2,'over':false,"
-	"'maw':{'frontier':3,'accum':0.75,'last_speed':0.3,'next_speed_estimate':0.35},"
+	"'maw':{'frontier':3,'accum':0.75,'last_speed':0.3,'speed':0.35,'falls':1},"
 	"'floors':["
 	"{'floor':1,'collapsed':false,'rooms':["
 	"{'id':0,'theme':'threshold','value':1,'threat':0,'lock':0,'produces':'none',"
@@ -69,7 +71,10 @@ static const char *SNAPSHOT =
 	"{'seat':0,'glory':38,'parties':2,'party':{'lineage':'gnoll','calling':'hierophant',"
 	"'floor':2,'deepest':3,'last_stand':true,'unbanked':7,'hand_size':4,'moves':1,"
 	"'bag':{'recruit':6,'warrior':1,'rogue':1},'discard':{},'wounded':{'priest':1},"
-	"'anger':{}}},"
+	"'anger':{},'turn':{'hands':2,'dice':8,'hand':{'recruit':8},"
+	"'rolled':{'steel':3,'cunning':2,'faith':1,'greed':0,'mettle':2,'dread':4},"
+	"'symbols':{'steel':3,'cunning':2,'faith':0,'greed':0,'mettle':2,'dread':3},"
+	"'setbacks':1,'trinity':true,'stand_offered':false,'acted':false,'act':null}}},"
 	"{'seat':1,'glory':12,'parties':1,'party':{'lineage':'golem_born',"
 	"'calling':'prospector','floor':3,'deepest':3,'last_stand':false,'unbanked':0,"
 	"'hand_size':4,'moves':1,'bag':{'recruit':5},'discard':{},'wounded':{}}},"
@@ -85,8 +90,8 @@ TEST(client_deepfall_draws_the_view_line_by_line_in_80x24)
 	struct view_ui ui = {.now = 0, .monte_step = -1};
 	vdf_draw(&s, &tv, &ui);
 	CHECK_STR(scr_row(&s, 0), " lair  table 9 \"deep\"  deepfall  round 3  playing");
-	CHECK_STR(scr_row(&s, 1), "Maw: frontier F3  carried 0.75  speed 0.30  next ~0.35  "
-				  "F3 falls soon!");
+	CHECK_STR(scr_row(&s, 1), "Maw: frontier F3  carried 0.75  speed 0.35 (last 0.30)  "
+				  "F3 falls this round!");
 	/* Floors: who is on it, then each room in 36 columns (72 / 2 rooms). */
 	CHECK_STR(scr_row(&s, 2), "F1      Thr1 t0                             Den3 t3 1:2 2:1");
 	CHECK_STR(scr_row(&s, 3), "F2 1    VLT12 t2/3 2:4                        --");
@@ -105,10 +110,12 @@ TEST(client_deepfall_draws_the_view_line_by_line_in_80x24)
 		CHECK_STR(scr_row(&s, r), ""); /* no events yet */
 	CHECK_STR(scr_row(&s, 20),
 		  "You: deepest F3 hand 4 moves 1 bag rec6 war1 rog1  wounded pri1");
-	/* The form's defaults: our party's floor, press 0, no recruit, persist. */
+	/* The turn so far, the press key, the act form's defaults (our
+	 * party's floor, no recruit, persist). */
 	CHECK_STR(scr_row(&s, 21),
-		  "Your choice: [1-3] target F2   [P] press 0 (max 3)   [R] recruit no");
-	CHECK_STR(scr_row(&s, 22), "Exit: [K] persist  [C] cash out  [S] last stand    [G] send");
+		  "Turn: 2 hands  S3 C2 F0 G0 M2  Dread 3 (1 Setback)   [P] press");
+	CHECK_STR(scr_row(&s, 22),
+		  "Act: [1-3] F2  [R] recruit no  [K] persist [C] cash out [S] last stand [G] act");
 	CHECK_STR(scr_row(&s, 23), "Choose: 20s left  [Q]uit");
 	for (int r = 0; r < SCR_H; r++)
 		CHECK(strlen(scr_row(&s, r)) <= SCR_W);
@@ -116,11 +123,11 @@ TEST(client_deepfall_draws_the_view_line_by_line_in_80x24)
 	/* A reveal: its events become log lines under the seats. */
 	apply(&tv,
 	      "{'type':'reveal','table':9,'seq':21,'decision':3,'events':["
-	      "{'event':'roll','seat':0,'steel':3,'cunning':2,'faith':0,'greed':0,'mettle':2,"
-	      "'dread':3,'hands':2,'dice':8},"
+	      "{'event':'roll','seat':0,'hand':2,'dice':4,'steel':3,'cunning':2,'faith':0,"
+	      "'greed':0,'mettle':2,'dread':3},"
 	      "{'event':'dread','seat':0,'rolled':3,'cancelled':0,'to_mettle':0},"
 	      "{'event':'claim','seat':0,'room':5,'strength':5,'loot':5},"
-	      "{'event':'cash_out','seat':1,'banked':14,'glory':38,'deepest':4},"
+	      "{'event':'cash_out','seat':1,'banked':14,'glory':38,'deepest':4,'forced':true},"
 	      "{'event':'collapse','floor':3},"
 	      "{'event':'room_scored','room':4,'glory':0,'holders':0},"
 	      "{'event':'room_scored','seat':0,'room':5,'glory':14,'holders':1},"
@@ -130,13 +137,13 @@ TEST(client_deepfall_draws_the_view_line_by_line_in_80x24)
 	vdf_draw(&s, &tv, &ui);
 	CHECK_EQ(tv.log_len, 6); /* dread and the unheld room say nothing */
 	CHECK_STR(scr_row(&s, 14),
-		  " You roll 2 hands: steel 3 cunning 2 faith 0 greed 0 mettle 2 dread 3");
+		  " You roll hand 2: steel 3 cunning 2 faith 0 greed 0 mettle 2 dread 3");
 	CHECK_STR(scr_row(&s, 15), " You claim F3.2 (strength 5, loot 5)");
-	CHECK_STR(scr_row(&s, 16), " AI 2 cashes out: banks 14, glory now 38");
+	CHECK_STR(scr_row(&s, 16), " AI 2 cashes out (forced): banks 14, glory now 38");
 	CHECK_STR(scr_row(&s, 17), " The Maw eats floor 3!");
 	CHECK_STR(scr_row(&s, 18), " You score F3.2: +14 glory");
 	CHECK_STR(scr_row(&s, 19), " AI 3 is TAKEN by the Maw (3 loot, 1 rooms lost)");
-	CHECK_STR(scr_row(&s, 21), ""); /* no options after the reveal */
+	CHECK_STR(scr_row(&s, 22), ""); /* no options after the reveal */
 	tv_free(&tv);
 }
 
@@ -165,53 +172,59 @@ TEST(client_deepfall_form_keys_make_the_choice_object)
 	apply(&tv, SNAPSHOT, 0);
 	struct view_form f = {0};
 	char out[200];
-	/* The defaults, sent at once: our party's floor (2), persist. */
+	/* The act's defaults, sent at once: our party's floor (2), persist. */
 	CHECK_STR(keys(&tv, &f, "G", out, sizeof out),
-		  "{\"target\":2,\"press\":0,\"recruit\":false,\"exit\":\"persist\"}");
+		  "{\"target\":2,\"recruit\":false,\"exit\":\"persist\"}");
 	CHECK_EQ(f.sent, 1);
 	CHECK_EQ(f.decision, 3);
+	/* P presses at once: one more hand. */
+	CHECK_STR(keys(&tv, &f, "P", out, sizeof out), "{\"press\":true}");
+	CHECK_EQ(f.v[VDF_SENT_PRESS], 1);
 	/* Target 3; 4 is beyond the frontier (the key is not the form's). */
 	cJSON *c = NULL;
 	CHECK_EQ(vdf_form_key(&tv, &f, '3', &c), 1);
 	CHECK(c == NULL);
 	CHECK_EQ(f.sent, 0); /* changed since it was sent */
+	CHECK_EQ(f.v[VDF_SENT_PRESS], 0);
 	CHECK_EQ(vdf_form_key(&tv, &f, '4', &c), 0);
 	CHECK_EQ(vdf_form_key(&tv, &f, 'Z', &c), 0);
 	CHECK_EQ(f.v[VDF_TARGET], 3);
-	/* Press cycles 1 2 3 0 1; recruit toggles; C and S toggle the exit. */
-	CHECK_STR(keys(&tv, &f, "PPPPPRSCCS-G", out, sizeof out),
-		  "{\"target\":2,\"press\":1,\"recruit\":true,\"exit\":\"last_stand\"}");
+	/* Recruit toggles; C and S toggle the exit; - and + step the target. */
+	CHECK_STR(keys(&tv, &f, "RSCCS-G", out, sizeof out),
+		  "{\"target\":2,\"recruit\":true,\"exit\":\"last_stand\"}");
 	CHECK_STR(keys(&tv, &f, "K+++\r", out, sizeof out),
-		  "{\"target\":3,\"press\":1,\"recruit\":true,\"exit\":\"persist\"}");
+		  "{\"target\":3,\"recruit\":true,\"exit\":\"persist\"}");
 	CHECK_STR(keys(&tv, &f, "RC1 ", out, sizeof out),
-		  "{\"target\":1,\"press\":1,\"recruit\":false,\"exit\":\"cash_out\"}");
+		  "{\"target\":1,\"recruit\":false,\"exit\":\"cash_out\"}");
 	/* The screen shows the form as it stands. */
 	struct scr s;
 	scr_init(&s, -1, 0);
 	struct view_ui ui = {.now = 0, .monte_step = -1, .form = f};
-	keys(&tv, &ui.form, "PS", out, sizeof out);
+	keys(&tv, &ui.form, "S", out, sizeof out);
 	vdf_draw(&s, &tv, &ui);
-	CHECK_STR(scr_row(&s, 21),
-		  "Your choice: [1-3] target F1   [P] press 2 (max 3)   [R] recruit no");
-	CHECK_STR(scr_row(&s, 22), "Exit: [K] persist  [C] cash out  [S] last stand    [G] send");
+	CHECK_STR(scr_row(&s, 22),
+		  "Act: [1-3] F1  [R] recruit no  [K] persist [C] cash out [S] last stand [G] act");
 	keys(&tv, &ui.form, "G", out, sizeof out);
 	vdf_draw(&s, &tv, &ui);
-	CHECK(strstr(scr_row(&s, 22), "sent (change: keys, then G)") != NULL);
+	CHECK(strstr(scr_row(&s, 23), "Choose: 20s left") != NULL);
 
-	/* A new decision: the defaults again, from the new options. */
+	/* A new decision: the defaults again, from the new options; no press
+	 * left, no recruit, no last stand offered. */
 	apply(&tv, "{'type':'options','table':9,'seq':21,'decision':4,'deadline':9000,"
-		   "'options':[{'target':{'min':1,'max':2},'press':{'min':0,'max':0},"
+		   "'options':[{'hands':4,'press':false,'target':{'min':1,'max':2},"
 		   "'recruit':[false],'exit':['persist','cash_out']}]}",
 	      0);
 	CHECK_EQ(vdf_form_key(&tv, &f, 'R', &c), 0); /* no recruit offered */
 	CHECK_EQ(vdf_form_key(&tv, &f, 'S', &c), 0); /* no last stand offered */
-	CHECK_STR(keys(&tv, &f, "PPG", out, sizeof out),
-		  "{\"target\":2,\"press\":0,\"recruit\":false,\"exit\":\"persist\"}");
+	CHECK_EQ(vdf_form_key(&tv, &f, 'P', &c), 0); /* no press left */
+	CHECK(c == NULL);
+	CHECK_STR(keys(&tv, &f, "G", out, sizeof out),
+		  "{\"target\":2,\"recruit\":false,\"exit\":\"persist\"}");
 	CHECK_EQ(f.decision, 4);
 	ui.form = f;
 	vdf_draw(&s, &tv, &ui);
-	CHECK_STR(scr_row(&s, 21), "Your choice: [1-2] target F2   [P] press 0 (max 0)");
-	CHECK(strstr(scr_row(&s, 22), "Exit: [K] persist  [C] cash out    sent") != NULL);
+	CHECK_STR(scr_row(&s, 21), "Turn: 2 hands  S3 C2 F0 G0 M2  Dread 3 (1 Setback)");
+	CHECK_STR(scr_row(&s, 22), "Act: [1-2] F2  [K] persist [C] cash out [G] act");
 
 	/* No options (after the reveal), or watching: no form. */
 	apply(&tv, "{'type':'reveal','table':9,'seq':22,'decision':4,'events':[]}", 0);
@@ -227,6 +240,30 @@ TEST(client_deepfall_form_keys_make_the_choice_object)
 	vdf_draw(&s, &tv, &ui);
 	CHECK(strstr(scr_row(&s, 0), "[watching]") != NULL);
 	CHECK_STR(scr_row(&s, 21), "");
+	CHECK_STR(scr_row(&s, 22), "");
+	tv_free(&tv);
+}
+
+/* Once our act is sent and the others still roll, the act is shown. */
+TEST(client_deepfall_shows_our_act_while_the_others_press)
+{
+	struct tv tv;
+	tv_init(&tv);
+	apply(&tv, SNAPSHOT, 0);
+	apply(&tv,
+	      "{'type':'reveal','table':9,'seq':21,'decision':3,'events':[],"
+	      "'view':{'viewer':0,'round':3,'maw':{'frontier':3},'floors':[],'players':["
+	      "{'seat':0,'glory':38,'party':{'lineage':'gnoll','calling':'hierophant',"
+	      "'floor':2,'turn':{'hands':2,'symbols':{'steel':3},'setbacks':0,'acted':true,"
+	      "'act':{'target':3,'recruit':true,'exit':'cash_out'}}}}]}}",
+	      0);
+	struct scr s;
+	scr_init(&s, -1, 0);
+	struct view_ui ui = {.monte_step = -1};
+	vdf_draw(&s, &tv, &ui);
+	CHECK_STR(scr_row(&s, 21), "Turn: 2 hands  S3 C0 F0 G0 M0  Dread 0");
+	CHECK_STR(scr_row(&s, 22),
+		  "Acted: target F3, cash_out, recruit. Waiting for the others.");
 	tv_free(&tv);
 }
 
@@ -272,9 +309,9 @@ TEST(client_deepfall_hostile_numbers_are_ignored)
 	      "{'type':'table','table':9,'seq':1,'kind':'deepfall','state':'playing','you':0,"
 	      "'seats':[{'seat':0,'kind':'human','name':'dee'}],"
 	      "'game':{'decision':1,'options':[{'target':{'min':1,'max':1e300},"
-	      "'press':{'min':-1e300,'max':2.5},'exit':[1e300,'persist']}],"
+	      "'press':2.5,'exit':[1e300,'persist']}],"
 	      "'view':{'round':1e300,'maw':{'frontier':1e300,'accum':1e300,"
-	      "'last_speed':-1e300,'next_speed_estimate':'x'},"
+	      "'last_speed':-1e300,'speed':'x','falls':1e300},"
 	      "'floors':[{'floor':2.5,'rooms':[]},{'floor':1,'rooms':[{'id':1e300,"
 	      "'theme':7,'value':1e300,'threat':-1e300,'lock':2.5,'alive':true,"
 	      "'markers':[{'seat':1e300,'strength':1e300},{'seat':0,'strength':'9'}]}]}],"
@@ -285,7 +322,7 @@ TEST(client_deepfall_hostile_numbers_are_ignored)
 	scr_init(&s, -1, 0);
 	struct view_ui ui = {.monte_step = -1};
 	vdf_draw(&s, &tv, &ui);
-	CHECK_STR(scr_row(&s, 1), "Maw: frontier F0  carried 0.00  speed 0.00  next ~0.00");
+	CHECK_STR(scr_row(&s, 1), "Maw: frontier F0  carried 0.00  speed 0.00 (last 0.00)");
 	CHECK_STR(scr_row(&s, 2), "F1      ?0 t0 1:0"); /* theme 7, 1e300s: unread */
 	CHECK(strstr(scr_row(&s, 11), ">1 dee              0  ?/?") != NULL);
 	CHECK_STR(scr_row(&s, 20), "You: deepest F0 hand 0 moves 0 bag rog2");
@@ -293,6 +330,7 @@ TEST(client_deepfall_hostile_numbers_are_ignored)
 	cJSON *c = NULL;
 	struct view_form f = {0};
 	CHECK_EQ(vdf_form_key(&tv, &f, 'G', &c), 0);
+	CHECK_EQ(vdf_form_key(&tv, &f, 'P', &c), 0);
 	CHECK(c == NULL);
 	/* Hostile events: lines without the unreadable numbers. */
 	apply(&tv, "{'type':'reveal','table':9,'seq':2,'events':["

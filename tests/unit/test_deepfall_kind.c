@@ -1,8 +1,10 @@
 /*
- * test_deepfall_kind.c — DEEPFALL through the game-kind contract (game.h):
- * registry, config, the choice object's parsing and errors, apply's
- * all-or-nothing validation, the view (no bag order ever shown), events,
- * and a whole AI game to its result.
+ * test_deepfall_kind.c — DEEPFALL through the game-kind contract (game.h)
+ * and proto/kinds/deepfall.md: registry, config, the two choice shapes
+ * ({"press": true} and the act {target, recruit, exit}) with their parsing
+ * and errors, the options form, apply's all-or-nothing validation, the view
+ * (the turn's hands and symbols, no bag order ever shown), events, and a
+ * whole AI game to its result.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -38,20 +40,29 @@ TEST(deepfall_kind_choice_parse_roundtrip_and_errors)
 	CHECK_EQ(k->pending(st), 3u);
 	char err[160];
 	game_choice c = GAME_NO_CHOICE;
-	cJSON *j = cJSON_Parse(
-		"{\"target\": 2, \"press\": 1, \"recruit\": true, \"exit\": \"cash_out\"}");
+	const char *good[] = {"{\"press\": true}",
+			      "{\"target\": 2, \"recruit\": true, \"exit\": \"cash_out\"}"};
+	for (int i = 0; i < 2; i++) {
+		cJSON *j = cJSON_Parse(good[i]);
+		CHECK_EQ(k->choice_parse(st, 0, j, &c, err, sizeof err), GAME_OK);
+		cJSON *back = k->choice_json(st, 0, c);
+		CHECK(cJSON_Compare(j, back, true));
+		cJSON_Delete(back);
+		cJSON_Delete(j);
+	}
+	/* "press": false with an act, and the defaults (recruit no, persist) */
+	cJSON *j = cJSON_Parse("{\"press\": false, \"target\": 3}");
 	CHECK_EQ(k->choice_parse(st, 0, j, &c, err, sizeof err), GAME_OK);
-	cJSON *back = k->choice_json(st, 0, c);
-	CHECK(cJSON_Compare(j, back, true));
-	cJSON_Delete(back);
+	CHECK_EQ(c, df_act_pack((df_act){3, 0, DF_PERSIST}));
 	cJSON_Delete(j);
-	game_choice all[64];
-	int n = k->options(st, 0, all, 64);
-	CHECK_EQ(n, 6 * 4 * 2 * 3); /* floors x press x recruit x exit */
-	bool found = false;
-	for (int i = 0; i < 64 && i < n; i++)
-		found |= all[i] == c;
-	CHECK(found || n > 64);
+	game_choice all[128];
+	int n = k->options(st, 0, all, 128);
+	bool stand = df_stand_offered((const df_game *)st, 0);
+	CHECK_EQ(n, 1 + 6 * 2 * (stand ? 3 : 2)); /* press, floors x recruit x exits */
+	CHECK_EQ(all[0], DF_PRESS);
+	for (int i = 0; i < n && i < 128; i++)
+		CHECK_EQ(df_choice_check((const df_game *)st, 0, all[i], err, sizeof err),
+			 GAME_OK);
 
 	struct {
 		const char *text;
@@ -59,8 +70,9 @@ TEST(deepfall_kind_choice_parse_roundtrip_and_errors)
 	} bad[] = {
 		{"{\"target\": 9}", GAME_ERR_ILLEGAL},
 		{"{\"target\": 0}", GAME_ERR_ILLEGAL},
-		{"{\"target\": 1, \"press\": 9}", GAME_ERR_ILLEGAL},
+		{"{\"press\": true, \"target\": 1}", GAME_ERR_MALFORMED},
 		{"{\"press\": 1}", GAME_ERR_MALFORMED},
+		{"{\"press\": false}", GAME_ERR_MALFORMED},
 		{"{\"target\": 1, \"exit\": \"flee\"}", GAME_ERR_MALFORMED},
 		{"{\"target\": 1, \"recruit\": 1}", GAME_ERR_MALFORMED},
 		{"{\"target\": 1, \"bribe\": 1}", GAME_ERR_MALFORMED},
@@ -79,6 +91,46 @@ TEST(deepfall_kind_choice_parse_roundtrip_and_errors)
 	k->config_free(cfg);
 }
 
+/* The options form follows the turn: "press" false once no press is left,
+ * "last_stand" offered only when the turn can pay for it (DF32, DF51). */
+TEST(deepfall_kind_options_form_follows_the_turn)
+{
+	const game_kind *k = &deepfall_kind;
+	char err[160];
+	cJSON *cj = cJSON_Parse("{\"max_press\": 1, \"last_stand_cost\": 20}");
+	void *cfg = k->config_new(cj, err, sizeof err);
+	cJSON_Delete(cj);
+	REQUIRE(cfg);
+	game_state *st = k->create(cfg, 1, 9, NULL, NULL, err, sizeof err);
+	REQUIRE(st);
+	const df_game *g = (const df_game *)st;
+	cJSON *arr = k->options_json(st, 0);
+	cJSON *o = cJSON_GetArrayItem(arr, 0);
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(o, "press")));
+	CHECK_EQ(cJSON_GetObjectItem(o, "hands")->valueint, 1);
+	CHECK_EQ(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "target"), "max")->valueint, 6);
+	int nexit = cJSON_GetArraySize(cJSON_GetObjectItem(o, "exit"));
+	CHECK_EQ(nexit, df_stand_offered(g, 0) ? 3 : 2);
+	cJSON_Delete(arr);
+	game_choice ch[GAME_MAX_SEATS] = {DF_PRESS};
+	REQUIRE(k->apply(st, ch, NULL, err, sizeof err) == GAME_OK);
+	arr = k->options_json(st, 0);
+	o = cJSON_GetArrayItem(arr, 0);
+	CHECK(cJSON_IsFalse(cJSON_GetObjectItem(o, "press")));
+	CHECK_EQ(cJSON_GetObjectItem(o, "hands")->valueint, 2);
+	cJSON_Delete(arr);
+	game_choice all[64];
+	int n = k->options(st, 0, all, 64);
+	for (int i = 0; i < n && i < 64; i++)
+		CHECK(all[i] != DF_PRESS);
+	cJSON *p = cJSON_Parse("{\"press\": true}");
+	game_choice c;
+	CHECK_EQ(k->choice_parse(st, 0, p, &c, err, sizeof err), GAME_ERR_ILLEGAL);
+	cJSON_Delete(p);
+	k->destroy(st);
+	k->config_free(cfg);
+}
+
 TEST(deepfall_kind_apply_checks_everything_first)
 {
 	const game_kind *k = &deepfall_kind;
@@ -91,10 +143,10 @@ TEST(deepfall_kind_apply_checks_everything_first)
 	game_choice ch[GAME_MAX_SEATS];
 	for (int s = 0; s < GAME_MAX_SEATS; s++)
 		ch[s] = GAME_NO_CHOICE;
-	ch[0] = df_choice_pack((df_choice){1, 0, 1, DF_PERSIST});
+	ch[0] = df_act_pack((df_act){1, 1, DF_PERSIST});
 	size_t before = evs.len;
 	CHECK_EQ(k->apply(st, ch, &evs, err, sizeof err), GAME_ERR_MISSING);
-	ch[1] = df_choice_pack((df_choice){7, 0, 1, DF_PERSIST});
+	ch[1] = df_act_pack((df_act){7, 1, DF_PERSIST});
 	CHECK_EQ(k->apply(st, ch, &evs, err, sizeof err), GAME_ERR_ILLEGAL);
 	CHECK_EQ(evs.len, before);
 	cJSON *v1 = k->view(st, 0);
@@ -102,7 +154,7 @@ TEST(deepfall_kind_apply_checks_everything_first)
 	cJSON_Delete(v1);
 	ch[1] = k->ai_choose(st, 1);
 	CHECK_EQ(k->apply(st, ch, &evs, err, sizeof err), GAME_OK);
-	CHECK(evs.len > before);
+	CHECK(evs.len > before || ch[1] != DF_PRESS);
 	cJSON_Delete(v0);
 	game_events_free(&evs);
 	k->destroy(st);
@@ -127,7 +179,23 @@ TEST(deepfall_kind_view_shows_bag_counts_never_order)
 	int total = 0;
 	cJSON *it;
 	cJSON_ArrayForEach(it, bag) total += it->valueint;
-	CHECK(total >= 8);
+	/* The turn: the opening hand as counts, its faces, what stands. */
+	cJSON *turn = cJSON_GetObjectItem(
+		cJSON_GetObjectItem(cJSON_GetArrayItem(players, 0), "party"), "turn");
+	REQUIRE(cJSON_IsObject(turn));
+	CHECK_EQ(cJSON_GetObjectItem(turn, "hands")->valueint, 1);
+	int dice = cJSON_GetObjectItem(turn, "dice")->valueint, in_hand = 0, faces = 0;
+	cJSON_ArrayForEach(it, cJSON_GetObjectItem(turn, "hand")) in_hand += it->valueint;
+	cJSON_ArrayForEach(it, cJSON_GetObjectItem(turn, "rolled")) faces += it->valueint;
+	CHECK_EQ(in_hand, dice);
+	CHECK_EQ(faces, dice);
+	CHECK(total + dice >= 8);
+	CHECK(cJSON_IsObject(cJSON_GetObjectItem(turn, "symbols")));
+	CHECK(cJSON_IsFalse(cJSON_GetObjectItem(turn, "acted")));
+	CHECK(cJSON_IsNull(cJSON_GetObjectItem(turn, "act")));
+	cJSON *maw = cJSON_GetObjectItem(v, "maw");
+	CHECK(cJSON_IsNumber(cJSON_GetObjectItem(maw, "speed")));
+	CHECK(cJSON_IsNumber(cJSON_GetObjectItem(maw, "falls")));
 	free(text);
 	cJSON_Delete(v);
 	k->destroy(st);
@@ -146,21 +214,23 @@ TEST(deepfall_kind_full_ai_game_to_result)
 	game_events evs = {0};
 	game_state *st = k->create(cfg, 4, 2024, NULL, &evs, err, sizeof err);
 	REQUIRE(st);
-	int rounds = 0;
+	int rounds = 0, decisions = 0;
 	bool saw_collapse = false, all_json = true;
-	while (!k->is_over(st) && rounds < 200) {
+	while (!k->is_over(st) && decisions < 2000) {
 		game_choice ch[GAME_MAX_SEATS];
+		uint32_t p = k->pending(st);
 		for (int s = 0; s < GAME_MAX_SEATS; s++)
-			ch[s] = s < 4 ? k->ai_choose(st, s) : GAME_NO_CHOICE;
+			ch[s] = p >> s & 1 ? k->ai_choose(st, s) : GAME_NO_CHOICE;
 		game_events_clear(&evs);
 		REQUIRE(k->apply(st, ch, &evs, err, sizeof err) == GAME_OK);
 		for (size_t i = 0; i < evs.len; i++) {
 			cJSON *e = k->event_json(st, &evs.v[i], 0);
 			all_json &= e != NULL;
 			saw_collapse |= evs.v[i].type == DF_EV_COLLAPSE;
+			rounds += evs.v[i].type == DF_EV_MAW;
 			cJSON_Delete(e);
 		}
-		rounds++;
+		decisions++;
 	}
 	CHECK(k->is_over(st));
 	CHECK(all_json);
@@ -236,7 +306,7 @@ TEST(deepfall_kind_ai_chooses_the_same_after_a_replay)
 }
 
 
-/* Untrusted input (DESIGN §6): every shape of choice a client can send is
+/* Untrusted input: every shape of choice a client can send is
  * refused with a code and a message before anything is cast or packed, and
  * a refusal changes nothing. */
 TEST(deepfall_kind_untrusted_choices_are_refused_and_change_nothing)
@@ -269,9 +339,11 @@ TEST(deepfall_kind_untrusted_choices_are_refused_and_change_nothing)
 		{"{\"target\": [1]}", GAME_ERR_MALFORMED},
 		{"{\"target\": 1, \"press\": -1}", GAME_ERR_MALFORMED},
 		{"{\"target\": 1, \"press\": 0.5}", GAME_ERR_MALFORMED},
-		{"{\"target\": 1, \"press\": 4}", GAME_ERR_ILLEGAL},
-		{"{\"target\": 1, \"press\": 16}", GAME_ERR_ILLEGAL},
-		{"{\"target\": 1, \"press\": 255}", GAME_ERR_ILLEGAL},
+		{"{\"target\": 1, \"press\": 4}", GAME_ERR_MALFORMED},
+		{"{\"target\": 1, \"press\": true}", GAME_ERR_MALFORMED},
+		{"{\"press\": null}", GAME_ERR_MALFORMED},
+		{"{\"press\": \"true\"}", GAME_ERR_MALFORMED},
+		{"{\"press\": true, \"press\": false}", GAME_ERR_MALFORMED},
 		{"{\"target\": 1, \"press\": 1e999}", GAME_ERR_MALFORMED},
 		{"{\"target\": 1, \"recruit\": null}", GAME_ERR_MALFORMED},
 		{"{\"target\": 1, \"recruit\": \"true\"}", GAME_ERR_MALFORMED},
@@ -306,9 +378,17 @@ TEST(deepfall_kind_untrusted_choices_are_refused_and_change_nothing)
 	/* apply refuses codes no parse produces (negative, high bits, out of range) */
 	game_choice ch[GAME_MAX_SEATS];
 	for (int s = 0; s < GAME_MAX_SEATS; s++)
-		ch[s] = s < 2 ? df_choice_pack((df_choice){1, 0, 0, DF_PERSIST}) : GAME_NO_CHOICE;
-	game_choice odd[] = {-2, INT32_MIN, INT32_MAX, 1 << 15, 0,
-			     df_choice_pack((df_choice){1, 0, 0, 3})};
+		ch[s] = s < 2 ? df_act_pack((df_act){1, 0, DF_PERSIST}) : GAME_NO_CHOICE;
+	game_choice odd[] = {-2,
+			     INT32_MIN,
+			     INT32_MAX,
+			     1 << 15,
+			     0,
+			     2,
+			     DF_ACT_TAG,
+			     DF_ACT_TAG | 0xff,
+			     DF_ACT_TAG | 1 << 11 | 1,
+			     df_act_pack((df_act){1, 0, 3})};
 	for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++) {
 		ch[1] = odd[i];
 		CHECK_MSG(k->apply(st, ch, NULL, err, sizeof err) == GAME_ERR_ILLEGAL, "code %d",

@@ -1,9 +1,12 @@
 /*
  * test_deepfall_sim.c — `lair sim deepfall` on small runs: the JSON figures
- * add up (every game counted once, wins split, shares summing to one), the
+ * of docs/rules/deepfall.md DF80-DF89 add up (every game counted once, wins
+ * split, shares summing to one, the 36 companies adding up to the halves),
+ * the
  * same seed gives the same figures, sweeps and CSV and the HTML report are
  * written, and usage errors exit 2 without output.
  */
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +14,7 @@
 #include <unistd.h>
 
 #include "../../client-cli/sim.h"
+#include "../../server/games/deepfall/deepfall.h"
 #include "../test.h"
 
 #include <cJSON.h>
@@ -80,12 +84,49 @@ TEST(deepfall_sim_json_figures_add_up)
 	cJSON *len = cJSON_GetObjectItem(r, "length");
 	double n = 0;
 	cJSON *h;
-	cJSON_ArrayForEach(h, cJSON_GetObjectItem(len, "histogram")) n += h->valuedouble;
+	cJSON_ArrayForEach(h, cJSON_GetObjectItem(r, "rounds_histogram")) n += h->valuedouble;
 	CHECK_EQ(n, 200);
 	CHECK(num(len, "min") >= 6); /* at most one floor falls a round */
-	cJSON *gs = cJSON_GetObjectItem(cJSON_GetObjectItem(r, "winner_exits"), "glory_share");
+	CHECK(num(len, "sd") >= 0);
+	cJSON *gs = cJSON_GetObjectItem(r, "winners_glory_by_exit");
 	double share = num(gs, "cash_out") + num(gs, "press_on") + num(gs, "worthy_end");
 	CHECK(share > 0.999 && share < 1.001);
+	/* DF84: the winners' party endings, and the triangle made of them */
+	cJSON *ex = cJSON_GetObjectItem(r, "exit_share_of_winners_choices");
+	double ends = num(ex, "cash_out_chosen") + num(ex, "cash_out_forced") +
+		      num(ex, "press_on") + num(ex, "worthy_end");
+	CHECK(ends > 0.999 && ends < 1.001);
+	CHECK(num(ex, "cash_out_forced") > 0); /* the last round forces some */
+	cJSON *tri = cJSON_GetObjectItem(r, "exit_triangle");
+	CHECK(fabs(num(tri, "press_on") - num(ex, "cash_out_forced") - num(ex, "press_on")) <
+	      1e-9);
+	CHECK(fabs(num(tri, "cash_out") - num(ex, "cash_out_chosen")) < 1e-9);
+	/* DF83: 36 companies, every one fielded in 200 games */
+	cJSON *comps = cJSON_GetObjectItem(r, "companies");
+	REQUIRE(cJSON_GetArraySize(comps) == DF_NCOMPANY);
+	double parties = 0, lparties = 0;
+	cJSON *co;
+	cJSON_ArrayForEach(co, comps)
+	{
+		CHECK(cJSON_IsString(cJSON_GetObjectItem(co, "lineage")));
+		CHECK(cJSON_IsString(cJSON_GetObjectItem(co, "calling")));
+		CHECK(num(co, "games") > 0 && num(co, "games") <= 800);
+		CHECK(num(co, "win_rate") >= 0 && num(co, "win_rate") <= 1);
+		CHECK(num(co, "glory_vs_mean") > 0);
+		parties += num(co, "parties");
+	}
+	cJSON_ArrayForEach(co, cJSON_GetObjectItem(r, "lineages")) lparties +=
+		num(co, "appearances");
+	CHECK_EQ(parties, lparties); /* the cells add up to the halves */
+	/* DF87: a figure per floor; the final-collapse share is a share */
+	cJSON *cg = cJSON_GetObjectItem(r, "collapse_glory_by_floor");
+	CHECK_EQ(cJSON_GetArraySize(cg), 6);
+	double fb = num(r, "final_collapse_biggest_share");
+	CHECK(fb >= 0 && fb <= 1);
+	/* DF86: 200 games x 8 deep rooms; contested ones are claimed ones */
+	cJSON *dr = cJSON_GetObjectItem(r, "deep_rooms");
+	CHECK_EQ(num(dr, "rooms"), 1600);
+	CHECK(num(dr, "contested_share") <= num(dr, "claimed_share"));
 	double mf = num(cJSON_GetObjectItem(r, "margin_fraction"), "mean");
 	CHECK(mf >= 0 && mf <= 1);
 	CHECK(cJSON_IsObject(cJSON_GetObjectItem(r, "targets")));
@@ -96,10 +137,11 @@ TEST(deepfall_sim_json_figures_add_up)
 	cJSON *j2 = run_json(path, "200", "3");
 	REQUIRE(j2);
 	cJSON *r2 = cJSON_GetObjectItem(j2, "results");
-	cJSON_DeleteItemFromObject(r, "elapsed_s");
-	cJSON_DeleteItemFromObject(r, "games_per_s");
-	cJSON_DeleteItemFromObject(r2, "elapsed_s");
-	cJSON_DeleteItemFromObject(r2, "games_per_s");
+	const char *timings[] = {"elapsed_s", "cpu_s", "games_per_cpu_s"};
+	for (int i = 0; i < 3; i++) {
+		cJSON_DeleteItemFromObject(r, timings[i]);
+		cJSON_DeleteItemFromObject(r2, timings[i]);
+	}
 	CHECK(cJSON_Compare(r, r2, true));
 	cJSON *j3 = run_json(path, "200", "4");
 	REQUIRE(j3);

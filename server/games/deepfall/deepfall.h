@@ -1,24 +1,30 @@
 /*
- * deepfall.h — DEEPFALL (seed 001, Part B with the v2 revisions of Part C):
- * rival delve-companies plunder a stacked dungeon that the Maw eats from the
- * bottom up. This header is the kind's native API, shared by its modules
- * (df_content, df_config, df_rules, df_maw, df_ai, df_kind), the simulator
- * (client-cli/sim_deepfall*.c), the unit tests and the benchmark.
+ * deepfall.h — DEEPFALL: rival delve-companies plunder a stacked dungeon
+ * that the Maw eats from the bottom up. The rules, each with an id (DF1…),
+ * are in docs/rules/deepfall.md; the knobs and the balance figures in
+ * CONFIG.md beside this file. This header is the kind's native API, shared
+ * by its modules (df_content, df_config, df_round, df_rules, df_maw, df_ai,
+ * df_kind), the simulator (client-cli/sim_deepfall*.c), the unit tests and
+ * the benchmark.
  *
  * A df_game is one plain fixed-size struct: no pointers inside, no
  * allocation after creation, so the simulator reuses one per thread and
  * df_game_init() resets it for the next game. Every rule draws from the
- * game's `rules` rng stream; the bots from a generator derived per
- * decision from (seed, round, seat) (df_ai.c), never from the rules stream.
+ * game's `rules` rng stream; the bots from a generator derived per decision
+ * from (seed, decision, seat) (df_ai.c), never from the rules stream.
  *
- * One decision per round: every seat chooses at once a df_choice (target
- * floor, press-on count, recruit or not, exit); df_round() then resolves the
- * turns in seat order starting from a seat that rotates each round, then
- * the Maw advances and collapses at most max_collapses floors.
+ * A round is a short run of simultaneous decisions (DF30): every party rolls
+ * its opening hand; then at each step every party still in its turn chooses
+ * either to press (roll one more hand, all such hands rolled together) or to
+ * stop and act: its target floor, whether to recruit and its exit, chosen
+ * with every hand of its turn seen. When every party has acted, the turns
+ * resolve in seat order from a start seat that rotates each round, the Maw
+ * advances (pushed by all the Dread rolled and hands pressed this round)
+ * and collapses at most max_collapses floors.
  *
  * Glory and loot are whole points. Fractions in the config (rates, shares)
  * are stored in thousandths ("milli") so the rules use integers only and a
- * game reproduces bit for bit on every machine.
+ * game reproduces bit for bit on every machine (DF3).
  */
 #ifndef LAIR_DEEPFALL_H
 #define LAIR_DEEPFALL_H
@@ -62,6 +68,8 @@ enum df_calling {
 	DF_NCALLING
 };
 
+#define DF_NCOMPANY (DF_NLINEAGE * DF_NCALLING) /* company = lineage * 6 + calling */
+
 enum df_theme {
 	DF_THRESHOLD,
 	DF_STONE,
@@ -76,7 +84,7 @@ enum df_theme {
 	DF_NTHEME
 };
 
-/* Lineage behaviour flags. */
+/* Lineage behaviour flags (DF21). */
 enum {
 	DF_L_IGNORE_THREAT = 1 << 0,  /* Dvergar: smash through a room's threat */
 	DF_L_SETBACK_DOUBLE = 1 << 1, /* Wisp: a Setback hits twice */
@@ -85,7 +93,7 @@ enum {
 	DF_L_SETBACK_RESIST = 1 << 4, /* Golem-born: every other Setback shrugged */
 };
 
-/* Calling behaviour flags. */
+/* Calling behaviour flags (DF22). */
 enum {
 	DF_C_PILLAGE = 1 << 0,        /* Reaver: loot on every claim */
 	DF_C_SOLO_VAULT = 1 << 1,     /* Lorekeeper: Vaults without the trinity */
@@ -167,8 +175,8 @@ typedef struct df_config {
 	int depth_coeff;  /* milli: room value = base * (1 + coeff * (depth - 1)) */
 	int comeback_bp;  /* exit payouts +bp/10000 at a 100% glory deficit */
 	int fallen_strength; /* milli: share of a marker's strength kept on Fallen */
+	int strength_surplus; /* 1: claim strength counts only symbols beyond the need */
 	int denizen_step, denizen_cap;
-	int safe_margin;  /* the bots' "Maw within N floors" */
 	int cash_bar;     /* the bots' "bank-worthy" unbanked loot */
 	uint8_t ai[DF_MAX_SEATS]; /* enum df_strategy per seat */
 } df_config;
@@ -211,6 +219,7 @@ typedef struct df_room {
 	uint8_t theme;
 	uint8_t alive; /* 0: consumed by a Worthy End or collapsed */
 	int16_t value; /* glory at collapse, risen plunder included */
+	uint16_t claimed; /* seats that ever claimed it (a statistic) */
 	uint8_t act[DF_MAX_SEATS];    /* strength of the player's active party */
 	uint16_t fallen[DF_MAX_SEATS]; /* summed Fallen strength */
 	uint8_t prog_s[DF_MAX_SEATS], prog_c[DF_MAX_SEATS]; /* assault progress */
@@ -222,7 +231,22 @@ typedef struct df_party {
 	uint8_t draw[DF_MAX_BAG], disc[DF_MAX_BAG], wound[DF_MAX_BAG];
 	uint8_t anger[DF_NDENIZEN];
 	int32_t unbanked;
+	/* This round's turn (DF31-DF33): the dice drawn, hands rolled, the
+	 * faces rolled so far, and the act once chosen (acted set). */
+	uint8_t hand[DF_MAX_BAG];
+	uint8_t n_hand, hands, acted;
+	uint8_t rolled[DF_NFACES];
+	game_choice act;
+	/* The rooms this party claimed, a bit per room index: the only rooms
+	 * its active markers can be on (production and the Last Stand's free
+	 * rooms look there instead of over the whole dungeon). */
+	uint64_t claimed[(DF_MAX_FLOORS * DF_MAX_ROOMS + 63) / 64];
 } df_party;
+
+static inline void df_mark_claim(df_party *pa, int room)
+{
+	pa->claimed[room >> 6] |= 1ull << (room & 63);
+}
 
 typedef struct df_player {
 	int32_t glory;
@@ -230,9 +254,9 @@ typedef struct df_player {
 	/* statistics (int32: with extreme knobs a 512-round game counts some
 	 * 25,000 Setbacks a seat, too close to int16's limit) */
 	int32_t src[DF_NSRC];
-	int32_t parties, cash_outs, worthy_ends, taken, setbacks, claims;
+	int32_t parties, cash_outs, cash_forced, worthy_ends, taken, setbacks, claims;
 	int32_t deepest, rooms_scored;
-	uint8_t lin_parties[DF_NLINEAGE], cal_parties[DF_NCALLING];
+	uint8_t companies[DF_NCOMPANY]; /* parties fielded of each company */
 	uint8_t n_cash_rec;
 	uint8_t cash_round[DF_MAX_CASH_REC], cash_depth[DF_MAX_CASH_REC];
 } df_player;
@@ -242,8 +266,9 @@ typedef struct df_game {
 	int seats;
 	rng rules;
 	uint64_t seed;  /* the game's seed: each AI decision derives its rng (df_ai.c) */
-	int round;      /* the round being decided, from 1: the decision number */
-	int start_seat; /* who resolves first this round */
+	int decision;   /* decisions applied so far (the AI's derivation key) */
+	int round;      /* the round being played, from 1 */
+	int start_seat; /* who rolls and resolves first this round */
 	int frontier;   /* deepest uncollapsed floor; 0 = the game is over */
 	int accum;      /* the Maw's carried progress, milli-floors */
 	int last_speed; /* the Maw's speed last round, milli-floors */
@@ -251,6 +276,7 @@ typedef struct df_game {
 	int over;
 	int rounds_played;
 	uint32_t winners;
+	int32_t collapse_glory[DF_MAX_FLOORS + 1]; /* glory paid by each floor's collapse */
 	df_room rooms[DF_MAX_FLOORS * DF_MAX_ROOMS];
 	df_player pl[DF_MAX_SEATS];
 } df_game;
@@ -261,22 +287,32 @@ static inline df_room *df_room_at(df_game *g, int f, int r)
 	return &g->rooms[(f - 1) * g->cfg.rooms + r];
 }
 
-/* A decision: packed into a game_choice as target | press << 8 |
- * recruit << 12 | exit << 13. */
-typedef struct df_choice {
-	int target, press, recruit, exit;
-} df_choice;
+/* ---- choices (df_round.c) --------------------------------------------- */
 
-game_choice df_choice_pack(df_choice c);
-df_choice df_choice_unpack(game_choice code);
-/* 0 if legal for seat now, else -1 with a message. */
+/* A turn step's choice codes (DF32, DF33): DF_PRESS, or an act code
+ * DF_ACT_TAG | target | recruit << 8 | exit << 9 (stop and act). The tag
+ * keeps the two apart, so a code alone says what it means. */
+#define DF_PRESS 1
+#define DF_ACT_TAG (1 << 12)
+
+typedef struct df_act {
+	int target, recruit, exit;
+} df_act;
+
+game_choice df_act_pack(df_act a);
+/* 0 and *a if code is an act code, else -1. */
+int df_act_unpack(game_choice code, df_act *a);
+
+/* Seats that must choose now (0 when the game is over). */
+uint32_t df_pending(const df_game *g);
+/* GAME_OK if code is legal for seat now, else a GAME_ERR_* with a message. */
 int df_choice_check(const df_game *g, int seat, game_choice code, char *err, size_t errlen);
 
 /* Event types (game_event.type); a, b, c as listed. */
 enum df_event {
 	DF_EV_ROUND = 1,    /* a round, b starting seat */
 	DF_EV_DRAFT,        /* seat; a lineage, b calling, c floor */
-	DF_EV_ROLL,         /* seat; a symbols packed 5 bits each (steel first), b hands, c dice */
+	DF_EV_ROLL,         /* seat; a faces packed 5 bits each (steel first), b hand number, c dice */
 	DF_EV_DREAD,        /* seat; a dread rolled, b cancelled, c converted to Mettle */
 	DF_EV_SETBACK,      /* seat; a dice lost, b loot lost, c 1 if shrugged off */
 	DF_EV_MOVE,         /* seat; a from, b to, c moves bought */
@@ -285,8 +321,8 @@ enum df_event {
 	DF_EV_LOOT,         /* seat; a loot gained, b unbanked now */
 	DF_EV_RECRUIT,      /* seat; a die kind */
 	DF_EV_HEAL,         /* seat; a die kind back in the bag */
-	DF_EV_CASH_OUT,     /* seat; a banked, b glory now, c deepest */
-	DF_EV_LAST_STAND,   /* seat; a 1 declared, 0 failed (no Mettle) */
+	DF_EV_CASH_OUT,     /* seat; a banked, b glory now, c deepest | forced << 8 */
+	DF_EV_LAST_STAND,   /* seat; a Mettle paid */
 	DF_EV_MAW,          /* a speed, b accum after (milli), c frontier */
 	DF_EV_COLLAPSE,     /* a floor */
 	DF_EV_WORTHY_END,   /* seat; a payout, b floor, c rooms consumed */
@@ -296,7 +332,7 @@ enum df_event {
 	DF_EV_GAME_OVER,    /* a rounds, b winner mask */
 };
 
-/* ---- rules (df_rules.c, df_maw.c) ------------------------------------ */
+/* ---- rules (df_round.c, df_rules.c, df_maw.c) -------------------------- */
 
 /* Pushes an event unless evs is NULL (the simulator's fast path). */
 static inline void df_emit(game_events *evs, uint16_t type, int seat, int32_t a, int32_t b,
@@ -306,34 +342,68 @@ static inline void df_emit(game_events *evs, uint16_t type, int seat, int32_t a,
 		game_events_push(evs, type, seat, a, b, c);
 }
 
-/* Starts a game; seats 1..DF_MAX_SEATS, cfg already validated. Emits into
- * evs (may be NULL: the simulator's fast path). */
+/* Starts a game and rolls the first round's opening hands; seats
+ * 1..DF_MAX_SEATS, cfg already validated. Emits into evs (may be NULL: the
+ * simulator's fast path). */
 void df_game_init(df_game *g, const df_config *cfg, int seats, uint64_t seed, game_events *evs);
 
-/* Applies one round: choices[seat] for every seat (all are pending while the
- * game runs). Checks all first; -1 with a message and nothing changed if
- * any is illegal. */
-int df_round(df_game *g, const game_choice *choices, game_events *evs, char *err,
+/* Applies one decision: choices[seat] for every pending seat and
+ * GAME_NO_CHOICE for the others. Checks all first: a GAME_ERR_* with a
+ * message and nothing changed if any is wrong; GAME_OK after the game has
+ * run to its next decision (or its end). */
+int df_apply(df_game *g, const game_choice *choices, game_events *evs, char *err,
 	     size_t errlen);
+
+/* A party's symbols for the rest of its turn, as the act step will resolve
+ * them (DF40-DF42): the faces rolled with the pressed Dread, the Lineage's
+ * per-turn costs, production from held rooms, then Dread resolution. */
+typedef struct df_totals {
+	int sym[DF_NFACES];  /* after all of the above; sym[DF_DREAD] is what stands */
+	int rolled_dread;    /* Dread rolled plus press_dread per press */
+	int cancelled, to_mettle;
+	int setbacks;        /* Setbacks the standing Dread will cause */
+	bool trinity;        /* Steel, Cunning and Faith all rolled (DF45) */
+} df_totals;
+void df_turn_totals(const df_game *g, int seat, df_totals *t);
+
+/* Whether the seat may declare a Last Stand with its act now (DF51):
+ * df_stand_free (a Vault or Throne held, a Wardancer) or the turn's Mettle
+ * pays last_stand_cost; df_stand_offered_t with the totals at hand. */
+bool df_stand_free(const df_game *g, int seat);
+bool df_stand_offered(const df_game *g, int seat);
+bool df_stand_offered_t(const df_game *g, int seat, const df_totals *t);
+
+/* How many floors the Maw eats at the end of this round if its speed gets
+ * `extra` more (milli; 0: no more Dread rolled and no more hands pressed,
+ * exact once every party acted), and its speed this round (milli)
+ * (DF60-DF62). */
+int df_maw_falls(const df_game *g, int extra, int *speed);
 
 /* Rule steps, exposed for the unit tests and the bots. */
 int df_hand_size(const df_game *g, int seat);
 int df_moves(const df_game *g, int seat);
 int df_room_value(const df_config *cfg, int theme, int floor);
 int df_depth_scale(const df_config *cfg, int floor, int amount);
-int df_bag_size(const df_party *pa);
+int df_bag_size(const df_party *pa); /* draw + discard piles */
+int df_dice_owned(const df_party *pa); /* every die: piles, hand, wounded */
 /* Draws one die (reshuffling the discard when the draw pile is empty) into
  * *die; 0 when the whole bag is in hand. */
 int df_bag_draw(df_game *g, df_party *pa, uint8_t *die);
 void df_draft(df_game *g, int seat, game_events *evs);
-/* One seat's turn with its decision. */
-void df_turn(df_game *g, int seat, df_choice c, game_events *evs);
-/* Resolution of rolled symbols (tot[DF_NFACES], modified in place). */
-void df_resolve_dread(df_game *g, int seat, int *tot, uint8_t *hand, int *n_hand,
-		      game_events *evs);
-void df_setback(df_game *g, int seat, uint8_t *hand, int *n_hand, game_events *evs);
+/* Draws and rolls one hand into the seat's turn (DF31, DF32). */
+void df_roll_hand(df_game *g, int seat, game_events *evs);
+/* Whether the seat may press another hand now (DF32). */
+bool df_can_press(const df_game *g, int seat);
+/* The resolution of one seat's act (DF34): Dread, Last Stand, move, claim,
+ * loot, heal, recruit, discard, Cash-Out. falls: floors the Maw eats this
+ * round. */
+void df_resolve(df_game *g, int seat, df_act a, int falls, game_events *evs);
+/* Whether the party cannot end this turn above the falling floors: staying
+ * means being Taken (DF54). */
+bool df_must_leave(const df_game *g, int seat, const df_totals *t, int falls);
+void df_setback(df_game *g, int seat, game_events *evs);
 void df_claim(df_game *g, int seat, int *tot, bool trinity, game_events *evs);
-void df_cash_out(df_game *g, int seat, game_events *evs);
+void df_cash_out(df_game *g, int seat, bool forced, game_events *evs);
 int df_dividend(const df_game *g, int seat);
 bool df_holds_stand_room(const df_game *g, int seat);
 
@@ -371,13 +441,12 @@ static inline int df_threat_for(const df_game *g, int seat, const df_room *rm)
 
 /* ---- bots (df_ai.c) ------------------------------------------------ */
 
-/* The seat's strategy's choice; reads only public state and changes nothing.
- * Its jitter comes from a generator derived from (g->seed, g->round, seat),
- * not a running stream, so a game rebuilt by replaying its logged choices
- * without asking the AI makes the same AI choices from then on. */
-game_choice df_ai_choose(df_game *g, int seat, int strategy);
-/* The Maw's expected speed next round (milli), as the bots estimate it. */
-int df_ai_speed_estimate(const df_game *g);
+/* The seat's strategy's choice for the current step; reads only public
+ * state and changes nothing. Its jitter comes from a generator derived from
+ * (g->seed, g->decision, seat), not a running stream, so a game rebuilt by
+ * replaying its logged choices without asking the AI makes the same AI
+ * choices from then on. */
+game_choice df_ai_choose(const df_game *g, int seat, int strategy);
 
 /* ---- the game kind (df_kind.c) ---------------------------------------- */
 

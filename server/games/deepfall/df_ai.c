@@ -1,321 +1,443 @@
 /*
- * df_ai.c — the four controllers of seed 001 B6, as the kind's AI: CashOut
- * (cautious Decline), PressOn (engine, persists), WorthyEnd (martyr/diver)
- * and Balanced (adaptive). Each reads only public state (board, markers,
- * the Maw, bag compositions — never the draw order) and draws its small
- * jitter from a generator of its own, so the rules never see its choices'
- * randomness.
+ * df_ai.c — the four built-in controllers (docs/rules/deepfall.md DF70-DF75):
+ * CashOut (cautious Decline), PressOn (engine, persists), WorthyEnd
+ * (martyr/diver) and Balanced (adaptive). Each decides on what a player
+ * sees: the hands it rolled this round, its symbols after Dread (the same
+ * df_turn_totals its act will resolve), the board, the markers, the bags'
+ * counts (never their order), the acts others already chose and the Maw.
+ * A strategy is two rules: when to press another hand (its risk appetite,
+ * a rule on the standing Dread and the next hand's expected faces) and,
+ * once it stops, its act (target floor, recruit, exit), judged against how
+ * far the Maw may climb this round if the parties still rolling press on
+ * (each strategy reads that with its own caution).
  *
- * That generator is derived afresh for each call: seeded with
- * splitmix64(seed + (round << 8 | seat)) on stream DF_STREAM_AI. splitmix64
- * is a bijection that mixes well, so every (round, seat) of a game gets a
- * distinct, unrelated seed, apart from the rules stream (the raw seed on
- * stream 1). A choice is thus a pure function of the state: crash recovery,
- * which replays the logged choices without asking the AI, gets the same AI
- * choices afterwards as the crash-free run.
- *
- * Shared reasoning: the Maw's speed next round is estimated from last
- * round's; "danger" means the frontier floor will probably collapse at the
- * end of this round, so a party ending its turn there is Taken.
+ * The small jitter some rules use comes from a generator derived afresh
+ * for each call from (seed, decision, seat) with rng_derive_seed, on a
+ * stream of its own (the rules use stream 1): a choice is a pure function
+ * of the state, so crash recovery, which replays the logged choices without
+ * asking the AI, gets the same AI choices afterwards as the crash-free run.
  */
 #include "deepfall.h"
 
-/* The AI's stream selector (the rules use 1; 2 was the old running stream). */
+/* The AI's stream selector (the rules use 1). */
 #define DF_STREAM_AI 2
 
 typedef struct ai_ctx {
-	df_game *g;
-	rng r;             /* this decision's draws (see the top) */
-	double depth_bias; /* weight of the dividend a deeper floor adds */
-	int seat, F, moves, hs, bag;
-	double e[DF_NFACES]; /* expected symbols per die drawn */
-	bool danger;         /* the frontier probably collapses this round */
-	bool free_stand;     /* a Last Stand would cost nothing */
-	int bank;            /* what a Cash-Out banks now */
+	const df_game *g;
+	const df_party *pa;
+	int seat, F, moves, cost; /* frontier, free steps, Mettle+Cunning per bought step */
+	df_totals t;
+	int falls; /* floors the Maw eats this round, as the strategy reckons */
+	int safe;  /* the deepest floor still standing after this round */
+	int bank;  /* what a Cash-Out banks now, before this turn's loot */
+	bool rng_ready;
+	rng r;
 } ai_ctx;
 
-int df_ai_speed_estimate(const df_game *g)
+static void ctx_init(ai_ctx *x, const df_game *g, int seat)
 {
-	const df_config *c = &g->cfg;
-	int base = c->maw_base + c->maw_accel * g->round;
-	int est = g->last_speed + c->maw_accel;
-	return est > base ? est : base;
-}
-
-static void ctx_init(ai_ctx *x, df_game *g, int seat)
-{
-	const df_party *pa = &g->pl[seat].party;
 	x->g = g;
-	uint64_t key = g->seed + ((uint64_t)(uint32_t)g->round << 8 | (uint64_t)seat);
-	rng_seed(&x->r, rng_splitmix64(&key), DF_STREAM_AI);
-	x->depth_bias = 0;
+	x->pa = &g->pl[seat].party;
 	x->seat = seat;
 	x->F = g->frontier;
 	x->moves = df_moves(g, seat);
-	x->hs = df_hand_size(g, seat);
-	x->bag = df_bag_size(pa);
-	int n[DF_NFACES] = {0};
-	for (int i = 0; i < pa->n_draw; i++)
-		for (int k = 0; k < 6; k++)
-			n[df_dice[pa->draw[i]].face[k]]++;
-	for (int i = 0; i < pa->n_disc; i++)
-		for (int k = 0; k < 6; k++)
-			n[df_dice[pa->disc[i]].face[k]]++;
+	int cost = g->cfg.move_cost -
+		   ((df_callings[x->pa->calling].flags & DF_C_CHEAP_MOVES) ? 1 : 0);
+	x->cost = cost < 1 ? 1 : cost;
+	df_turn_totals(g, seat, &x->t);
+	x->falls = 0;
+	x->safe = x->F;
+	x->bank = x->pa->unbanked + df_dividend(g, seat);
+	x->rng_ready = false;
+}
+
+/* U(0.75, 1.25) from this decision's own generator. */
+static double jitter(ai_ctx *x)
+{
+	if (!x->rng_ready) {
+		uint64_t key = (uint64_t)(uint32_t)x->g->decision << 8 | (uint64_t)x->seat;
+		rng_seed(&x->r, rng_derive_seed(x->g->seed, key), DF_STREAM_AI);
+		x->rng_ready = true;
+	}
+	return 0.75 + 0.5 * rng_unit(&x->r);
+}
+
+/* ---- pressing (the risk appetite) ---------------------------------------- */
+
+/* Expected faces of the next hand: drawn from the draw pile, then from the
+ * reshuffled discard when the pile runs short (both piles' counts are
+ * public). */
+/* Faces of each face kind summed over a pile (counts per die kind first:
+ * one increment a die, then six faces a kind). */
+static void pile_faces(const uint8_t *pile, int n, int *out)
+{
+	int kinds[DF_NDIE] = {0};
+	for (int i = 0; i < n; i++)
+		kinds[pile[i]]++;
+	for (int d = 0; d < DF_NDIE; d++)
+		if (kinds[d])
+			for (int k = 0; k < 6; k++)
+				out[df_dice[d].face[k]] += kinds[d];
+}
+
+static void next_hand(const ai_ctx *x, double *e)
+{
+	const df_party *pa = x->pa;
+	int hs = df_hand_size(x->g, x->seat);
+	int cd[DF_NFACES] = {0}, cx[DF_NFACES] = {0};
+	pile_faces(pa->draw, pa->n_draw, cd);
+	int from_draw = hs < pa->n_draw ? hs : pa->n_draw;
+	int from_disc = hs - from_draw < pa->n_disc ? hs - from_draw : pa->n_disc;
+	if (from_disc > 0)
+		pile_faces(pa->disc, pa->n_disc, cx);
 	for (int f = 0; f < DF_NFACES; f++)
-		x->e[f] = x->bag ? n[f] / (6.0 * x->bag) : 0;
-	/* A 10% safety margin on the estimate: feel-bads cost more than a turn. */
-	x->danger = g->accum + df_ai_speed_estimate(g) >= 850 && g->frontier >= 1;
-	x->free_stand = (df_callings[pa->calling].flags & DF_C_FREE_STAND) ||
-			df_holds_stand_room(g, seat);
-	x->bank = pa->unbanked + df_dividend(g, seat);
+		e[f] = (pa->n_draw ? from_draw * cd[f] / (6.0 * pa->n_draw) : 0) +
+		       (from_disc > 0 ? from_disc * cx[f] / (6.0 * pa->n_disc) : 0);
 }
 
-static int dice_for(const ai_ctx *x, int press)
+/* The Dread that would stand after one more hand, on average: its Dread and
+ * the press's own, less what is left to cancel it (Faith kept, the rest of
+ * a Revenant's conversion, the new hand's Faith). */
+static double standing_after_press(const ai_ctx *x)
 {
-	int d = x->hs * (1 + press);
-	return d < x->bag ? d : x->bag;
+	const df_game *g = x->g;
+	double e[DF_NFACES];
+	next_hand(x, e);
+	double conv_left = 0;
+	if (df_lineages[x->pa->lineage].flags & DF_L_DREAD_TO_METTLE)
+		conv_left = g->cfg.revenant_convert - x->t.to_mettle;
+	double add = e[DF_DREAD] + g->cfg.press_dread - x->t.sym[DF_FAITH] - e[DF_FAITH] -
+		     conv_left;
+	return x->t.sym[DF_DREAD] + (add > 0 ? add : 0);
 }
 
-/* How much a turn on floor `f` with `press` looks worth: the best room to
- * claim (value over a squared shortfall, halved if a rival holds it
- * strongly) plus the expected loot. */
-static double floor_score(const ai_ctx *x, int f, int press)
+/* Press while the next hand is not expected to bring the next Setback
+ * within `margin` Dread, up to `hands` hands in all. */
+static bool appetite(const ai_ctx *x, int hands, double margin)
 {
-	df_game *g = x->g;
-	const df_party *pa = &g->pl[x->seat].party;
-	const df_lineage_def *lin = &df_lineages[pa->lineage];
+	if (x->pa->hands >= hands)
+		return false;
+	int next = (x->t.setbacks + 1) * x->g->cfg.dread_threshold;
+	return standing_after_press(x) + margin < next;
+}
+
+/* The Steel + Cunning the best room within a step still needs: the
+ * cautious bots stop pressing once they can claim it. */
+static int want_symbols(const ai_ctx *x)
+{
+	const df_game *g = x->g;
+	int lo = x->pa->floor - 1, hi = x->pa->floor + 1, want = 0, best = -1;
+	lo = lo < 1 ? 1 : lo;
+	hi = hi > x->F ? x->F : hi;
+	for (int f = lo; f <= hi; f++)
+		for (int r = 0; r < g->cfg.rooms; r++) {
+			const df_room *rm = &g->rooms[(f - 1) * g->cfg.rooms + r];
+			if (!rm->alive || rm->act[x->seat] || rm->value <= best)
+				continue;
+			int ns = df_threat_for(g, x->seat, rm) - rm->prog_s[x->seat];
+			int nc = df_themes[rm->theme].lock - rm->prog_c[x->seat];
+			best = rm->value;
+			want = (ns > 0 ? ns : 0) + (nc > 0 ? nc : 0);
+		}
+	return want;
+}
+
+static bool behind(const ai_ctx *x)
+{
+	const df_game *g = x->g;
+	for (int s = 0; s < g->seats; s++)
+		if (s != x->seat && g->pl[s].glory > g->pl[x->seat].glory)
+			return true;
+	return false;
+}
+
+static bool press_rule(const ai_ctx *x, int strategy)
+{
+	int have = x->t.sym[DF_STEEL] + x->t.sym[DF_CUNNING];
+	switch (strategy) {
+	case DF_AI_CASHOUT: /* presses rarely: only for a claim, well clear of a Setback */
+		return have < want_symbols(x) && appetite(x, 2, 1.5);
+	case DF_AI_PRESSON: /* presses until the next Setback is likely */
+		return appetite(x, 1 + x->g->cfg.max_press, 0);
+	case DF_AI_WORTHYEND: /* presses hard: a Setback is a price worth paying */
+		return appetite(x, 1 + x->g->cfg.max_press, -1.5);
+	default: /* presses moderately, more when behind */
+		return behind(x) ? appetite(x, 3, 0.5)
+				 : have < want_symbols(x) + 2 && appetite(x, 2, 1.0);
+	}
+}
+
+/* ---- the act: how far the Maw may climb ---------------------------------- */
+
+/* The floors the Maw eats this round if each other party still rolling
+ * presses `presses` more hands (at most what it has left), each die of them
+ * rolling Dread one time in six. */
+static void reckon_maw(ai_ctx *x, int presses)
+{
+	const df_game *g = x->g;
+	uint32_t pend = df_pending(g);
+	int extra = 0;
+	for (int s = 0; s < g->seats; s++) {
+		if (s == x->seat || !(pend >> s & 1) || !df_can_press(g, s))
+			continue;
+		int left = g->cfg.max_press + 1 - g->pl[s].party.hands;
+		int n = presses < left ? presses : left;
+		extra += n * (g->cfg.press_push + g->cfg.dread_push * df_hand_size(g, s) / 6);
+	}
+	x->falls = df_maw_falls(g, extra, NULL);
+	x->safe = x->F - x->falls;
+}
+
+/* ---- the act: where to go ------------------------------------------------- */
+
+/* What a seat needs against each theme, and how strong each rival's
+ * markers count, worked out once per act for the floors it weighs. */
+typedef struct needs {
+	int8_t threat[DF_NTHEME], lock[DF_NTHEME];
+	uint8_t dbl[DF_MAX_SEATS]; /* 2 for a rival Warden's active markers */
+	bool vault_ok;
+} needs;
+
+static void needs_init(const ai_ctx *x, needs *n)
+{
+	const df_game *g = x->g;
+	const df_party *pa = x->pa;
 	uint16_t cf = df_callings[pa->calling].flags;
-	int dice = dice_for(x, press);
-	double es = x->e[DF_STEEL] * dice + lin->steel, ec = x->e[DF_CUNNING] * dice + lin->cunning;
+	/* df_threat_for, a denizen's anger worked out once per faction */
+	int extra[DF_NDENIZEN];
+	for (int d = 0; d < DF_NDENIZEN; d++) {
+		int e = (cf & DF_C_CALM_DENIZENS) ? 0 : pa->anger[d] / g->cfg.denizen_step;
+		extra[d] = e < g->cfg.denizen_cap ? e : g->cfg.denizen_cap;
+	}
+	bool smash = df_lineages[pa->lineage].flags & DF_L_IGNORE_THREAT;
+	for (int t = 0; t < DF_NTHEME; t++) {
+		const df_theme_def *th = &df_themes[t];
+		n->threat[t] = (int8_t)(smash ? 0 : th->threat + (th->denizen >= 0 ? extra[th->denizen] : 0));
+		n->lock[t] = (int8_t)(th->lock - ((cf & DF_C_LOCK_BONUS) && th->lock ? 1 : 0));
+	}
+	for (int o = 0; o < g->seats; o++) {
+		const df_party *po = &g->pl[o].party;
+		n->dbl[o] = po->active && (df_callings[po->calling].flags & DF_C_DOUBLE_MARKERS)
+				    ? 2
+				    : 1;
+	}
+	n->vault_ok = x->t.trinity || (cf & DF_C_SOLO_VAULT);
+}
+
+/* What the turn would get on floor f: the best room the symbols left after
+ * the steps bought can claim (0.4 of it when a rival's marker is at least
+ * as strong), a little for progress toward a room it cannot claim yet, the
+ * loot, and the dividend of new depth (weighted by depth_bias), less a
+ * little per step bought. -1 when f is out of reach. */
+static double floor_value(const ai_ctx *x, const needs *n, int f, double depth_bias)
+{
+	const df_game *g = x->g;
+	const df_party *pa = x->pa;
+	const int me = x->seat;
+	int dist = f > pa->floor ? f - pa->floor : pa->floor - f;
+	int bought = dist > x->moves ? dist - x->moves : 0;
+	int pay = bought * x->cost, m = x->t.sym[DF_METTLE], c = x->t.sym[DF_CUNNING];
+	if (pay > m + c)
+		return -1;
+	c -= pay > m ? pay - m : 0;
+	int s = x->t.sym[DF_STEEL];
 	double best = 0;
 	for (int r = 0; r < g->cfg.rooms; r++) {
-		const df_room *rm = df_room_at(g, f, r);
-		if (!rm->alive || rm->act[x->seat])
+		const df_room *rm = &g->rooms[(f - 1) * g->cfg.rooms + r];
+		if (!rm->alive || rm->act[me])
 			continue;
-		int lock = df_themes[rm->theme].lock;
-		double ns = df_threat_for(g, x->seat, rm) - rm->prog_s[x->seat];
-		double nc = lock - rm->prog_c[x->seat] - ((cf & DF_C_LOCK_BONUS) && lock ? 1 : 0);
-		double shortfall = (ns > es ? ns - es : 0) + (nc > ec ? nc - ec : 0);
-		if (rm->theme == DF_VAULT && !(cf & DF_C_SOLO_VAULT))
-			shortfall += 0.7;
-		double mine = 1 + (es + ec - (ns > 0 ? ns : 0) - (nc > 0 ? nc : 0));
-		int opp = 0;
-		for (int s = 0; s < g->seats; s++)
-			if (s != x->seat) {
-				int st = df_room_strength(g, rm, s);
-				opp = st > opp ? st : opp;
+		int ns = n->threat[rm->theme] - rm->prog_s[me];
+		int nc = n->lock[rm->theme] - rm->prog_c[me];
+		double v;
+		if (s >= ns && c >= nc && (rm->theme != DF_VAULT || n->vault_ok)) {
+			int mine = 1 + s + c, opp = 0;
+			if (g->cfg.strength_surplus)
+				mine -= (ns > 0 ? ns : 0) + (nc > 0 ? nc : 0);
+			mine *= n->dbl[me];
+			for (int o = 0; o < g->seats; o++) {
+				int st = rm->act[o] * n->dbl[o] + rm->fallen[o];
+				opp = o != me && st > opp ? st : opp;
 			}
-		double v = rm->value / (1 + shortfall * shortfall);
-		if (opp >= mine)
-			v *= 0.5;
+			v = rm->value * (opp >= mine ? 0.4 : 1.0);
+		} else {
+			/* Progress toward it: a fraction for every symbol put in. */
+			static const double part[8] = {0.15,  0.075, 0.05,  0.0375,
+						       0.03,  0.025, 0.0214, 0.01875};
+			int shortfall = (ns > s ? ns - s : 0) + (nc > c ? nc - c : 0);
+			v = rm->value * part[shortfall < 7 ? shortfall : 7];
+		}
 		best = v > best ? v : best;
 	}
+	double loot = x->t.sym[DF_GREED] * df_depth_scale(&g->cfg, f, g->cfg.loot_per_greed);
 	double delve = f > pa->deepest ? (f - pa->deepest) * g->cfg.cash_dividend : 0;
-	return best + x->e[DF_GREED] * dice * df_depth_scale(&g->cfg, f, g->cfg.loot_per_greed) +
-	       x->depth_bias * delve;
+	return best + loot + depth_bias * delve - 0.5 * bought;
 }
 
-/* The best floor in [lo, hi] counting the steps we would have to buy. */
-static int best_floor(const ai_ctx *x, int lo, int hi, int press)
+/* The best floor in [lo, hi] within reach (free steps and at most two
+ * steps the turn's Mettle and Cunning buy), or the party's own floor. */
+static int best_floor(const ai_ctx *x, int lo, int hi, double depth_bias)
 {
-	const df_party *pa = &x->g->pl[x->seat].party;
-	if (hi > x->F)
-		hi = x->F;
-	if (lo < 1)
-		lo = 1;
-	if (hi < lo)
-		hi = lo;
-	int best = hi;
-	double best_sc = -1e9;
+	int buy = (x->t.sym[DF_METTLE] + x->t.sym[DF_CUNNING]) / x->cost;
+	int reach = x->moves + (buy < 2 ? buy : 2); /* at most two steps bought */
+	int fl = x->pa->floor;
+	lo = lo < fl - reach ? fl - reach : lo;
+	hi = hi > fl + reach ? fl + reach : hi;
+	lo = lo < 1 ? 1 : lo;
+	hi = hi > x->F ? x->F : hi;
+	int best = x->pa->floor <= x->F ? x->pa->floor : x->F;
+	double best_v = -1;
+	needs n;
+	if (lo <= hi)
+		needs_init(x, &n);
 	for (int f = lo; f <= hi; f++) {
-		int dist = f > pa->floor ? f - pa->floor : pa->floor - f;
-		int bought = dist > x->moves ? dist - x->moves : 0;
-		if (bought > 2)
-			continue;
-		double sc = floor_score(x, f, press) - 2.5 * bought;
-		if (sc > best_sc) {
-			best_sc = sc;
+		double v = floor_value(x, &n, f, depth_bias);
+		if (v > best_v) {
+			best_v = v;
 			best = f;
 		}
 	}
 	return best;
 }
 
-/* The highest floor the party can surely reach this turn (free steps). */
-static int can_reach_up(const ai_ctx *x)
+/* The safe floors: those still standing after this round's collapses. */
+static int safe_floor(const ai_ctx *x, double depth_bias)
 {
-	int f = x->g->pl[x->seat].party.floor - x->moves;
-	return f < 1 ? 1 : f;
+	return best_floor(x, 1, x->safe, depth_bias);
 }
 
-static int press_for(const ai_ctx *x, int want)
+/* ---- the act: the four strategies ----------------------------------------- */
+
+static int burst(const ai_ctx *x)
 {
-	int p = want < x->g->cfg.max_press ? want : x->g->cfg.max_press;
-	while (p > 0 && x->hs * p >= x->bag) /* a press must still draw a die */
-		p--;
-	return p;
+	int we = x->g->cfg.worthy_factor * x->pa->deepest;
+	if (df_callings[x->pa->calling].flags & DF_C_WORTHY_BONUS)
+		we = we * 3 / 2;
+	return we;
 }
 
-/* The most hands (up to `want` presses) whose expected standing Dread stays
- * `margin` below a Setback: the cautious bots' "presses rarely". */
-static int press_safe(const ai_ctx *x, int want, double margin)
+/* The party cannot get off the falling floors: Last Stand if offered and
+ * the burst beats the bank by `edge`, else Cash-Out. */
+static df_act leave(const ai_ctx *x, df_act a, double edge)
+{
+	if (df_stand_offered_t(x->g, x->seat, &x->t) && burst(x) > x->bank * edge) {
+		a.target = x->F;
+		a.exit = DF_LAST_STAND;
+	} else {
+		a.exit = DF_CASH_OUT;
+	}
+	return a;
+}
+
+static df_act standing(const ai_ctx *x, df_act a)
+{
+	/* A Last Stand rides the frontier into the Maw. */
+	a.target = x->F;
+	return a;
+}
+
+static df_act cashout(ai_ctx *x)
 {
 	const df_game *g = x->g;
-	const df_party *pa = &g->pl[x->seat].party;
-	double cancel = 0;
-	if (df_lineages[pa->lineage].flags & DF_L_DREAD_TO_METTLE)
-		cancel += g->cfg.revenant_convert;
-	if (df_callings[pa->calling].flags & DF_C_DREAD_CANCEL)
-		cancel += 1;
-	int p = press_for(x, want);
-	while (p > 0) {
-		double standing = dice_for(x, p) * (x->e[DF_DREAD] - x->e[DF_FAITH]) +
-				  p * g->cfg.press_dread - cancel;
-		if (standing <= g->cfg.dread_threshold - margin)
-			break;
-		p--;
-	}
-	return p;
+	df_act a = {0, 1, DF_PERSIST};
+	reckon_maw(x, g->cfg.max_press); /* fears the worst */
+	if (x->pa->last_stand)
+		return standing(x, a);
+	a.target = safe_floor(x, 1.0);
+	if (df_must_leave(g, x->seat, &x->t, x->falls))
+		return leave(x, a, 1.5);
+	if (x->bank >= g->cfg.cash_bar * jitter(x) || (x->falls && x->bank > 0 && x->safe <= 1))
+		a.exit = DF_CASH_OUT;
+	return a;
 }
 
-static double jitter(ai_ctx *x) { return 0.75 + 0.5 * rng_unit(&x->r); }
-
-static df_choice cashout(ai_ctx *x)
+static df_act presson(ai_ctx *x)
 {
-	df_game *g = x->g;
-	df_choice c = {0};
-	x->depth_bias = 1; /* the dividend pays for the floors delved */
-	c.press = press_safe(x, 1, 1.5);
-	c.target = best_floor(x, 1, x->F - (x->danger ? 1 : 0), c.press);
-	c.recruit = 1;
-	bool doomed = x->danger && (x->F == 1 || can_reach_up(x) >= x->F);
-	bool near = x->F - c.target <= g->cfg.safe_margin;
-	const df_party *pa = &g->pl[x->seat].party;
-	if (pa->last_stand) {
-		c.target = x->F;
-		return c;
-	}
-	/* "Rarely sets Last Stand": only doomed anyway, holding a Vault or
-	 * Throne, and when the burst beats the bank. */
-	if (x->danger && df_holds_stand_room(g, x->seat) &&
-	    g->cfg.worthy_factor * (pa->deepest > x->F ? pa->deepest : x->F) > x->bank) {
-		c.target = x->F;
-		c.exit = DF_LAST_STAND;
-		return c;
-	}
-	/* Bank as soon as it is worth it, or when the Maw is within the safe
-	 * margin of where we will stand and about to move. */
-	if (x->bank >= g->cfg.cash_bar * jitter(x) || doomed || (near && x->danger && x->bank > 0))
-		c.exit = DF_CASH_OUT;
-	return c;
+	df_act a = {0, 1, DF_PERSIST};
+	reckon_maw(x, 2);
+	if (x->pa->last_stand)
+		return standing(x, a);
+	a.target = safe_floor(x, 0.5);
+	if (df_must_leave(x->g, x->seat, &x->t, x->falls))
+		return leave(x, a, 1.0);
+	return a;
 }
 
-static df_choice presson(ai_ctx *x)
+static df_act worthyend(ai_ctx *x)
 {
-	df_game *g = x->g;
-	df_choice c = {0};
-	c.press = press_for(x, g->cfg.max_press);
-	c.target = best_floor(x, 1, x->F - (x->danger ? 1 : 0), c.press);
-	c.recruit = 1;
-	/* Cash Out only when forced: the Maw is here and there is no way up. */
-	if (x->danger && (x->F == 1 || can_reach_up(x) >= x->F || c.target >= x->F))
-		c.exit = x->free_stand ? DF_LAST_STAND : DF_CASH_OUT;
-	return c;
+	const df_game *g = x->g;
+	df_act a = {x->F, 1, DF_PERSIST};
+	reckon_maw(x, 2);
+	if (x->pa->last_stand)
+		return standing(x, a);
+	/* Deep and able to stand: declare it and ride the frontier down. */
+	if (df_stand_offered_t(g, x->seat, &x->t) && x->pa->deepest >= x->F - 1) {
+		a.exit = DF_LAST_STAND;
+		return a;
+	}
+	a.target = best_floor(x, x->F - 1, x->F, 1.0);
+	if (x->falls) {
+		a.target = safe_floor(x, 1.0);
+		if (df_must_leave(g, x->seat, &x->t, x->falls))
+			return leave(x, a, 0.5);
+		if (x->bank >= 2 * g->cfg.cash_bar)
+			a.exit = DF_CASH_OUT;
+	}
+	return a;
 }
 
-static df_choice worthyend(ai_ctx *x)
+static df_act balanced(ai_ctx *x)
 {
-	df_game *g = x->g;
-	const df_party *pa = &g->pl[x->seat].party;
-	df_choice c = {0};
-	c.press = press_for(x, g->cfg.max_press);
-	c.recruit = 1;
-	c.target = x->F;
-	if (pa->last_stand)
-		return c; /* ride the floor into the Maw */
-	double mettle = x->e[DF_METTLE] * dice_for(x, c.press);
-	if (x->free_stand) {
-		c.exit = DF_LAST_STAND;
-	} else if (x->danger) {
-		/* Not standing yet and the Maw is here: get out with the loot. */
-		c.target = best_floor(x, 1, x->F - 1, c.press);
-		bool stuck = x->F == 1 || can_reach_up(x) >= x->F;
-		c.exit = stuck || x->bank >= 2 * g->cfg.cash_bar ? DF_CASH_OUT : DF_PERSIST;
-	} else if (mettle >= g->cfg.last_stand_cost + 1.0 && pa->deepest >= x->F - 1) {
-		c.exit = DF_LAST_STAND;
-	}
-	return c;
-}
-
-static df_choice balanced(ai_ctx *x)
-{
-	df_game *g = x->g;
-	const df_player *me = &g->pl[x->seat];
-	const df_party *pa = &me->party;
-	int lead = 0;
-	for (int s = 0; s < g->seats; s++)
-		if (s != x->seat && g->pl[s].glory > lead)
-			lead = g->pl[s].glory;
-	bool behind = me->glory < lead;
-	int held = 0;
-	for (int i = 0; i < x->F * g->cfg.rooms; i++)
-		if (g->rooms[i].alive && g->rooms[i].act[x->seat])
-			held += g->rooms[i].value;
-	int we = g->cfg.worthy_factor * pa->deepest;
-	if (df_callings[pa->calling].flags & DF_C_WORTHY_BONUS)
-		we = we * 3 / 2;
-	df_choice c = {0};
-	x->depth_bias = 0.5;
-	c.press = press_safe(x, behind ? 2 : 1, behind ? 0.5 : 1.0);
-	c.recruit = 1;
-	if (pa->last_stand) {
-		c.target = x->F;
-		return c;
-	}
+	const df_game *g = x->g;
+	df_act a = {0, 1, DF_PERSIST};
+	if (x->pa->last_stand)
+		return standing(x, a);
+	bool trailing = behind(x);
+	reckon_maw(x, trailing ? 2 : 3);
 	double bar = g->cfg.cash_bar * jitter(x);
-	if (x->danger) {
-		bool stuck = x->F == 1 || can_reach_up(x) >= x->F;
-		if (x->free_stand && we > x->bank + held / 2) {
-			c.target = x->F;
-			c.exit = DF_LAST_STAND;
-		} else if (stuck || x->bank >= bar / 2) {
-			c.target = best_floor(x, 1, x->F - 1, c.press);
-			c.exit = DF_CASH_OUT;
-		} else {
-			c.target = best_floor(x, 1, x->F - 1, c.press);
-		}
-		return c;
+	a.target = safe_floor(x, 0.5);
+	if (df_must_leave(g, x->seat, &x->t, x->falls))
+		return leave(x, a, trailing ? 0.8 : 1.2);
+	if (x->falls && x->bank >= bar / 2 && x->safe <= 2)
+		a.exit = DF_CASH_OUT;
+	else if (x->bank >= 2 * bar)
+		a.exit = DF_CASH_OUT;
+	else if (trailing && df_stand_offered_t(g, x->seat, &x->t) && x->pa->deepest >= x->F - 1 &&
+		 burst(x) > x->bank) {
+		a.target = x->F;
+		a.exit = DF_LAST_STAND;
 	}
-	c.target = best_floor(x, 1, x->F, c.press);
-	if ((x->F - c.target <= g->cfg.safe_margin && x->bank >= bar) || x->bank >= 2 * bar)
-		c.exit = DF_CASH_OUT;
-	else if (x->free_stand && behind && pa->deepest >= x->F - 1)
-		c.exit = DF_LAST_STAND;
-	return c;
+	return a;
 }
 
-game_choice df_ai_choose(df_game *g, int seat, int strategy)
+game_choice df_ai_choose(const df_game *g, int seat, int strategy)
 {
+	if (g->over || seat < 0 || seat >= g->seats || !g->pl[seat].party.active ||
+	    g->pl[seat].party.acted)
+		return GAME_NO_CHOICE; /* not pending */
 	ai_ctx x;
 	ctx_init(&x, g, seat);
-	df_choice c;
+	if (df_can_press(g, seat) && press_rule(&x, strategy))
+		return DF_PRESS;
+	df_act a;
 	switch (strategy) {
 	case DF_AI_CASHOUT:
-		c = cashout(&x);
+		a = cashout(&x);
 		break;
 	case DF_AI_PRESSON:
-		c = presson(&x);
+		a = presson(&x);
 		break;
 	case DF_AI_WORTHYEND:
-		c = worthyend(&x);
+		a = worthyend(&x);
 		break;
 	default:
-		c = balanced(&x);
+		a = balanced(&x);
 		break;
 	}
-	if (c.target < 1)
-		c.target = 1;
-	if (c.target > g->frontier)
-		c.target = g->frontier;
-	return df_choice_pack(c);
+	if (a.target < 1)
+		a.target = 1;
+	if (a.target > g->frontier)
+		a.target = g->frontier;
+	if (a.exit == DF_LAST_STAND && !df_stand_offered_t(g, seat, &x.t))
+		a.exit = DF_PERSIST;
+	return df_act_pack(a);
 }

@@ -2,8 +2,9 @@
  * df_config.c — every DEEPFALL knob in one table: its JSON name, bounds,
  * default and a one-line meaning. Parsing, defaults, the JSON dump and the
  * simulator's --sweep all walk this table, so a knob added here is known
- * everywhere. CONFIG.md explains why each default is what it is; keep the
- * two in step (default.json is df_config_json() of the defaults).
+ * everywhere. CONFIG.md explains why each default is what it is, with the
+ * command that measures it; keep the two in step (default.json is
+ * df_config_json() of the defaults, a unit test checks it).
  */
 #include "deepfall.h"
 
@@ -22,39 +23,39 @@ const df_knob df_knobs[] = {
 	K(rooms, 1, 1, DF_MAX_ROOMS, 4, "rooms R per floor"),
 	K(max_rounds, 1, 6, 500, 40, "after this round the Maw collapses a floor every round"),
 	K(hand_size, 1, 1, 10, 4, "dice drawn per hand before Lineage/Calling"),
-	K(base_moves, 1, 0, 6, 1, "free floor steps per turn before Lineage/Calling"),
-	K(move_cost, 1, 1, 10, 2, "Mettle (then Cunning) per bought extra step"),
+	K(base_moves, 1, 0, 6, 2, "free floor steps per turn before Lineage/Calling"),
+	K(move_cost, 1, 1, 10, 1, "Mettle (then Cunning) per bought extra step"),
 	K(max_press, 1, 0, 5, 3, "most extra hands (Press On) a turn may draw"),
-	K(dread_threshold, 1, 1, 30, 3, "uncancelled Dread per Setback"),
-	K(press_dread, 1, 0, 10, 1, "Dread each pressed hand adds (\"stacks more Dread risk\")"),
+	K(dread_threshold, 1, 1, 30, 2, "uncancelled Dread per Setback"),
+	K(press_dread, 1, 0, 10, 0, "Dread each pressed hand adds on top of its dice"),
 	K(revenant_convert, 1, 0, 20, 2, "Dread a Revenant turns into Mettle per turn"),
 	K(min_bag, 1, 1, 30, 6, "a bag this small loses loot instead of a die"),
 	K(bag_max, 1, 4, DF_MAX_BAG, 24, "most dice a party may own, wounded ones included"),
-	K(setback_loot, 1, 0, 100, 3, "unbanked loot a Setback takes from a minimal bag"),
+	K(setback_loot, 1, 0, 100, 4, "unbanked loot a Setback takes from a minimal bag"),
 	K(loot_per_greed, 1, 0, 20, 1, "loot per Greed rolled (before the depth scale)"),
 	K(production, 1, 0, 5, 1, "symbols a held room adds when its symbol is rolled"),
 	K(reaver_loot, 1, 0, 50, 2, "Reaver's loot per claim (before the depth scale)"),
 	K(gnoll_loot, 1, 0, 50, 2, "Gnoll's loot per Den/Forge claim (depth-scaled)"),
-	K(recruit_cost, 1, 1, 20, 4, "Mettle per recruited die"),
-	K(last_stand_cost, 1, 0, 20, 2, "Mettle to declare a Last Stand without Vault/Throne"),
-	K(cash_dividend, 1, 0, 50, 1, "Cash-Out depth dividend per floor of deepest reached"),
+	K(recruit_cost, 1, 1, 20, 6, "Mettle per recruited die"),
+	K(last_stand_cost, 1, 0, 20, 3, "Mettle to declare a Last Stand without Vault/Throne"),
+	K(cash_dividend, 1, 0, 50, 5, "Cash-Out dividend per floor delved (see dividend_delved)"),
 	K(dividend_delved, 1, 0, 1, 1, "1: the dividend counts floors delved below entry"),
 	K(worthy_factor, 1, 0, 100, 5, "Worthy End glory per floor of deepest reached"),
 	K(worthy_held_bonus, 1000, 0, 5, 0, "share of held room value added to a Worthy End"),
-	K(maw_base, 1000, 0, 5, 0.25, "the Maw's base speed (floors per round)"),
-	K(maw_accel, 1000, 0, 1, 0.03, "speed added per round number"),
-	K(dread_push, 1000, 0, 1, 0.025, "speed added per Dread rolled in the round"),
-	K(press_push, 1000, 0, 1, 0.02, "speed added per extra hand pressed in the round"),
+	K(maw_base, 1000, 0, 5, 0, "the Maw's base speed (floors per round)"),
+	K(maw_accel, 1000, 0, 1, 0.01, "speed added per round number"),
+	K(dread_push, 1000, 0, 1, 0.085, "speed added per Dread rolled in the round"),
+	K(press_push, 1000, 0, 1, 0.015, "speed added per extra hand pressed in the round"),
 	K(max_collapses, 1, 1, DF_MAX_FLOORS, 1, "most floors collapsing in one round"),
 	K(value_rise, 1000, 0, 1, 0.8, "share of an unclaimed room's value rising a floor"),
-	K(reentry_gap, 1, 0, DF_MAX_FLOORS, 2, "fresh parties enter at max(1, frontier - gap)"),
-	K(depth_coeff, 1000, 0, 3, 0.5, "room glory = base * (1 + coeff * (depth - 1))"),
+	K(reentry_gap, 1, 0, DF_MAX_FLOORS, 3, "fresh parties enter at max(1, frontier - gap)"),
+	K(depth_coeff, 1000, 0, 3, 0.1, "room glory = base * (1 + coeff * (depth - 1))"),
 	K(comeback_bp, 1, 0, 10000, 0, "exit payouts + bp/10000 at a 100% glory deficit"),
-	K(fallen_strength, 1000, 0, 1, 0, "Fallen marker: this share of the strength, min 1 (B1)"),
+	K(fallen_strength, 1000, 0, 1, 0.9, "Fallen marker: this share of the strength, min 1"),
+	K(strength_surplus, 1, 0, 1, 0, "1: claim strength counts only symbols beyond the need"),
 	K(denizen_step, 1, 1, 20, 2, "claims of a faction's rooms per +1 threat there"),
 	K(denizen_cap, 1, 0, 10, 2, "most extra threat from denizen anger"),
-	K(safe_margin, 1, 0, DF_MAX_FLOORS, 0, "bots: Cash-Out when the Maw is this close"),
-	K(cash_bar, 1, 0, 500, 18, "bots: unbanked loot worth banking"),
+	K(cash_bar, 1, 0, 500, 15, "bots: unbanked loot worth banking"),
 };
 const int df_n_knobs = (int)(sizeof df_knobs / sizeof df_knobs[0]);
 

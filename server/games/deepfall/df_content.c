@@ -1,13 +1,13 @@
 /*
  * df_content.c — DEEPFALL's content as data, in one place: the die kinds and
- * their faces, the six Lineages and six Callings with their v2 advantages and
- * costs, the ten room themes, and how themes spread over the depths. The
- * rules read these tables and nothing else; change the game here.
+ * their faces (docs/rules/deepfall.md DF24), the six Lineages (DF21) and six
+ * Callings (DF22) with their advantages and costs, the ten room themes and
+ * how themes spread over the depths (DF12). The rules read these tables and
+ * nothing else; change the game here, and the tables of DF12-DF24 with it.
  *
- * Where the seed gives only a "lean" (Part A §2/§3), the face tables below
- * are our reading, documented in CONFIG.md: every kind has six sides, the
- * common kinds carry exactly one Dread, the two premium kinds (Champion,
- * Relic) none.
+ * The face tables are our reading of each kind's lean: every kind has six
+ * sides, the common kinds carry exactly one Dread, the two premium kinds
+ * (Champion, Relic) none.
  */
 #include "deepfall.h"
 
@@ -25,7 +25,7 @@
 const char *const df_face_names[DF_NFACES] = {"steel", "cunning", "faith",
 					      "greed", "mettle", "dread"};
 
-/* Recruit is one of each face (the seed); the others lean as Part A says. */
+/* DF24: Recruit is one of each face; the others lean to their calling. */
 const df_die_def df_dice[DF_NDIE] = {
 	[DF_DIE_RECRUIT] = {"recruit", {S, C, F, G, M, D}},
 	[DF_DIE_WARRIOR] = {"warrior", {S, S, S, G, M, D}},
@@ -43,7 +43,7 @@ const df_die_def df_dice[DF_NDIE] = {
 #undef M
 #undef D
 
-/* Lineages (v2, Part C §6): hand, move, steel, cunning, faith modifiers;
+/* Lineages (DF21): hand, move, steel, cunning, faith modifiers;
  * flags; starting bag {recruit, warrior, scholar, priest, rogue, champion,
  * relic}. Every bag holds 8 dice but Golem-born's 10 ("big"). */
 const df_lineage_def df_lineages[DF_NLINEAGE] = {
@@ -59,10 +59,10 @@ const df_lineage_def df_lineages[DF_NLINEAGE] = {
 	[DF_GNOLL] = {"Gnoll", "+loot claiming combat rooms (Den, Forge)",
 		      "Cunning -1 (clumsy at locks)", 0, 0, 0, -1, 0, DF_L_COMBAT_LOOT,
 		      {6, 1, 0, 0, 1, 0, 0}},
-	[DF_SYLPHID] = {"Sylphid", "+2 Moves (fleet)", "Steel -1 (frail)", 0, 2, -1, 0, 0, 0,
+	[DF_SYLPHID] = {"Sylphid", "+1 Move (fleet)", "Steel -1 (frail)", 0, 1, -1, 0, 0, 0,
 			{6, 0, 1, 0, 1, 0, 0}},
 	[DF_GOLEM] = {"Golem-born", "Setback-resistant (every other Setback shrugged off)",
-		      "-1 hand size (v2: orthogonal cost)", -1, 0, 0, 0, 0,
+		      "-1 die each hand (cancels the Prospector's +1)", -1, 0, 0, 0, 0,
 		      DF_L_SETBACK_RESIST, {10, 0, 0, 0, 0, 0, 0}},
 };
 
@@ -86,7 +86,7 @@ const df_calling_def df_callings[DF_NCALLING] = {
 			   0, DF_DIE_RELIC, DF_C_CHEAP_RECRUIT},
 };
 
-/* Denizen factions (Part A §7), folded into a threat modifier (B8). */
+/* Denizen factions, folded into a threat modifier (DF55). */
 const char *const df_denizen_names[DF_NDENIZEN] = {"deep_cult", "gnoll_warrens",
 						   "revenant_court"};
 
@@ -106,7 +106,7 @@ const df_theme_def df_themes[DF_NTHEME] = {
 	[DF_THRONE] = {"Throne", 7, 5, 2, DF_GREED, -1, 100},
 };
 
-/* Themes are "weighted toward richer themes at greater depth" (B1): a theme
+/* DF12: themes are weighted toward richer ones at greater depth: a theme
  * is commonest on the floors at its home depth and fades 1 weight per 8
  * points of depth away; the Throne only on the two deepest floors. Floor 1's
  * first room is always the Threshold (placed by the rules, weight 0 here). */

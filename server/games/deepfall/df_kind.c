@@ -5,9 +5,10 @@
  * and achievements). The rules live in df_rules.c / df_maw.c; this file
  * only translates.
  *
- * Every seat chooses once per round. Nothing in DEEPFALL is hidden but the
- * order of the dice in each bag, which no view or event ever carries (a
- * bag is shown as counts per die kind).
+ * A round is a run of decisions (df_round.c): at each, every party still in
+ * its turn sends {"press": true} or its act {target, recruit, exit}. Nothing in DEEPFALL is hidden but the order of the
+ * dice in each bag, which no view or event ever carries (a bag is shown as
+ * counts per die kind) (DF2).
  */
 #include "deepfall.h"
 
@@ -41,61 +42,140 @@ static game_state *create(const void *config, int seats, uint64_t seed, const vo
 		snprintf(err, errlen, "deepfall takes 1..%d seats", DF_MAX_SEATS);
 		return NULL;
 	}
-	df_game *g = xmalloc(sizeof *g);
+	df_game *g = xcalloc(1, sizeof *g);
 	df_game_init(g, config, seats, seed, out);
 	return (game_state *)g;
 }
 
 static void destroy(game_state *st) { free(st); }
 
-static uint32_t pending(const game_state *st)
-{
-	const df_game *g = CST(st);
-	return g->over ? 0 : (uint32_t)((1u << g->seats) - 1);
-}
+static uint32_t pending(const game_state *st) { return df_pending(CST(st)); }
 
 static bool is_over(const game_state *st) { return CST(st)->over != 0; }
+
+const char *const df_exit_names[DF_NEXIT] = {"persist", "cash_out", "last_stand"};
+
+/* The exits offered to a seat in the act step (DF50-DF52). */
+static int exits_offered(const df_game *g, int seat)
+{
+	return 1 << DF_PERSIST | 1 << DF_CASH_OUT |
+	       (df_stand_offered(g, seat) ? 1 << DF_LAST_STAND : 0);
+}
 
 static int options(const game_state *st, int seat, game_choice *out, int max)
 {
 	const df_game *g = CST(st);
-	if (g->over || seat < 0 || seat >= g->seats)
+	if (g->over || seat < 0 || seat >= g->seats || !(df_pending(g) >> seat & 1))
 		return 0;
 	int n = 0;
+	if (df_can_press(g, seat)) {
+		if (n < max)
+			out[n] = DF_PRESS;
+		n++;
+	}
+	int ex = exits_offered(g, seat);
 	for (int t = 1; t <= g->frontier; t++)
-		for (int p = 0; p <= g->cfg.max_press; p++)
-			for (int r = 0; r <= 1; r++)
-				for (int e = 0; e < DF_NEXIT; e++) {
-					if (n < max)
-						out[n] = df_choice_pack((df_choice){t, p, r, e});
-					n++;
-				}
+		for (int r = 0; r <= 1; r++)
+			for (int e = 0; e < DF_NEXIT; e++) {
+				if (!(ex >> e & 1))
+					continue;
+				if (n < max)
+					out[n] = df_act_pack((df_act){t, r, e});
+				n++;
+			}
 	return n;
 }
-
-const char *const df_exit_names[DF_NEXIT] = {"persist", "cash_out", "last_stand"};
 
 static cJSON *options_json(const game_state *st, int seat)
 {
 	const df_game *g = CST(st);
 	cJSON *arr = cJSON_CreateArray();
-	if (g->over || seat < 0 || seat >= g->seats)
+	if (g->over || seat < 0 || seat >= g->seats || !(df_pending(g) >> seat & 1))
 		return arr;
 	cJSON *o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "hands", g->pl[seat].party.hands);
+	cJSON_AddBoolToObject(o, "press", df_can_press(g, seat));
 	cJSON *t = cJSON_AddObjectToObject(o, "target");
 	cJSON_AddNumberToObject(t, "min", 1);
 	cJSON_AddNumberToObject(t, "max", g->frontier);
-	cJSON *p = cJSON_AddObjectToObject(o, "press");
-	cJSON_AddNumberToObject(p, "min", 0);
-	cJSON_AddNumberToObject(p, "max", g->cfg.max_press);
 	cJSON *r = cJSON_AddArrayToObject(o, "recruit");
 	cJSON_AddItemToArray(r, cJSON_CreateFalse());
 	cJSON_AddItemToArray(r, cJSON_CreateTrue());
 	cJSON *e = cJSON_AddArrayToObject(o, "exit");
+	int ex = exits_offered(g, seat);
 	for (int i = 0; i < DF_NEXIT; i++)
-		cJSON_AddItemToArray(e, cJSON_CreateString(df_exit_names[i]));
+		if (ex >> i & 1)
+			cJSON_AddItemToArray(e, cJSON_CreateString(df_exit_names[i]));
 	cJSON_AddItemToArray(arr, o);
 	return arr;
+}
+
+/* A choice is {"press": true} (roll one more hand), or the act that ends
+ * the turn: {"target": floor, "recruit": bool, "exit": name}, where
+ * "press": false may be given too (DF32, DF33). */
+static int parse_choice(const cJSON *json, game_choice *out, char *err, size_t errlen)
+{
+	df_act a = {0, 0, DF_PERSIST};
+	bool have_target = false, act_field = false;
+	int press = -1;
+	const cJSON *it;
+	cJSON_ArrayForEach(it, json)
+	{
+		const char *k = it->string;
+		if (strcmp(k, "press") == 0) {
+			if (!cJSON_IsBool(it)) {
+				snprintf(err, errlen, "'press' must be true or false");
+				return GAME_ERR_MALFORMED;
+			}
+			press = cJSON_IsTrue(it);
+			continue;
+		}
+		act_field = true;
+		if (strcmp(k, "target") == 0) {
+			/* Range first (NaN fails it too): (int) of a double outside int is UB. */
+			double v = cJSON_IsNumber(it) ? it->valuedouble : -1;
+			if (!(v >= 0 && v <= 255) || v != (double)(int)v) {
+				snprintf(err, errlen, "'target' must be a small integer");
+				return GAME_ERR_MALFORMED;
+			}
+			a.target = (int)v;
+			have_target = true;
+		} else if (strcmp(k, "recruit") == 0) {
+			if (!cJSON_IsBool(it)) {
+				snprintf(err, errlen, "'recruit' must be true or false");
+				return GAME_ERR_MALFORMED;
+			}
+			a.recruit = cJSON_IsTrue(it);
+		} else if (strcmp(k, "exit") == 0) {
+			int e = cJSON_IsString(it)
+					? name_index(df_exit_names, DF_NEXIT, it->valuestring)
+					: -1;
+			if (e < 0) {
+				snprintf(err, errlen, "'exit' must be \"persist\", \"cash_out\" "
+						      "or \"last_stand\"");
+				return GAME_ERR_MALFORMED;
+			}
+			a.exit = e;
+		} else {
+			snprintf(err, errlen, "unknown field '%s' in a deepfall choice", k);
+			return GAME_ERR_MALFORMED;
+		}
+	}
+	if (press == 1) {
+		if (act_field) {
+			snprintf(err, errlen, "a press ({\"press\": true}) takes no act fields");
+			return GAME_ERR_MALFORMED;
+		}
+		*out = DF_PRESS;
+		return GAME_OK;
+	}
+	if (!have_target) {
+		snprintf(err, errlen, "a deepfall choice is {\"press\": true} or an act "
+				      "with 'target' (a floor)");
+		return GAME_ERR_MALFORMED;
+	}
+	*out = df_act_pack(a);
+	return GAME_OK;
 }
 
 static int choice_parse(const game_state *st, int seat, const cJSON *json, game_choice *out,
@@ -106,112 +186,54 @@ static int choice_parse(const game_state *st, int seat, const cJSON *json, game_
 		snprintf(err, errlen, "the game is over");
 		return GAME_ERR_OVER;
 	}
-	if (seat < 0 || seat >= g->seats) {
+	if (seat < 0 || seat >= g->seats || !(df_pending(g) >> seat & 1)) {
 		snprintf(err, errlen, "seat %d is not pending", seat);
 		return GAME_ERR_NOT_PENDING;
 	}
 	if (!cJSON_IsObject(json)) {
-		snprintf(err, errlen,
-			 "a deepfall choice is an object {target, press, recruit, exit}");
+		snprintf(err, errlen, "a deepfall choice is an object: {press} or {target, "
+				      "recruit, exit}");
 		return GAME_ERR_MALFORMED;
 	}
-	df_choice c = {0, 0, 0, DF_PERSIST};
-	bool have_target = false;
-	const cJSON *it;
-	cJSON_ArrayForEach(it, json)
-	{
-		const char *k = it->string;
-		if (strcmp(k, "target") == 0 || strcmp(k, "press") == 0) {
-			/* Range first (NaN fails it too): (int) of a double outside int is UB. */
-			double v = cJSON_IsNumber(it) ? it->valuedouble : -1;
-			if (!(v >= 0 && v <= 255) || v != (double)(int)v) {
-				snprintf(err, errlen, "'%s' must be a small integer", k);
-				return GAME_ERR_MALFORMED;
-			}
-			if (k[0] == 't') {
-				c.target = (int)it->valuedouble;
-				have_target = true;
-			} else {
-				c.press = (int)it->valuedouble;
-				if (c.press > 15) {
-					snprintf(err, errlen, "press %d exceeds max_press %d",
-						 c.press, g->cfg.max_press);
-					return GAME_ERR_ILLEGAL;
-				}
-			}
-		} else if (strcmp(k, "recruit") == 0) {
-			if (!cJSON_IsBool(it)) {
-				snprintf(err, errlen, "'recruit' must be true or false");
-				return GAME_ERR_MALFORMED;
-			}
-			c.recruit = cJSON_IsTrue(it);
-		} else if (strcmp(k, "exit") == 0) {
-			int e = cJSON_IsString(it)
-					? name_index(df_exit_names, DF_NEXIT, it->valuestring)
-					: -1;
-			if (e < 0) {
-				snprintf(err, errlen, "'exit' must be \"persist\", \"cash_out\" "
-						      "or \"last_stand\"");
-				return GAME_ERR_MALFORMED;
-			}
-			c.exit = e;
-		} else {
-			snprintf(err, errlen, "unknown field '%s' in a deepfall choice", k);
-			return GAME_ERR_MALFORMED;
-		}
-	}
-	if (!have_target) {
-		snprintf(err, errlen, "a deepfall choice needs 'target' (a floor)");
-		return GAME_ERR_MALFORMED;
-	}
-	game_choice code = df_choice_pack(c);
-	if (df_choice_check(g, seat, code, err, errlen) != 0)
-		return GAME_ERR_ILLEGAL;
+	game_choice code;
+	int rc = parse_choice(json, &code, err, errlen);
+	if (rc != GAME_OK)
+		return rc;
+	rc = df_choice_check(g, seat, code, err, errlen);
+	if (rc != GAME_OK)
+		return rc;
 	*out = code;
 	return GAME_OK;
-}
-
-static cJSON *choice_obj(df_choice c)
-{
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddNumberToObject(o, "target", c.target);
-	cJSON_AddNumberToObject(o, "press", c.press);
-	cJSON_AddBoolToObject(o, "recruit", c.recruit);
-	cJSON_AddStringToObject(o, "exit", name_at(df_exit_names, DF_NEXIT, c.exit));
-	return o;
 }
 
 static cJSON *choice_json(const game_state *st, int seat, game_choice c)
 {
 	(void)st;
 	(void)seat;
-	if (c == GAME_NO_CHOICE)
+	df_act a;
+	if (c == DF_PRESS) {
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddTrueToObject(o, "press");
+		return o;
+	}
+	if (df_act_unpack(c, &a) != 0)
 		return cJSON_CreateNull();
-	return choice_obj(df_choice_unpack(c));
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "target", a.target);
+	cJSON_AddBoolToObject(o, "recruit", a.recruit);
+	cJSON_AddStringToObject(o, "exit", name_at(df_exit_names, DF_NEXIT, a.exit));
+	return o;
 }
 
 static int apply(game_state *st, const game_choice *choices, game_events *out, char *err,
 		 size_t errlen)
 {
-	df_game *g = ST(st);
-	if (g->over) {
-		snprintf(err, errlen, "the game is over");
-		return GAME_ERR_OVER;
-	}
-	for (int s = 0; s < g->seats; s++) {
-		if (choices[s] == GAME_NO_CHOICE) {
-			snprintf(err, errlen, "seat %d has not chosen", s);
-			return GAME_ERR_MISSING;
-		}
-		if (df_choice_check(g, s, choices[s], err, errlen) != 0)
-			return GAME_ERR_ILLEGAL;
-	}
-	return df_round(g, choices, out, err, errlen) == 0 ? GAME_OK : GAME_ERR_ILLEGAL;
+	return df_apply(ST(st), choices, out, err, errlen);
 }
 
 static game_choice ai_choose(game_state *st, int seat)
 {
-	df_game *g = ST(st);
+	const df_game *g = CST(st);
 	if (g->over || seat < 0 || seat >= g->seats)
 		return GAME_NO_CHOICE;
 	return df_ai_choose(g, seat, g->cfg.ai[seat]);
@@ -231,6 +253,38 @@ static cJSON *bag_json(const uint8_t *dice, int n)
 	return o;
 }
 
+static cJSON *faces_json(const int *n)
+{
+	cJSON *o = cJSON_CreateObject();
+	for (int f = 0; f < DF_NFACES; f++)
+		cJSON_AddNumberToObject(o, df_face_names[f], n[f]);
+	return o;
+}
+
+/* This round's turn so far (DF31-DF42): what the act step will resolve. */
+static cJSON *turn_json(const df_game *g, int seat)
+{
+	const df_party *pa = &g->pl[seat].party;
+	df_totals t;
+	df_turn_totals(g, seat, &t);
+	int rolled[DF_NFACES];
+	for (int f = 0; f < DF_NFACES; f++)
+		rolled[f] = pa->rolled[f];
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "hands", pa->hands);
+	cJSON_AddNumberToObject(o, "dice", pa->n_hand);
+	cJSON_AddItemToObject(o, "hand", bag_json(pa->hand, pa->n_hand));
+	cJSON_AddBoolToObject(o, "acted", pa->acted);
+	cJSON_AddItemToObject(o, "act", pa->acted ? choice_json(NULL, seat, pa->act)
+						  : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "rolled", faces_json(rolled));
+	cJSON_AddItemToObject(o, "symbols", faces_json(t.sym));
+	cJSON_AddNumberToObject(o, "setbacks", t.setbacks);
+	cJSON_AddBoolToObject(o, "trinity", t.trinity);
+	cJSON_AddBoolToObject(o, "stand_offered", df_stand_offered(g, seat));
+	return o;
+}
+
 static cJSON *view(const game_state *st, int viewer)
 {
 	const df_game *g = CST(st);
@@ -241,10 +295,12 @@ static cJSON *view(const game_state *st, int viewer)
 	cJSON_AddNumberToObject(v, "start_seat", g->start_seat);
 	cJSON_AddBoolToObject(v, "over", g->over);
 	cJSON *maw = cJSON_AddObjectToObject(v, "maw");
+	int speed = 0, falls = g->over ? 0 : df_maw_falls(g, 0, &speed);
 	cJSON_AddNumberToObject(maw, "frontier", g->frontier);
 	cJSON_AddNumberToObject(maw, "accum", g->accum / 1000.0);
 	cJSON_AddNumberToObject(maw, "last_speed", g->last_speed / 1000.0);
-	cJSON_AddNumberToObject(maw, "next_speed_estimate", df_ai_speed_estimate(g) / 1000.0);
+	cJSON_AddNumberToObject(maw, "speed", g->over ? 0 : speed / 1000.0);
+	cJSON_AddNumberToObject(maw, "falls", falls);
 	cJSON *floors = cJSON_AddArrayToObject(v, "floors");
 	for (int f = 1; f <= cfg->floors; f++) {
 		cJSON *fo = cJSON_CreateObject();
@@ -303,6 +359,8 @@ static cJSON *view(const game_state *st, int viewer)
 			cJSON_AddItemToObject(p, "bag", bag_json(pa->draw, pa->n_draw));
 			cJSON_AddItemToObject(p, "discard", bag_json(pa->disc, pa->n_disc));
 			cJSON_AddItemToObject(p, "wounded", bag_json(pa->wound, pa->n_wound));
+			if (!g->over)
+				cJSON_AddItemToObject(p, "turn", turn_json(g, s));
 			cJSON *an = cJSON_AddObjectToObject(p, "anger");
 			for (int d = 0; d < DF_NDENIZEN; d++)
 				cJSON_AddNumberToObject(an, df_denizen_names[d], pa->anger[d]);
@@ -352,10 +410,10 @@ static cJSON *event_json(const game_state *st, const game_event *ev, int viewer)
 		num(o, "floor", ev->c);
 		break;
 	case DF_EV_ROLL:
+		num(o, "hand", ev->b);
+		num(o, "dice", ev->c);
 		for (int f = 0; f < DF_NFACES; f++)
 			num(o, df_face_names[f], (ev->a >> (5 * f)) & 31);
-		num(o, "hands", ev->b);
-		num(o, "dice", ev->c);
 		break;
 	case DF_EV_DREAD:
 		num(o, "rolled", ev->a);
@@ -393,10 +451,11 @@ static cJSON *event_json(const game_state *st, const game_event *ev, int viewer)
 	case DF_EV_CASH_OUT:
 		num(o, "banked", ev->a);
 		num(o, "glory", ev->b);
-		num(o, "deepest", ev->c);
+		num(o, "deepest", ev->c & 0xff);
+		cJSON_AddBoolToObject(o, "forced", ev->c >> 8 & 1);
 		break;
 	case DF_EV_LAST_STAND:
-		cJSON_AddBoolToObject(o, "declared", ev->a);
+		num(o, "mettle", ev->a);
 		break;
 	case DF_EV_MAW:
 		num(o, "speed", ev->a / 1000.0);
@@ -484,6 +543,7 @@ static cJSON *result_json(const game_state *st, uint32_t ai_mask)
 			num(src, src_names[i], pl->src[i]);
 		num(p, "parties", pl->parties);
 		num(p, "cash_outs", pl->cash_outs);
+		num(p, "cash_outs_forced", pl->cash_forced);
 		num(p, "worthy_ends", pl->worthy_ends);
 		num(p, "taken", pl->taken);
 		num(p, "setbacks", pl->setbacks);

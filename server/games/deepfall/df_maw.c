@@ -1,20 +1,20 @@
 /*
- * df_maw.c — the doom clock and scoring (seed 001 B4/B5 with Part C v2):
+ * df_maw.c — the doom clock and scoring (docs/rules/deepfall.md DF60-DF69):
  * the Maw's speed and carried progress, at most max_collapses collapses per
  * round, a collapse's Worthy Ends (burst + denial), its majority scoring
  * with ties split, its Takes, the unclaimed plunder rising to the floor
  * above, the comeback rubber-band on exit payouts, and the game's end.
  *
- * Order inside collapse(f), our reading of v2 §4 ("the Maw consumes your
- * held rooms clean — no rival inherits them"): first every Last-Stand party
- * on f makes its Worthy End and its held rooms leave the board (those on f
- * too, so a leader can deny a chaser the floor's Vault); then the floor's
- * remaining rooms score to their majority holders (a party still standing
- * there counts); then the other parties on f are Taken (the feel-bad).
+ * Order inside collapse(f) (DF63): first every Last-Stand party on f makes
+ * its Worthy End and the rooms it holds leave the board, those on f too, so
+ * no rival inherits them (denial: a leader can deny a chaser the floor's
+ * Vault); then the floor's remaining rooms score to their majority holders
+ * (a party still standing there counts); then the other parties on f are
+ * Taken (the feel-bad); then the floor's unclaimed plunder rises.
  */
 #include "deepfall.h"
 
-/* v2 §7: a trailing player's exit payout grows with its glory deficit. */
+/* DF68: a trailing player's exit payout grows with its glory deficit. */
 int df_comeback(const df_game *g, int seat, int payout)
 {
 	if (g->cfg.comeback_bp <= 0 || payout <= 0)
@@ -49,6 +49,7 @@ static void worthy_end(df_game *g, int seat, int floor, game_events *evs)
 	payout = df_comeback(g, seat, payout);
 	pl->glory += payout;
 	pl->src[DF_SRC_WORTHY] += payout;
+	g->collapse_glory[floor] += payout;
 	pl->worthy_ends++;
 	df_emit(evs, DF_EV_WORTHY_END, seat, payout, floor, consumed);
 	pa->active = 0;
@@ -111,6 +112,7 @@ void df_collapse(df_game *g, int f, game_events *evs)
 					continue;
 				df_player *pl = &g->pl[s];
 				pl->glory += share;
+				g->collapse_glory[f] += share;
 				int act = df_room_strength(g, rm, s) - rm->fallen[s];
 				pl->src[act >= rm->fallen[s] ? DF_SRC_PRESS : DF_SRC_CASH] += share;
 				pl->rooms_scored++;
@@ -125,7 +127,7 @@ void df_collapse(df_game *g, int f, game_events *evs)
 			taken(g, s, evs);
 	}
 	g->frontier = f - 1;
-	/* v2 §1: refugee plunder rises to the floor above, split evenly. */
+	/* DF67: refugee plunder rises to the floor above, split evenly. */
 	if (f > 1 && rise > 0) {
 		int alive = 0;
 		for (int r = 0; r < R; r++)
@@ -145,23 +147,47 @@ void df_collapse(df_game *g, int f, game_events *evs)
 	}
 }
 
-void df_maw_advance(df_game *g, game_events *evs)
+/* DF60: the Maw's speed this round, with the Dread and presses so far. */
+static int maw_speed(const df_game *g)
 {
 	const df_config *c = &g->cfg;
-	int speed = c->maw_base + c->maw_accel * g->round + c->dread_push * g->round_dread +
-		    c->press_push * g->round_press;
-	g->accum += speed;
-	g->last_speed = speed;
+	return c->maw_base + c->maw_accel * g->round + c->dread_push * g->round_dread +
+	       c->press_push * g->round_press;
+}
+
+/* DF61, DF62: at most max_collapses a round, the rest carried over; from
+ * max_rounds on a floor falls every round even when the Maw is slow. */
+static int collapses(const df_game *g, int accum)
+{
 	int n = 0;
-	/* v2 §3: at most max_collapses per round; the rest carries over. */
-	while (g->accum >= 1000 && n < c->max_collapses && g->frontier >= 1) {
-		g->accum -= 1000;
-		df_collapse(g, g->frontier, evs);
+	while (accum >= 1000 && n < g->cfg.max_collapses && n < g->frontier) {
+		accum -= 1000;
 		n++;
 	}
-	/* The hard stop: past max_rounds a floor falls every round. */
-	if (n == 0 && g->round >= c->max_rounds && g->frontier >= 1)
+	if (n == 0 && g->round >= g->cfg.max_rounds && g->frontier >= 1)
+		n = 1;
+	return n;
+}
+
+int df_maw_falls(const df_game *g, int extra, int *speed)
+{
+	int sp = maw_speed(g);
+	if (speed)
+		*speed = sp;
+	return collapses(g, g->accum + sp + extra);
+}
+
+void df_maw_advance(df_game *g, game_events *evs)
+{
+	int speed = maw_speed(g);
+	g->accum += speed;
+	g->last_speed = speed;
+	int n = collapses(g, g->accum);
+	for (int i = 0; i < n; i++) {
+		if (g->accum >= 1000)
+			g->accum -= 1000; /* the hard stop's collapse costs nothing */
 		df_collapse(g, g->frontier, evs);
+	}
 	g->round_dread = g->round_press = 0;
 	df_emit(evs, DF_EV_MAW, -1, speed, g->accum, g->frontier);
 }

@@ -1,68 +1,27 @@
 /*
- * df_rules.c — DEEPFALL's turn (seed 001 B3 with Part C v2): set-up, drafting
- * a company, the Quarriors bag, rolling and pressing on, Dread and Setbacks,
- * moving, claiming with variable strength and assault progress, loot,
- * recruiting, and the exits a turn can take (Cash Out, Last Stand). The Maw
- * and scoring are in df_maw.c.
+ * df_rules.c — DEEPFALL's turn (docs/rules/deepfall.md DF20-DF55): drafting
+ * a company, the dice bag, rolling hands, the symbols a turn has to spend,
+ * Dread and Setbacks, moving, claiming with variable strength and assault
+ * progress, loot, healing, recruiting, and the exits a turn can take (Cash
+ * Out, Last Stand). The round engine is in df_round.c; the Maw and scoring
+ * in df_maw.c.
  *
- * Turn order inside a turn (an abstraction of B3 that keeps one decision per
- * round): roll every hand (1 + press), resolve Dread, move toward the target
- * floor (free steps, then steps bought with Mettle, then Cunning), claim on
- * the floor reached, take loot, recruit, heal, then the exit.
+ * An act resolves, at the end of the round, in this order (DF34): Dread
+ * and its Setbacks, the Last Stand's price, the move toward the target
+ * floor (free steps, then steps bought with Mettle, then Cunning), the
+ * claim on the floor reached, loot, a Hierophant's heal, the recruit, the
+ * hand to the discard pile, then a Cash-Out. Nothing in it draws from the
+ * rng and nothing another party does changes it, so what an act will do is
+ * known from the view when the seat chooses it; only the Maw is not.
  */
 #include "deepfall.h"
 
 #include <stdio.h>
 #include <string.h>
 
-/* ---- choices ---------------------------------------------------------- */
-
-game_choice df_choice_pack(df_choice c)
-{
-	return (game_choice)(c.target | c.press << 8 | c.recruit << 12 | c.exit << 13);
-}
-
-df_choice df_choice_unpack(game_choice code)
-{
-	df_choice c = {code & 0xff, (code >> 8) & 0xf, (code >> 12) & 1, (code >> 13) & 3};
-	return c;
-}
-
-int df_choice_check(const df_game *g, int seat, game_choice code, char *err, size_t errlen)
-{
-	if (g->over) {
-		snprintf(err, errlen, "the game is over");
-		return -1;
-	}
-	if (seat < 0 || seat >= g->seats) {
-		snprintf(err, errlen, "no seat %d", seat);
-		return -1;
-	}
-	if (code < 0 || (code >> 15) != 0) {
-		snprintf(err, errlen, "seat %d: malformed choice code %d", seat, (int)code);
-		return -1;
-	}
-	df_choice c = df_choice_unpack(code);
-	if (c.target < 1 || c.target > g->frontier) {
-		snprintf(err, errlen, "seat %d: target floor %d is not within 1..%d", seat,
-			 c.target, g->frontier);
-		return -1;
-	}
-	if (c.press > g->cfg.max_press) {
-		snprintf(err, errlen, "seat %d: press %d exceeds max_press %d", seat, c.press,
-			 g->cfg.max_press);
-		return -1;
-	}
-	if (c.exit >= DF_NEXIT) {
-		snprintf(err, errlen, "seat %d: unknown exit", seat);
-		return -1;
-	}
-	return 0;
-}
-
 /* ---- numbers ---------------------------------------------------------- */
 
-/* v2 §7: sub-linear depth, amount * (1 + coeff * (floor - 1)), rounded. */
+/* DF11: sub-linear depth, amount * (1 + coeff * (floor - 1)), rounded. */
 int df_depth_scale(const df_config *cfg, int floor, int amount)
 {
 	int64_t m = 1000 + (int64_t)cfg->depth_coeff * (floor - 1);
@@ -90,18 +49,38 @@ int df_moves(const df_game *g, int seat)
 
 bool df_holds_stand_room(const df_game *g, int seat)
 {
-	for (int i = 0; i < g->frontier * g->cfg.rooms; i++) {
-		const df_room *rm = &g->rooms[i];
-		if (rm->alive && rm->act[seat] &&
-		    (rm->theme == DF_VAULT || rm->theme == DF_THRONE))
-			return true;
-	}
+	const df_party *pa = &g->pl[seat].party;
+	for (int w = 0; w < (int)(sizeof pa->claimed / sizeof pa->claimed[0]); w++)
+		for (uint64_t m = pa->claimed[w]; m; m &= m - 1) {
+			const df_room *rm = &g->rooms[w * 64 + __builtin_ctzll(m)];
+			if (rm->alive && rm->act[seat] &&
+			    (rm->theme == DF_VAULT || rm->theme == DF_THRONE))
+				return true;
+		}
 	return false;
 }
 
-/* ---- the bag (Quarriors: without replacement, discard reshuffled) ---- */
+/* ---- the bag (DF25: without replacement, the discard reshuffled) ------- */
 
 int df_bag_size(const df_party *pa) { return pa->n_draw + pa->n_disc; }
+
+int df_dice_owned(const df_party *pa)
+{
+	return pa->n_draw + pa->n_disc + pa->n_hand + pa->n_wound;
+}
+
+/* Fisher–Yates over a pile of dice, drawing exactly as rng_shuffle does
+ * (one rng_below(i) for i = n .. 2), without its element-size generality:
+ * the simulator shuffles hundreds of piles a second. */
+static void shuffle_pile(rng *r, uint8_t *pile, int n)
+{
+	for (int i = n; i > 1; i--) {
+		uint32_t j = rng_below(r, (uint32_t)i);
+		uint8_t t = pile[j];
+		pile[j] = pile[i - 1];
+		pile[i - 1] = t;
+	}
+}
 
 int df_bag_draw(df_game *g, df_party *pa, uint8_t *die)
 {
@@ -111,29 +90,13 @@ int df_bag_draw(df_game *g, df_party *pa, uint8_t *die)
 		memcpy(pa->draw, pa->disc, pa->n_disc);
 		pa->n_draw = pa->n_disc;
 		pa->n_disc = 0;
-		rng_shuffle(&g->rules, pa->draw, pa->n_draw, 1);
+		shuffle_pile(&g->rules, pa->draw, pa->n_draw);
 	}
 	*die = pa->draw[--pa->n_draw];
 	return 1;
 }
 
-/* ---- set-up and drafting ---------------------------------------------- */
-
-static int pick_theme(df_game *g, int floor)
-{
-	int w[DF_NTHEME], total = 0;
-	for (int t = 0; t < DF_NTHEME; t++)
-		total += w[t] = df_theme_weight(t, floor, g->cfg.floors);
-	if (total == 0)
-		return DF_STONE;
-	int x = (int)rng_below(&g->rules, (uint32_t)total);
-	for (int t = 0; t < DF_NTHEME; t++) {
-		if (x < w[t])
-			return t;
-		x -= w[t];
-	}
-	return DF_STONE;
-}
+/* ---- drafting (DF20, DF23) ---------------------------------------------- */
 
 void df_draft(df_game *g, int seat, game_events *evs)
 {
@@ -148,46 +111,107 @@ void df_draft(df_game *g, int seat, game_events *evs)
 	for (int d = 0; d < DF_NDIE; d++)
 		for (int k = 0; k < lin->bag[d]; k++)
 			pa->draw[pa->n_draw++] = (uint8_t)d;
-	rng_shuffle(&g->rules, pa->draw, pa->n_draw, 1);
-	/* v2 §2: fresh parties drop in near the frontier; the first at 1. */
+	shuffle_pile(&g->rules, pa->draw, pa->n_draw);
+	/* DF23: fresh parties drop in near the frontier; the first at 1. */
 	int f = first ? 1 : g->frontier - g->cfg.reentry_gap;
 	pa->floor = pa->deepest = pa->entry = (uint8_t)(f < 1 ? 1 : f);
 	for (int i = 0; i < g->cfg.floors * g->cfg.rooms; i++)
 		g->rooms[i].prog_s[seat] = g->rooms[i].prog_c[seat] = 0;
 	pl->parties++;
-	if (pl->lin_parties[pa->lineage] < 255)
-		pl->lin_parties[pa->lineage]++;
-	if (pl->cal_parties[pa->calling] < 255)
-		pl->cal_parties[pa->calling]++;
+	uint8_t *n = &pl->companies[pa->lineage * DF_NCALLING + pa->calling];
+	if (*n < 255)
+		(*n)++;
 	if (pa->deepest > pl->deepest)
 		pl->deepest = pa->deepest;
 	df_emit(evs, DF_EV_DRAFT, seat, pa->lineage, pa->calling, pa->floor);
 }
 
-void df_game_init(df_game *g, const df_config *cfg, int seats, uint64_t seed, game_events *evs)
+/* ---- rolling (DF31, DF32) ----------------------------------------------- */
+
+void df_roll_hand(df_game *g, int seat, game_events *evs)
 {
-	memset(g, 0, sizeof *g);
-	g->cfg = *cfg;
-	g->seats = seats;
-	rng_seed(&g->rules, seed, 1);
-	g->seed = seed; /* the AI's draws derive from it on stream DF_STREAM_AI */
-	g->frontier = cfg->floors;
-	g->round = 1;
-	for (int f = 1; f <= cfg->floors; f++)
-		for (int r = 0; r < cfg->rooms; r++) {
-			df_room *rm = df_room_at(g, f, r);
-			rm->theme = (uint8_t)(f == 1 && r == 0 ? DF_THRESHOLD : pick_theme(g, f));
-			rm->value = (int16_t)df_room_value(cfg, rm->theme, f);
-			rm->alive = 1;
-		}
-	for (int s = 0; s < seats; s++)
-		df_draft(g, s, evs);
-	df_emit(evs, DF_EV_ROUND, -1, g->round, g->start_seat, 0);
+	df_party *pa = &g->pl[seat].party;
+	int hs = df_hand_size(g, seat), n = 0;
+	uint8_t faces[DF_NFACES] = {0};
+	for (int i = 0; i < hs; i++) {
+		uint8_t d;
+		if (!df_bag_draw(g, pa, &d))
+			break;
+		pa->hand[pa->n_hand++] = d;
+		faces[df_dice[d].face[rng_below(&g->rules, 6)]]++;
+		n++;
+	}
+	for (int f = 0; f < DF_NFACES; f++)
+		pa->rolled[f] = (uint8_t)(pa->rolled[f] + faces[f]);
+	pa->hands++;
+	g->round_dread += faces[DF_DREAD]; /* DF60: every Dread rolled feeds the Maw */
+	if (evs) {
+		int32_t packed = 0;
+		for (int f = 0; f < DF_NFACES; f++)
+			packed |= faces[f] << (5 * f);
+		df_emit(evs, DF_EV_ROLL, seat, packed, pa->hands, n);
+	}
 }
 
-/* ---- Dread and Setbacks ----------------------------------------------- */
+bool df_can_press(const df_game *g, int seat)
+{
+	const df_party *pa = &g->pl[seat].party;
+	return pa->active && pa->hands <= g->cfg.max_press && df_bag_size(pa) > 0;
+}
 
-void df_setback(df_game *g, int seat, uint8_t *hand, int *n_hand, game_events *evs)
+/* ---- the turn's symbols (DF40-DF42) ------------------------------------- */
+
+void df_turn_totals(const df_game *g, int seat, df_totals *t)
+{
+	const df_party *pa = &g->pl[seat].party;
+	const df_lineage_def *lin = &df_lineages[pa->lineage];
+	uint16_t cf = df_callings[pa->calling].flags;
+	int *sym = t->sym;
+	for (int f = 0; f < DF_NFACES; f++)
+		sym[f] = pa->rolled[f];
+	t->trinity = sym[DF_STEEL] && sym[DF_CUNNING] && sym[DF_FAITH];
+	int presses = pa->hands > 1 ? pa->hands - 1 : 0;
+	sym[DF_DREAD] += presses * g->cfg.press_dread; /* greed stacks the peril */
+	t->rolled_dread = sym[DF_DREAD];
+	const int8_t mods[3] = {lin->steel, lin->cunning, lin->faith};
+	for (int f = 0; f < 3; f++) {
+		sym[f] += mods[f];
+		if (sym[f] < 0)
+			sym[f] = 0;
+	}
+	/* DF41: Catan production from every held room whose symbol was rolled. */
+	if (g->cfg.production)
+		for (int w = 0; w < (int)(sizeof pa->claimed / sizeof pa->claimed[0]); w++)
+			for (uint64_t m = pa->claimed[w]; m; m &= m - 1) {
+				const df_room *rm = &g->rooms[w * 64 + __builtin_ctzll(m)];
+				int p = df_themes[rm->theme].produces;
+				if (rm->act[seat] && rm->alive && p >= 0 && pa->rolled[p] > 0)
+					sym[p] += g->cfg.production;
+			}
+	/* DF42: Revenant conversion, the Hierophant's cancel, then Faith. */
+	int dread = sym[DF_DREAD], conv = 0, cancel = 0;
+	if (lin->flags & DF_L_DREAD_TO_METTLE) {
+		conv = dread < g->cfg.revenant_convert ? dread : g->cfg.revenant_convert;
+		dread -= conv;
+		sym[DF_METTLE] += conv;
+	}
+	if ((cf & DF_C_DREAD_CANCEL) && dread > 0) {
+		dread--;
+		cancel++;
+	}
+	int f = dread < sym[DF_FAITH] ? dread : sym[DF_FAITH];
+	sym[DF_FAITH] -= f;
+	dread -= f;
+	cancel += f;
+	sym[DF_DREAD] = dread;
+	t->cancelled = cancel;
+	t->to_mettle = conv;
+	t->setbacks = dread / g->cfg.dread_threshold;
+}
+
+/* ---- Setbacks (DF43) ---------------------------------------------------- */
+
+void df_setback(df_game *g, int seat, game_events *evs)
 {
 	df_player *pl = &g->pl[seat];
 	df_party *pa = &pl->party;
@@ -203,9 +227,9 @@ void df_setback(df_game *g, int seat, uint8_t *hand, int *n_hand, game_events *e
 	int hits = (lf & DF_L_SETBACK_DOUBLE) ? 2 : 1;
 	int dice = 0, loot = 0;
 	for (int h = 0; h < hits; h++) {
-		if (*n_hand > 0 && df_bag_size(pa) + *n_hand > g->cfg.min_bag) {
+		if (pa->n_hand > 0 && df_bag_size(pa) + pa->n_hand > g->cfg.min_bag) {
 			/* The die goes to the wound slot (a Hierophant may heal it). */
-			pa->wound[pa->n_wound++] = hand[--*n_hand];
+			pa->wound[pa->n_wound++] = pa->hand[--pa->n_hand];
 			dice++;
 		} else {
 			int l = pa->unbanked < g->cfg.setback_loot ? pa->unbanked
@@ -217,32 +241,16 @@ void df_setback(df_game *g, int seat, uint8_t *hand, int *n_hand, game_events *e
 	df_emit(evs, DF_EV_SETBACK, seat, dice, loot, 0);
 }
 
-void df_resolve_dread(df_game *g, int seat, int *tot, uint8_t *hand, int *n_hand,
-		      game_events *evs)
-{
-	const df_party *pa = &g->pl[seat].party;
-	int dread = tot[DF_DREAD], rolled = dread, conv = 0, cancel = 0;
-	if (df_lineages[pa->lineage].flags & DF_L_DREAD_TO_METTLE) {
-		conv = dread < g->cfg.revenant_convert ? dread : g->cfg.revenant_convert;
-		dread -= conv;
-		tot[DF_METTLE] += conv;
-	}
-	if ((df_callings[pa->calling].flags & DF_C_DREAD_CANCEL) && dread > 0) {
-		dread--;
-		cancel++;
-	}
-	int f = dread < tot[DF_FAITH] ? dread : tot[DF_FAITH];
-	tot[DF_FAITH] -= f;
-	dread -= f;
-	cancel += f;
-	tot[DF_DREAD] = dread;
-	if (rolled)
-		df_emit(evs, DF_EV_DREAD, seat, rolled, cancel, conv);
-	for (int n = dread / g->cfg.dread_threshold; n > 0; n--)
-		df_setback(g, seat, hand, n_hand, evs);
-}
+/* ---- claiming (DF45-DF47) ----------------------------------------------- */
 
-/* ---- claiming --------------------------------------------------------- */
+/* A claim's marker strength (DF46): 1 + every Steel and Cunning it took,
+ * assault progress included; with strength_surplus only what went beyond
+ * the room's need counts. */
+static int claim_strength(const df_game *g, int spent, int need)
+{
+	int st = 1 + (g->cfg.strength_surplus ? spent - need : spent);
+	return st > 250 ? 250 : st < 1 ? 1 : st;
+}
 
 void df_claim(df_game *g, int seat, int *tot, bool trinity, game_events *evs)
 {
@@ -273,13 +281,12 @@ void df_claim(df_game *g, int seat, int *tot, bool trinity, game_events *evs)
 		df_room *rm = df_room_at(g, pa->floor, best);
 		int lock = df_themes[rm->theme].lock;
 		int bonus = (cf & DF_C_LOCK_BONUS) && lock > 0 ? 1 : 0;
-		int use_s = df_threat_for(g, seat, rm) - rm->prog_s[seat];
-		int use_c = lock - rm->prog_c[seat] - bonus;
-		use_s = use_s > 0 ? use_s : 0;
-		use_c = use_c > 0 ? use_c : 0;
-		/* v2 §5: strength = 1 + the symbols invested beyond the need. */
-		int strength = 1 + (tot[DF_STEEL] - use_s) + (tot[DF_CUNNING] - use_c);
-		rm->act[seat] = (uint8_t)(strength > 250 ? 250 : strength);
+		int need_s = df_threat_for(g, seat, rm), need_c = lock - bonus;
+		int spent = tot[DF_STEEL] + tot[DF_CUNNING] + rm->prog_s[seat] + rm->prog_c[seat];
+		int need = need_s + (need_c > 0 ? need_c : 0);
+		rm->act[seat] = (uint8_t)claim_strength(g, spent, need);
+		rm->claimed |= (uint16_t)(1u << seat);
+		df_mark_claim(pa, (pa->floor - 1) * g->cfg.rooms + best);
 		rm->prog_s[seat] = rm->prog_c[seat] = 0;
 		tot[DF_STEEL] = tot[DF_CUNNING] = 0;
 		int loot = 0;
@@ -301,7 +308,7 @@ void df_claim(df_game *g, int seat, int *tot, bool trinity, game_events *evs)
 	if (tot[DF_STEEL] + tot[DF_CUNNING] == 0)
 		return;
 	if (target >= 0) {
-		/* v2 §5: a near miss is never a zero — unmet symbols accumulate. */
+		/* DF47: a near miss is never a zero — unmet symbols accumulate. */
 		df_room *rm = df_room_at(g, pa->floor, target);
 		int s = rm->prog_s[seat] + tot[DF_STEEL], c = rm->prog_c[seat] + tot[DF_CUNNING];
 		rm->prog_s[seat] = (uint8_t)(s > 200 ? 200 : s);
@@ -328,12 +335,12 @@ void df_claim(df_game *g, int seat, int *tot, bool trinity, game_events *evs)
 	tot[DF_STEEL] = tot[DF_CUNNING] = 0;
 }
 
-/* ---- exits ------------------------------------------------------------ */
+/* ---- exits (DF50-DF55) -------------------------------------------------- */
 
-/* B3/§6: the depth dividend. With v2's re-entry near the frontier a fresh
- * party already stands deep, so by default (dividend_delved) only the floors
- * it delved below its entry floor pay: otherwise an instant Cash-Out every
- * round would bank a free dividend. dividend_delved 0 is the seed's formula. */
+/* DF53: the depth dividend. With re-entry near the frontier a fresh party
+ * already stands deep, so by default (dividend_delved) only the floors it
+ * delved below its entry floor pay: otherwise an instant Cash-Out every
+ * round would bank a free dividend. dividend_delved 0: deepest x factor. */
 int df_dividend(const df_game *g, int seat)
 {
 	const df_party *pa = &g->pl[seat].party;
@@ -341,7 +348,7 @@ int df_dividend(const df_game *g, int seat)
 	return g->cfg.cash_dividend * (floors > 0 ? floors : 0);
 }
 
-void df_cash_out(df_game *g, int seat, game_events *evs)
+void df_cash_out(df_game *g, int seat, bool forced, game_events *evs)
 {
 	df_player *pl = &g->pl[seat];
 	df_party *pa = &pl->party;
@@ -349,7 +356,7 @@ void df_cash_out(df_game *g, int seat, game_events *evs)
 	bank = df_comeback(g, seat, bank);
 	pl->glory += bank;
 	pl->src[DF_SRC_CASH] += bank;
-	/* The party's markers become Fallen: still counted, never doubled. */
+	/* DF50: the party's markers become Fallen: still counted, never doubled. */
 	for (int i = 0; i < g->frontier * g->cfg.rooms; i++) {
 		df_room *rm = &g->rooms[i];
 		if (!rm->act[seat])
@@ -364,37 +371,42 @@ void df_cash_out(df_game *g, int seat, game_events *evs)
 		pl->n_cash_rec++;
 	}
 	pl->cash_outs++;
-	df_emit(evs, DF_EV_CASH_OUT, seat, bank, pl->glory, pa->deepest);
+	pl->cash_forced += forced;
+	df_emit(evs, DF_EV_CASH_OUT, seat, bank, pl->glory, pa->deepest | forced << 8);
 	pa->active = 0;
 	pa->unbanked = 0;
 }
 
-static void last_stand(df_game *g, int seat, int *tot, game_events *evs)
+static int move_cost(const df_game *g, int seat)
 {
-	df_party *pa = &g->pl[seat].party;
-	if (pa->last_stand)
-		return;
-	bool ok = (df_callings[pa->calling].flags & DF_C_FREE_STAND) ||
-		  df_holds_stand_room(g, seat);
-	if (!ok && tot[DF_METTLE] >= g->cfg.last_stand_cost) {
-		tot[DF_METTLE] -= g->cfg.last_stand_cost;
-		ok = true;
-	}
-	if (ok)
-		pa->last_stand = 1;
-	df_emit(evs, DF_EV_LAST_STAND, seat, ok, 0, 0);
+	const df_party *pa = &g->pl[seat].party;
+	int cost = g->cfg.move_cost -
+		   ((df_callings[pa->calling].flags & DF_C_CHEAP_MOVES) ? 1 : 0);
+	return cost < 1 ? 1 : cost;
 }
 
-/* ---- the turn ---------------------------------------------------------- */
+bool df_must_leave(const df_game *g, int seat, const df_totals *t, int falls)
+{
+	if (falls <= 0)
+		return false;
+	int safe = g->frontier - falls; /* the deepest floor still standing after */
+	if (safe < 1)
+		return true;
+	int need = g->pl[seat].party.floor - safe;
+	if (need <= 0)
+		return false;
+	int bought = (t->sym[DF_METTLE] + t->sym[DF_CUNNING]) / move_cost(g, seat);
+	return need > df_moves(g, seat) + bought;
+}
 
+/* ---- an act's resolution (DF34) ----------------------------------------- */
+
+/* DF44: free steps first, then steps bought with Mettle, then Cunning. */
 static void move(df_game *g, int seat, int target, int *tot, game_events *evs)
 {
 	df_party *pa = &g->pl[seat].party;
 	int from = pa->floor, moves = df_moves(g, seat), bought = 0;
-	int cost = g->cfg.move_cost -
-		   ((df_callings[pa->calling].flags & DF_C_CHEAP_MOVES) ? 1 : 0);
-	if (cost < 1)
-		cost = 1;
+	int cost = move_cost(g, seat);
 	if (target > g->frontier)
 		target = g->frontier;
 	while (pa->floor != target) {
@@ -418,55 +430,35 @@ static void move(df_game *g, int seat, int target, int *tot, game_events *evs)
 		df_emit(evs, DF_EV_MOVE, seat, from, pa->floor, bought);
 }
 
-void df_turn(df_game *g, int seat, df_choice c, game_events *evs)
+void df_resolve(df_game *g, int seat, df_act a, int falls, game_events *evs)
 {
 	df_player *pl = &g->pl[seat];
 	df_party *pa = &pl->party;
 	if (!pa->active)
 		return;
-	const df_lineage_def *lin = &df_lineages[pa->lineage];
 	const df_calling_def *cal = &df_callings[pa->calling];
-	uint8_t hand[DF_MAX_BAG];
-	int nh = 0, tot[DF_NFACES] = {0};
-	int hs = df_hand_size(g, seat);
+	df_totals t;
+	df_turn_totals(g, seat, &t);
+	int *tot = t.sym;
+	if (t.rolled_dread)
+		df_emit(evs, DF_EV_DREAD, seat, t.rolled_dread, t.cancelled, t.to_mettle);
+	for (int n = 0; n < t.setbacks; n++)
+		df_setback(g, seat, evs);
+	bool forced = a.exit == DF_CASH_OUT && df_must_leave(g, seat, &t, falls);
 
-	/* Roll the hand, then each pressed hand, from the one bag. */
-	for (int h = 0; h <= c.press; h++)
-		for (int i = 0; i < hs; i++) {
-			uint8_t d;
-			if (!df_bag_draw(g, pa, &d))
-				break;
-			hand[nh++] = d;
-			tot[df_dice[d].face[rng_below(&g->rules, 6)]]++;
+	if (a.exit == DF_LAST_STAND && !pa->last_stand) {
+		/* DF51: paid before anything else spends the Mettle (a stand is
+		 * only offered when the turn can pay for it). */
+		int paid = 0;
+		if (!df_stand_free(g, seat)) {
+			paid = g->cfg.last_stand_cost;
+			tot[DF_METTLE] -= paid;
 		}
-	g->round_press += c.press;
-	g->round_dread += tot[DF_DREAD];
-	tot[DF_DREAD] += c.press * g->cfg.press_dread; /* greed stacks the peril */
-	bool trinity = tot[DF_STEEL] && tot[DF_CUNNING] && tot[DF_FAITH];
-	int mods[3] = {lin->steel, lin->cunning, lin->faith};
-	for (int f = 0; f < 3; f++) {
-		tot[f] += mods[f];
-		if (tot[f] < 0)
-			tot[f] = 0;
+		pa->last_stand = 1;
+		df_emit(evs, DF_EV_LAST_STAND, seat, paid, 0, 0);
 	}
-	/* Catan production from every held room whose symbol was rolled. */
-	if (g->cfg.production)
-		for (int i = 0; i < g->frontier * g->cfg.rooms; i++) {
-			const df_room *rm = &g->rooms[i];
-			int p = df_themes[rm->theme].produces;
-			if (rm->alive && rm->act[seat] && p >= 0 && tot[p] > 0)
-				tot[p] += g->cfg.production;
-		}
-	if (evs) {
-		int32_t packed = 0;
-		for (int f = 0; f < DF_NFACES; f++)
-			packed |= (tot[f] > 31 ? 31 : tot[f]) << (5 * f);
-		df_emit(evs, DF_EV_ROLL, seat, packed, 1 + c.press, nh);
-	}
-
-	df_resolve_dread(g, seat, tot, hand, &nh, evs);
-	move(g, seat, c.target, tot, evs);
-	df_claim(g, seat, tot, trinity, evs);
+	move(g, seat, a.target, tot, evs);
+	df_claim(g, seat, tot, t.trinity, evs);
 
 	int loot = df_depth_scale(&g->cfg, pa->floor, tot[DF_GREED] * g->cfg.loot_per_greed);
 	if (loot > 0) {
@@ -479,9 +471,10 @@ void df_turn(df_game *g, int seat, df_choice c, game_events *evs)
 		pa->disc[pa->n_disc++] = d;
 		df_emit(evs, DF_EV_HEAL, seat, d, 0, 0);
 	}
-	/* bag_max bounds every die the party owns, the wounded ones included:
-	 * the draw, discard and wound piles each hold at most DF_MAX_BAG. */
-	if (c.recruit && df_bag_size(pa) + nh + pa->n_wound < g->cfg.bag_max) {
+	/* DF49: bag_max bounds every die the party owns, wounded ones
+	 * included: the draw, discard and wound piles each hold at most
+	 * DF_MAX_BAG. */
+	if (a.recruit && df_dice_owned(pa) < g->cfg.bag_max) {
 		int cost = g->cfg.recruit_cost - ((cal->flags & DF_C_CHEAP_RECRUIT) ? 1 : 0);
 		if (cost < 1)
 			cost = 1;
@@ -495,38 +488,13 @@ void df_turn(df_game *g, int seat, df_choice c, game_events *evs)
 			df_emit(evs, DF_EV_RECRUIT, seat, cal->recruit, 0, 0);
 		}
 	}
-	memcpy(pa->disc + pa->n_disc, hand, (size_t)nh);
-	pa->n_disc = (uint8_t)(pa->n_disc + nh);
+	memcpy(pa->disc + pa->n_disc, pa->hand, pa->n_hand);
+	pa->n_disc = (uint8_t)(pa->n_disc + pa->n_hand);
+	pa->n_hand = 0;
+	pa->hands = 0;
+	pa->acted = 0;
+	memset(pa->rolled, 0, sizeof pa->rolled);
 
-	if (c.exit == DF_CASH_OUT)
-		df_cash_out(g, seat, evs);
-	else if (c.exit == DF_LAST_STAND)
-		last_stand(g, seat, tot, evs);
-}
-
-/* ---- the round ------------------------------------------------------- */
-
-int df_round(df_game *g, const game_choice *choices, game_events *evs, char *err,
-	     size_t errlen)
-{
-	for (int s = 0; s < g->seats; s++)
-		if (df_choice_check(g, s, choices[s], err, errlen) != 0)
-			return -1;
-	for (int i = 0; i < g->seats; i++) {
-		int s = (g->start_seat + i) % g->seats;
-		df_turn(g, s, df_choice_unpack(choices[s]), evs);
-	}
-	df_maw_advance(g, evs);
-	g->rounds_played = g->round;
-	if (g->frontier < 1) {
-		df_finish(g, evs);
-		return 0;
-	}
-	g->round++;
-	g->start_seat = (g->round - 1) % g->seats;
-	for (int s = 0; s < g->seats; s++)
-		if (!g->pl[s].party.active)
-			df_draft(g, s, evs);
-	df_emit(evs, DF_EV_ROUND, -1, g->round, g->start_seat, 0);
-	return 0;
+	if (a.exit == DF_CASH_OUT)
+		df_cash_out(g, seat, forced, evs);
 }
