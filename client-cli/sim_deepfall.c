@@ -164,7 +164,7 @@ static void add_game(const df_game *g, const int *strat, int32_t hist[][DF_MAX_S
 	}
 	if (second == INT32_MIN)
 		second = best;
-	double mf = best > 0 ? (double)(best - second) / best : 0;
+	double mf = best > 0 ? (double)(best - second) / best : 0; /* DF82 */
 	st->margin_sum += mf;
 	int mb = (int)(mf * DFS_BINS);
 	st->margin_hist[mb < DFS_BINS ? mb : DFS_BINS - 1]++;

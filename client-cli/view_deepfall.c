@@ -436,7 +436,7 @@ static void draw_turn(struct scr *s, const struct tv *tv, const struct df_opts *
 	const cJSON *sym = get(t, "symbols");
 	int hands = count(t, "hands"), setbacks = count(t, "setbacks");
 	int col = scr_printf(s, 21, 0, SA_BOLD, "Turn: %d hand%s", hands, hands == 1 ? "" : "s");
-	col = scr_printf(s, 21, col, 0, "  S%d C%d F%d G%d M%d", count(sym, "steel"),
+	col = scr_printf(s, 21, col, 0, "  St%d Cu%d Fa%d Gr%d Me%d", count(sym, "steel"),
 			 count(sym, "cunning"), count(sym, "faith"), count(sym, "greed"),
 			 count(sym, "mettle"));
 	col = scr_printf(s, 21, col, setbacks ? SC_RED | SA_BOLD : 0, "  Dread %d",

@@ -69,7 +69,7 @@ test('lair play: a human plays a whole deepfall game with the choice form',
 			assert.match(rows[10], /# PLAYER +GLORY +PARTY +FLOOR +LOOT LS +STATUS/);
 			assert.match(rows[11], /^>1 dee +0 +[a-z_]+\/[a-z]+ +F1 +0 +selecting/);
 			assert.match(rows[20], /^You: deepest F1 hand \d+ moves \d+ bag [a-z]{3}\d/);
-			assert.match(rows[21], /^Turn: 1 hand +S\d+ C\d+ F\d+ G\d+ M\d+ +Dread \d+/);
+			assert.match(rows[21], /^Turn: 1 hand +St\d+ Cu\d+ Fa\d+ Gr\d+ Me\d+ +Dread \d+/);
 			assert.match(rows[21], /\[P\] press/);
 			assert.match(rows[22], /^Act: \[1-6\] F1 +\[R\] recruit no +\[K\] persist \[C\] cash out/);
 

@@ -113,7 +113,7 @@ TEST(client_deepfall_draws_the_view_line_by_line_in_80x24)
 	/* The turn so far, the press key, the act form's defaults (our
 	 * party's floor, no recruit, persist). */
 	CHECK_STR(scr_row(&s, 21),
-		  "Turn: 2 hands  S3 C2 F0 G0 M2  Dread 3 (1 Setback)   [P] press");
+		  "Turn: 2 hands  St3 Cu2 Fa0 Gr0 Me2  Dread 3 (1 Setback)   [P] press");
 	CHECK_STR(scr_row(&s, 22),
 		  "Act: [1-3] F2  [R] recruit no  [K] persist [C] cash out [S] last stand [G] act");
 	CHECK_STR(scr_row(&s, 23), "Choose: 20s left  [Q]uit");
@@ -223,7 +223,7 @@ TEST(client_deepfall_form_keys_make_the_choice_object)
 	CHECK_EQ(f.decision, 4);
 	ui.form = f;
 	vdf_draw(&s, &tv, &ui);
-	CHECK_STR(scr_row(&s, 21), "Turn: 2 hands  S3 C2 F0 G0 M2  Dread 3 (1 Setback)");
+	CHECK_STR(scr_row(&s, 21), "Turn: 2 hands  St3 Cu2 Fa0 Gr0 Me2  Dread 3 (1 Setback)");
 	CHECK_STR(scr_row(&s, 22), "Act: [1-2] F2  [K] persist [C] cash out [G] act");
 
 	/* No options (after the reveal), or watching: no form. */
@@ -261,7 +261,7 @@ TEST(client_deepfall_shows_our_act_while_the_others_press)
 	scr_init(&s, -1, 0);
 	struct view_ui ui = {.monte_step = -1};
 	vdf_draw(&s, &tv, &ui);
-	CHECK_STR(scr_row(&s, 21), "Turn: 2 hands  S3 C0 F0 G0 M0  Dread 0");
+	CHECK_STR(scr_row(&s, 21), "Turn: 2 hands  St3 Cu0 Fa0 Gr0 Me0  Dread 0");
 	CHECK_STR(scr_row(&s, 22),
 		  "Acted: target F3, cash_out, recruit. Waiting for the others.");
 	tv_free(&tv);

@@ -23,7 +23,7 @@ TEST(deepfall_DF24_recruit_die_has_one_of_each_face)
 		CHECK_EQ(seen[f], 1);
 }
 
-TEST(deepfall_DF11_room_glory_is_sublinear_in_depth)
+TEST(deepfall_DF3_DF11_room_glory_is_sublinear_in_depth_and_whole)
 {
 	df_config c = cfg_default();
 	c.depth_coeff = 500; /* base * (1 + 0.5 * (depth - 1)) */
@@ -439,7 +439,7 @@ TEST(deepfall_DF49_hierophant_heals_then_spare_faith_pays_the_recruit)
 	CHECK_EQ(df_dice_owned(pa), owned + 1); /* recruited with 3 Faith + 1 */
 }
 
-TEST(deepfall_DF34_resolution_discards_the_hand_and_clears_the_turn)
+TEST(deepfall_DF34_DF52_resolution_discards_the_hand_and_clears_the_turn)
 {
 	df_game g;
 	setup(&g, 1, (int[]){DF_GNOLL}, (int[]){DF_REAVER});
@@ -455,6 +455,7 @@ TEST(deepfall_DF34_resolution_discards_the_hand_and_clears_the_turn)
 	CHECK_EQ(pa->n_hand, 0);
 	CHECK_EQ(pa->hands, 0);
 	CHECK_EQ(pa->rolled[DF_STEEL] + pa->rolled[DF_DREAD], 0);
+	CHECK(pa->active); /* persisted */
 }
 
 /* ---- exits ------------------------------------------------------------- */
@@ -782,7 +783,7 @@ TEST(deepfall_DF62_past_max_rounds_a_floor_falls_every_round)
 	CHECK(g.accum < 1000); /* the slow Maw's own progress is kept */
 }
 
-TEST(deepfall_DF23_reentry_at_max_one_frontier_minus_gap)
+TEST(deepfall_DF20_DF23_drafts_and_reentry_at_max_one_frontier_minus_gap)
 {
 	df_game g;
 	setup(&g, 1, (int[]){DF_GNOLL}, (int[]){DF_REAVER});
@@ -810,4 +811,27 @@ TEST(deepfall_DF68_comeback_scales_trailing_payouts)
 	g.pl[0].glory = 50; /* 50% behind: +25% */
 	CHECK_EQ(df_comeback(&g, 0, 40), 50);
 	CHECK_EQ(df_comeback(&g, 1, 40), 40); /* the leader gets nothing */
+}
+
+TEST(deepfall_DF10_DF12_the_threshold_tops_the_dungeon_and_themes_follow_depth)
+{
+	static df_game g;
+	df_config c = cfg_default();
+	long deep_rich = 0, top_rich = 0;
+	for (uint64_t seed = 1; seed <= 200; seed++) {
+		df_game_init(&g, &c, 1, seed, NULL);
+		CHECK_EQ(df_room_at(&g, 1, 0)->theme, DF_THRESHOLD);
+		for (int f = 1; f <= c.floors; f++)
+			for (int r = 0; r < c.rooms; r++) {
+				int t = df_room_at(&g, f, r)->theme;
+				if (f == 1 && r == 0)
+					continue;
+				CHECK(t != DF_THRESHOLD);
+				CHECK(df_theme_weight(t, f, c.floors) > 0); /* only themes at home */
+				deep_rich += f == c.floors && df_themes[t].base >= 5;
+				top_rich += f == 1 && df_themes[t].base >= 5;
+			}
+	}
+	CHECK(df_theme_weight(DF_THRONE, c.floors - 2, c.floors) == 0); /* two deepest only */
+	CHECK(deep_rich > 10 * (top_rich + 1)); /* richer themes deeper */
 }

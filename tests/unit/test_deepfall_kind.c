@@ -161,7 +161,7 @@ TEST(deepfall_kind_apply_checks_everything_first)
 	k->config_free(cfg);
 }
 
-TEST(deepfall_kind_view_shows_bag_counts_never_order)
+TEST(deepfall_kind_DF2_view_shows_bag_counts_never_order)
 {
 	const game_kind *k = &deepfall_kind;
 	void *cfg;

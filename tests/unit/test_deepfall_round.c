@@ -50,7 +50,7 @@ TEST(deepfall_DF31_every_party_rolls_its_opening_hand_in_seat_order)
 
 /* The heart of the turn: press one hand at a time, each seen before the
  * next choice; the act comes when stopping, and waits for the others. */
-TEST(deepfall_DF32_DF33_DF34_press_twice_see_each_hand_then_act)
+TEST(deepfall_DF30_DF32_DF33_DF34_press_twice_see_each_hand_then_act)
 {
 	static df_game g;
 	df_config c = cfg_default();
@@ -127,7 +127,7 @@ TEST(deepfall_DF32_pressing_stops_at_max_press_and_at_an_empty_bag)
 	CHECK(!df_can_press(&g, 0));
 }
 
-TEST(deepfall_DF33_an_act_is_checked_when_given)
+TEST(deepfall_DF33_DF35_DF36_an_act_is_checked_when_given)
 {
 	static df_game g, before;
 	df_config c = cfg_default();
@@ -256,13 +256,18 @@ TEST(deepfall_DF4_replay_of_the_choices_alone_reproduces_the_game)
 	CHECK_EQ(a.winners, b.winners);
 }
 
-TEST(deepfall_DF69_game_ends_when_floor_one_collapses)
+TEST(deepfall_DF1_DF69_game_ends_when_floor_one_collapses)
 {
 	static df_game g;
 	play(&g, 7, NULL);
 	CHECK(g.over);
 	CHECK_EQ(g.frontier, 0);
 	CHECK(g.winners != 0);
+	int32_t best = 0;
+	for (int s = 0; s < 4; s++)
+		best = g.pl[s].glory > best ? g.pl[s].glory : best;
+	for (int s = 0; s < 4; s++) /* most glory wins, ties share */
+		CHECK_EQ(g.winners >> s & 1, g.pl[s].glory == best);
 	CHECK(g.rounds_played >= g.cfg.floors); /* at most one floor a round */
 	CHECK_EQ(df_pending(&g), 0u);
 	for (int s = 0; s < 4; s++)
@@ -320,7 +325,7 @@ TEST(deepfall_DF71_bots_press_or_stop_on_the_dread_they_see)
 
 /* DF72-DF75: a party that cannot get off the falling floor leaves by an
  * exit, whichever strategy plays it; nobody is Taken by choice. */
-TEST(deepfall_DF54_DF72_bots_leave_a_floor_they_cannot_escape)
+TEST(deepfall_DF54_DF72_DF73_DF74_DF75_bots_leave_a_floor_they_cannot_escape)
 {
 	df_game g;
 	setup(&g, 1, (int[]){DF_DVERGAR}, (int[]){DF_REAVER});
@@ -348,7 +353,7 @@ TEST(deepfall_config_defaults_and_rejections)
 	CHECK_EQ(c.rooms, 4);
 	CHECK_EQ(c.worthy_held_bonus, 0);
 	CHECK_EQ(c.max_collapses, 1);
-	CHECK_EQ(c.strength_surplus, 0); /* DF46: the seed's strength by default */
+	CHECK_EQ(c.strength_surplus, 0); /* DF46: 1 + all invested by default */
 	cJSON *j = cJSON_Parse("{\"floors\": 8, \"value_rise\": 0.25, \"ai\": [\"presson\"]}");
 	CHECK_EQ(df_config_parse(&c, j, err, sizeof err), 0);
 	CHECK_EQ(c.floors, 8);

@@ -57,7 +57,10 @@ static double num(const cJSON *o, const char *k)
 	return cJSON_IsNumber(v) ? v->valuedouble : -1;
 }
 
-TEST(deepfall_sim_json_figures_add_up)
+/* DF80-DF89: the figures of docs/rules/deepfall.md §9 add up: DF80 win
+ * rates, DF81 and DF85 length, DF82 margin, DF83 companies, DF84 endings,
+ * DF86 deep rooms, DF87 collapses, DF88 feel-bads, DF89 glory by exit. */
+TEST(deepfall_sim_DF80_DF89_json_figures_add_up)
 {
 	char path[] = "/tmp/lair_dfsim_XXXXXX";
 	int fd = mkstemp(path);

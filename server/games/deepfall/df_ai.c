@@ -111,7 +111,7 @@ static double standing_after_press(const ai_ctx *x)
 	return x->t.sym[DF_DREAD] + (add > 0 ? add : 0);
 }
 
-/* Press while the next hand is not expected to bring the next Setback
+/* DF71: press while the next hand is not expected to bring the next Setback
  * within `margin` Dread, up to `hands` hands in all. */
 static bool appetite(const ai_ctx *x, int hands, double margin)
 {
@@ -335,6 +335,7 @@ static df_act standing(const ai_ctx *x, df_act a)
 	return a;
 }
 
+/* DF72 */
 static df_act cashout(ai_ctx *x)
 {
 	const df_game *g = x->g;
@@ -350,6 +351,7 @@ static df_act cashout(ai_ctx *x)
 	return a;
 }
 
+/* DF73 */
 static df_act presson(ai_ctx *x)
 {
 	df_act a = {0, 1, DF_PERSIST};
@@ -362,6 +364,7 @@ static df_act presson(ai_ctx *x)
 	return a;
 }
 
+/* DF74 */
 static df_act worthyend(ai_ctx *x)
 {
 	const df_game *g = x->g;
@@ -385,6 +388,7 @@ static df_act worthyend(ai_ctx *x)
 	return a;
 }
 
+/* DF75 */
 static df_act balanced(ai_ctx *x)
 {
 	const df_game *g = x->g;

@@ -29,6 +29,7 @@ int df_comeback(const df_game *g, int seat, int payout)
 	return payout + (int)add;
 }
 
+/* DF65: the burst, and the held rooms leave the board. */
 static void worthy_end(df_game *g, int seat, int floor, game_events *evs)
 {
 	df_player *pl = &g->pl[seat];
@@ -56,6 +57,7 @@ static void worthy_end(df_game *g, int seat, int floor, game_events *evs)
 	pa->unbanked = 0;
 }
 
+/* DF66: unbanked loot and active markers lost. */
 static void taken(df_game *g, int seat, game_events *evs)
 {
 	df_player *pl = &g->pl[seat];
@@ -106,7 +108,7 @@ void df_collapse(df_game *g, int f, game_events *evs)
 			rise += rm->value * g->cfg.value_rise / 1000;
 			df_emit(evs, DF_EV_ROOM_SCORED, -1, idx, 0, 0);
 		} else {
-			int share = rm->value / n; /* ties split, rounding down */
+			int share = rm->value / n; /* DF64: ties split, rounding down */
 			for (int s = 0; s < g->seats; s++) {
 				if (!(mask & (1u << s)))
 					continue;

@@ -171,7 +171,7 @@ void df_game_init(df_game *g, const df_config *cfg, int seats, uint64_t seed, ga
 	g->cfg = *cfg;
 	g->seats = seats;
 	rng_seed(&g->rules, seed, 1);
-	g->seed = seed; /* the AI's draws derive from it on a stream of their own */
+	g->seed = seed; /* DF4: the AI's draws derive from it on a stream of their own */
 	g->frontier = cfg->floors;
 	g->round = 1;
 	for (int f = 1; f <= cfg->floors; f++) {
@@ -209,7 +209,7 @@ static void end_round(df_game *g, game_events *evs)
 		return;
 	}
 	g->round++;
-	g->start_seat = (g->round - 1) % g->seats;
+	g->start_seat = (g->round - 1) % g->seats; /* DF35 */
 	for (int s = 0; s < g->seats; s++)
 		if (!g->pl[s].party.active)
 			df_draft(g, s, evs);

@@ -460,6 +460,7 @@ void df_resolve(df_game *g, int seat, df_act a, int falls, game_events *evs)
 	move(g, seat, a.target, tot, evs);
 	df_claim(g, seat, tot, t.trinity, evs);
 
+	/* DF48 */
 	int loot = df_depth_scale(&g->cfg, pa->floor, tot[DF_GREED] * g->cfg.loot_per_greed);
 	if (loot > 0) {
 		pa->unbanked += loot;
@@ -497,4 +498,5 @@ void df_resolve(df_game *g, int seat, df_act a, int falls, game_events *evs)
 
 	if (a.exit == DF_CASH_OUT)
 		df_cash_out(g, seat, forced, evs);
+	/* DF52: persist (or a stand): the party stays on the board. */
 }
