@@ -9,8 +9,8 @@
  *
  * It says hello, creates a deepfall table with N-1 AI seats (one of each
  * built-in strategy) and starts it, then plays its seat. Each round it
- * looks at its turn after every hand: it presses while no Dread stands
- * and it may; then it acts: it stays one floor above the Maw's frontier,
+ * looks at its turn after every hand: it presses while no Setback is
+ * coming and it has pressed fewer than two hands this round; then it acts: it stays one floor above the Maw's frontier,
  * always recruits, declares a Last Stand when it is offered and the Maw is
  * coming, banks when the Maw would take it, and banks in the last round.
  * Prints the result: one line per seat, then a JSON line. Exits 0 after
@@ -53,8 +53,8 @@ function decide(form) {
 	const me = view ? view.players.find((p) => p.seat === mySeat) : null;
 	const party = me ? me.party : null;
 	const turn = party ? party.turn : null;
-	// Push your luck: another hand while nothing stands against us.
-	if (form.press && turn && turn.symbols.dread === 0 && turn.setbacks === 0) {
+	// Push your luck: another hand while no Setback is coming (at most two).
+	if (form.press && turn && turn.setbacks === 0 && turn.hands < 3) {
 		presses++;
 		return { press: true };
 	}

@@ -407,7 +407,11 @@ test('kill -9 at a table with AI seats: restored decision and view, the game end
 					['human', ...Array(snap.seats.length - 1).fill('ai')]);
 				const b = was.get(x.id);
 				const d = snap.game.decision;
-				assert.ok(d === b.last + 1 || d === b.last + 2,
+				// Decisions with only AI seats pending run without waiting: gems
+				// may have one more stored than revealed to us, deepfall the AI
+				// press steps after our act (max_press of them) too.
+				const slack = x.kind === 'deepfall' ? 5 : 2;
+				assert.ok(d >= b.last + 1 && d <= b.last + slack,
 					`restored at ${d}, last reveal ${b.last}`);
 				if (d === b.last + 1)
 					assert.strictEqual(JSON.stringify(snap.game.view), b.view);
