@@ -352,12 +352,14 @@ test('deepfall in Chromium: the orders form sends a choice the server takes',
 			await until(A.page, (s) => s.asked, 'dora asked');
 			await A.page.getByRole('heading', { name: /Round 1: your orders/ }).waitFor();
 			await A.page.getByText('Floor 1').first().waitFor(); // the board
-			await A.page.fill('[id$="-press"]', '1');
+			// A turn in steps (deepfall.md): press one more hand, then the act.
+			await A.page.getByRole('button', { name: 'Press: roll one more hand' }).click();
+			await A.page.locator('#reveal li[data-seat="0"]').getByText('press on').waitFor({ timeout: 15000 });
+			await A.page.getByRole('heading', { name: /Round 2: your orders/ }).waitFor();
 			await A.page.check('[id$="-recruit"]');
 			await A.page.getByLabel('Cash out (bank your loot)').check();
-			await A.page.getByRole('button', { name: 'Send my orders' }).click();
-			await A.page.locator('#reveal li[data-seat="0"]').getByText('press 1').waitFor({ timeout: 15000 });
-			assert.match(await A.page.locator('#reveal li[data-seat="0"]').innerText(), /recruit, cashes out/);
+			await A.page.getByRole('button', { name: 'Act and end my turn' }).click();
+			await A.page.locator('#reveal li[data-seat="0"] .choice').getByText(/recruit, cashes out/).waitFor({ timeout: 15000 });
 			assert.deepEqual(A.problems, []);
 		} finally {
 			await browser.close();
