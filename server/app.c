@@ -492,11 +492,13 @@ void app_metrics(app *a, buf *out)
 	metrics_gauge(out, "lair_players_online", "Players with a live connection.",
 		      (double)online);
 	metrics_gauge(out, "lair_lobbies", "Lobbies.", (double)a->n_lobbies);
-	size_t by_state[3] = {0};
+	size_t by_state[3] = {0}, spectators = 0;
 	for (size_t i = 0; i < a->tables.cap; i++) {
 		app_table *at = a->tables.slots[i].val;
-		if (a->tables.slots[i].key && at)
+		if (a->tables.slots[i].key && at) {
 			by_state[table_get_state(at->t)]++;
+			spectators += (size_t)table_spectators(at->t);
+		}
 	}
 	metrics_family(out, "lair_tables", "gauge", "Tables by state.");
 	for (int st = 0; st < 3; st++)
@@ -504,17 +506,25 @@ void app_metrics(app *a, buf *out)
 				 (double)by_state[st]);
 	metrics_counter(out, "lair_decisions_resolved_total", "Decisions resolved at tables.",
 			(double)a->decisions);
-	metrics_counter(out, "lair_decision_durable_seconds_sum",
-			"Window close to the decision logged in the store, summed.",
-			(double)a->durable_us_sum / 1e6);
-	metrics_counter(out, "lair_decision_durable_seconds_count",
-			"Decisions logged before their reveal.", (double)a->durable_n);
+	metrics_histogram(out, "lair_decision_reveal_seconds",
+			  "Window close to the reveal sent (the decision logged in the store first).",
+			  &a->reveal);
 	metrics_counter(out, "lair_decision_durable_slow_total",
 			"Decisions that waited 20 ms or more for the store.", (double)a->durable_slow);
-	metrics_gauge(out, "lair_decision_durable_seconds_max",
-		      "Longest window close to decision logged.", (double)a->durable_us_max / 1e6);
-	metrics_counter(out, "lair_games_finished_total", "Games played to the end.",
-			(double)a->games_finished);
+	metrics_gauge(out, "lair_decision_durable_max_seconds",
+		      "Longest window close to decision logged, since start.",
+		      (double)a->durable_us_max / 1e6);
+	metrics_family(out, "lair_games_started_total", "counter", "Games begun, by kind.");
+	for (int i = 0; i < game_kind_count() && i < APP_MAX_KINDS; i++)
+		metrics_sample_l(out, "lair_games_started_total", "kind", game_kind_at(i)->name,
+				 (double)a->kind_started[i]);
+	metrics_family(out, "lair_games_finished_total", "counter",
+		       "Games played to the end (result sent), by kind.");
+	for (int i = 0; i < game_kind_count() && i < APP_MAX_KINDS; i++)
+		metrics_sample_l(out, "lair_games_finished_total", "kind", game_kind_at(i)->name,
+				 (double)a->kind_finished[i]);
+	metrics_gauge(out, "lair_spectators", "Spectators, summed over the tables.",
+		      (double)spectators);
 	metrics_counter(out, "lair_app_messages_in_total", "Frames handed to the app.",
 			(double)a->msgs_in);
 	metrics_counter(out, "lair_app_messages_out_total", "Messages the app sent.",

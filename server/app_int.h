@@ -21,6 +21,7 @@
 #include "app.h"
 #include "games/game.h"
 #include "idmap.h"
+#include "metrics.h"
 #include "net.h"
 #include "store.h"
 #include "table.h"
@@ -159,9 +160,13 @@ struct app {
 	uv_timer_t *sweep;           /* once a second: sessions without hello */
 	/* counters for /metrics and admin_stats */
 	uint64_t msgs_in, msgs_out, decisions, games_finished;
-	/* window close -> decision durable in the store (µs): sum, count, max */
-	uint64_t durable_us_sum, durable_n, durable_us_max;
-	uint64_t durable_slow;  /* of which 20 ms or more */
+	/* per kind (app_kind_index): games begun, results sent */
+	uint64_t kind_started[APP_MAX_KINDS], kind_finished[APP_MAX_KINDS];
+	/* window close -> the reveal sent (it waits for the decision to be
+	 * durable in the store); the longest (µs); waits of 20 ms or more */
+	metrics_hist reveal;
+	uint64_t durable_us_max;
+	uint64_t durable_slow;
 	uint64_t errors[PROTO_ERR_COUNT];
 };
 

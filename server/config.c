@@ -18,8 +18,6 @@
 #include "../common/log.h"
 #include "../common/util.h"
 
-#define LAIRD_VERSION "0.1.0"
-
 enum opt_type { OPT_STR, OPT_INT, OPT_SIZE, OPT_BOOL, OPT_LOGLEVEL };
 
 struct opt {

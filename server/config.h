@@ -11,6 +11,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* laird --version, lair_build_info{version} */
+#define LAIRD_VERSION "0.1.0"
+
 typedef struct laird_config {
 	/* network */
 	char bind[64];            /* "127.0.0.1"; "0.0.0.0" or "::" for public */

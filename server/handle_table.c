@@ -142,6 +142,8 @@ static void live_started(void *ud, int err)
 	if (at) {
 		at->starting = false;
 		at->live = err == STORE_OK;
+		if (err == STORE_OK && at->kind_index >= 0)
+			c->a->kind_started[at->kind_index]++;
 		if (err != STORE_OK)
 			log_error("app", "table %" PRIu64 ": game not started, its start record was "
 				  "not written: %s", c->table, store_strerror(err));
@@ -319,16 +321,17 @@ static void write_done(pending_write *w)
 
 static void reveal_now(app *a, app_table *at, uint64_t n)
 {
-	if (at->close_us) { /* 0: resolved while being restored, not timed */
-		uint64_t waited = now_ns() / 1000 - at->close_us;
-		a->durable_us_sum += waited;
-		a->durable_n++;
+	uint64_t close_us = at->close_us; /* 0: resolved while being restored, not timed */
+	if (close_us) {
+		uint64_t waited = now_ns() / 1000 - close_us;
 		if (waited > a->durable_us_max)
 			a->durable_us_max = waited;
 		if (waited >= 20000)
 			a->durable_slow++;
 	}
 	table_decision_durable(at->t, n);
+	if (close_us)
+		metrics_hist_observe(&a->reveal, (double)(now_ns() / 1000 - close_us) / 1e6);
 }
 
 static void decision_durable(void *ud, int err)
@@ -480,6 +483,8 @@ static void host_finished(void *ud, table *t)
 	app *a = ud;
 	app_table *at = find_for(a, t);
 	a->games_finished++;
+	if (at && at->kind_index >= 0)
+		a->kind_finished[at->kind_index]++;
 	if (at && table_humans(t) == 0 && table_spectators(t) == 0)
 		app_table_close_later(a, at);
 }

@@ -21,6 +21,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <libwebsockets.h>
+#include <sqlite3.h>
 #include <sys/stat.h>
 #include <uv.h>
 
@@ -67,10 +69,10 @@ static void cb_close(void *ud, conn *c)
 static void cb_metrics(void *ud, buf *out)
 {
 	struct laird *L = ud;
-	size_t depth = L->store ? store_queue_depth(L->store) : 0;
-	metrics_gauge(out, "lair_store_queue_depth",
-		      "Store requests queued or running, plus results not yet delivered.",
-		      (double)depth);
+	metrics_build_info(out, LAIRD_VERSION, lws_get_library_version(), sqlite3_libversion());
+	metrics_process(out);
+	if (L->store)
+		store_metrics(L->store, out);
 	app_metrics(L->app, out);
 }
 

@@ -127,6 +127,7 @@ static store_req *submit(store_req *r)
 		return NULL;
 	}
 	st->depth++;
+	r->submit_ns = now_ns();
 	uv_mutex_lock(&st->mu);
 	if (st->q_tail)
 		st->q_tail->next = r;
@@ -230,6 +231,9 @@ static void worker(void *arg)
 		uv_mutex_unlock(&st->mu);
 
 		store_db_run_batch(st, batch);
+		uint64_t t = now_ns(); /* committed (or rolled back) */
+		for (store_req *r = batch; r; r = r->next)
+			r->done_ns = t;
 
 		uv_mutex_lock(&st->mu);
 		if (st->d_tail)
@@ -302,6 +306,51 @@ static void deliver(store_req *r)
 	}
 }
 
+static bool is_write(enum store_op op)
+{
+	switch (op) {
+	case OP_PLAYER_BY_TOKEN:
+	case OP_PLAYER_BY_NAME:
+	case OP_PROFILE:
+	case OP_SERVER_STATS:
+	case OP_GAMES_LIST:
+	case OP_GAME_GET:
+		return false;
+	case OP_PLAYER_CREATE:
+	case OP_ADMIN_ISSUE:
+	case OP_SHARED_SAVE:
+	case OP_GAME_FINISH:
+	case OP_LIVE_START:
+	case OP_LIVE_UPDATE:
+	case OP_LIVE_DECISION:
+	case OP_LIVE_END:
+		return true;
+	}
+	return false;
+}
+
+/* For /metrics (store_metrics), on the loop thread. */
+static void count_done(store *st, const store_req *r)
+{
+	if (r->err == STORE_ERR_DB)
+		st->failures++;
+	else if (r->err == STORE_OK && is_write(r->op) && r->done_ns >= r->submit_ns)
+		metrics_hist_observe(&st->durable, (double)(r->done_ns - r->submit_ns) / 1e9);
+}
+
+void store_metrics(const store *st, buf *out)
+{
+	metrics_gauge(out, "lair_store_queue_depth",
+		      "Store requests queued or running, plus results not yet delivered.",
+		      (double)st->depth);
+	metrics_histogram(out, "lair_store_durable_seconds",
+			  "Store writes: submission to their transaction committed.",
+			  &st->durable);
+	metrics_counter(out, "lair_store_failures_total",
+			"Store requests that failed in SQLite (logged; disk full, I/O).",
+			(double)st->failures);
+}
+
 static void on_async_closed(uv_handle_t *h)
 {
 	store *st = h->data;
@@ -324,6 +373,7 @@ static void on_async(uv_async_t *h)
 		store_req *r = list;
 		list = r->next;
 		st->depth--;
+		count_done(st, r);
 		if (!atomic_load(&r->cancelled))
 			deliver(r);
 		req_free(r);

@@ -51,6 +51,7 @@
 #include <stdint.h>
 #include <uv.h>
 
+#include "../common/util.h"
 #include "games/game.h"
 
 typedef struct store store;
@@ -86,6 +87,10 @@ int store_schema_version(const store *st);
 /* Requests queued or running on the store thread, plus results not yet
  * delivered (for /metrics). */
 size_t store_queue_depth(const store *st);
+
+/* Appends the store's /metrics families: queue depth, write latency
+ * (submission to commit, a histogram) and requests failed by SQLite. */
+void store_metrics(const store *st, buf *out);
 
 /* Starts shutdown: from now on submissions are refused (return NULL). Every
  * request already queued is run and its callback delivered; then the store

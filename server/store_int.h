@@ -15,6 +15,7 @@
 #include <sqlite3.h>
 #include <stdatomic.h>
 
+#include "metrics.h"
 #include "store.h"
 
 /* The checkpointer runs when the WAL holds STORE_CKPT_PAGES frames after a
@@ -107,6 +108,9 @@ struct store_req {
 	bool checked_bad; /* the submitting call found bad input: err is set,
 			   * nothing runs */
 	int err;
+	/* now_ns() at submission (loop thread) and when its batch ended (store
+	 * thread): lair_store_durable_seconds. */
+	uint64_t submit_ns, done_ns;
 	union {
 		store_player_cb player;
 		store_done_cb done;
@@ -171,6 +175,8 @@ struct store {
 	/* Loop thread only. */
 	bool shutting_down;
 	size_t depth; /* submitted, not yet delivered */
+	metrics_hist durable; /* writes: submission to commit */
+	uint64_t failures;    /* requests that ended in STORE_ERR_DB */
 	store_shutdown_cb done_cb;
 	void *done_ud;
 

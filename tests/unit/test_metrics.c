@@ -1,9 +1,13 @@
 /*
  * test_metrics.c — server/metrics.c: the Prometheus text format lines that
- * /metrics serves (HELP/TYPE once per family, values, label escaping).
+ * /metrics serves (HELP/TYPE once per family, values, label escaping,
+ * histograms, build info and the process_* families).
  */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../../server/metrics.h"
 #include "../test.h"
@@ -41,5 +45,73 @@ TEST(metrics_family_and_escaped_labels)
 	buf_clear(&b);
 	metrics_sample_l(&b, "lair_err_total", "code", "a\"b\\c\nd", 1);
 	CHECK_STR(b.data, "lair_err_total{code=\"a\\\"b\\\\c\\nd\"} 1\n");
+	buf_free(&b);
+}
+
+TEST(metrics_histogram_buckets_are_cumulative_with_inf_sum_and_count)
+{
+	metrics_hist h = {0};
+	metrics_hist_observe(&h, 0.0001); /* first bucket */
+	metrics_hist_observe(&h, 0.001);  /* a bound belongs to its bucket (le) */
+	metrics_hist_observe(&h, 0.003);
+	metrics_hist_observe(&h, 60);     /* above every bound: +Inf only */
+	buf b = {0};
+	metrics_histogram(&b, "lair_wait_seconds", "waits", &h);
+	CHECK(strncmp(b.data, "# HELP lair_wait_seconds waits\n# TYPE lair_wait_seconds histogram\n",
+		      66) == 0);
+	CHECK(strstr(b.data, "\nlair_wait_seconds_bucket{le=\"0.0005\"} 1\n") != NULL);
+	CHECK(strstr(b.data, "\nlair_wait_seconds_bucket{le=\"0.001\"} 2\n") != NULL);
+	CHECK(strstr(b.data, "\nlair_wait_seconds_bucket{le=\"0.002\"} 2\n") != NULL);
+	CHECK(strstr(b.data, "\nlair_wait_seconds_bucket{le=\"0.005\"} 3\n") != NULL);
+	CHECK(strstr(b.data, "\nlair_wait_seconds_bucket{le=\"5\"} 3\n") != NULL);
+	CHECK(strstr(b.data, "\nlair_wait_seconds_bucket{le=\"+Inf\"} 4\n") != NULL);
+	CHECK(strstr(b.data, "\nlair_wait_seconds_sum 60.0041\n") != NULL);
+	CHECK(strstr(b.data, "\nlair_wait_seconds_count 4\n") != NULL);
+	/* +Inf is the last bucket line; sum and count follow */
+	const char *inf = strstr(b.data, "le=\"+Inf\"");
+	REQUIRE(inf);
+	CHECK(strstr(inf, "_bucket") == NULL);
+	buf_free(&b);
+}
+
+/* The value of the unlabelled sample `name` in text (-1 when missing). */
+static double sample_value(const char *text, const char *name)
+{
+	char key[80];
+	snprintf(key, sizeof key, "\n%s ", name);
+	const char *p = strstr(text, key);
+	return p ? strtod(p + strlen(key), NULL) : -1;
+}
+
+TEST(metrics_build_info_escapes_and_process_metrics_read_proc)
+{
+	buf b = {0};
+	metrics_build_info(&b, "0.1.0", "4.1.6-", "3.\"x\"");
+	CHECK(strstr(b.data, "# TYPE lair_build_info gauge\n") != NULL);
+	CHECK(strstr(b.data, "lair_build_info{version=\"0.1.0\",libwebsockets=\"4.1.6-\","
+			     "sqlite=\"3.\\\"x\\\"\"} 1\n") != NULL);
+	buf_clear(&b);
+	metrics_process(&b);
+	static const char *const names[] = {
+		"process_cpu_seconds_total", "process_resident_memory_bytes",
+		"process_virtual_memory_bytes", "process_open_fds", "process_max_fds",
+		"process_start_time_seconds",
+	};
+	for (size_t i = 0; i < ARRAY_LEN(names); i++) {
+		double v = sample_value(b.data, names[i]);
+		/* CPU time may still round to 0 this early */
+		CHECK_MSG(i == 0 ? v >= 0 : v > 0, "%s = %g", names[i], v);
+	}
+	/* this test process started within the last day, not at the epoch */
+	double start = sample_value(b.data, "process_start_time_seconds");
+	CHECK(start > (double)time(NULL) - 86400 && start <= (double)time(NULL) + 1);
+	/* one more open descriptor is counted */
+	double before = sample_value(b.data, "process_open_fds");
+	FILE *extra = fopen("/dev/null", "r");
+	REQUIRE(extra);
+	buf_clear(&b);
+	metrics_process(&b);
+	CHECK_EQ(sample_value(b.data, "process_open_fds"), before + 1);
+	fclose(extra);
 	buf_free(&b);
 }
