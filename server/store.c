@@ -306,35 +306,12 @@ static void deliver(store_req *r)
 	}
 }
 
-static bool is_write(enum store_op op)
-{
-	switch (op) {
-	case OP_PLAYER_BY_TOKEN:
-	case OP_PLAYER_BY_NAME:
-	case OP_PROFILE:
-	case OP_SERVER_STATS:
-	case OP_GAMES_LIST:
-	case OP_GAME_GET:
-		return false;
-	case OP_PLAYER_CREATE:
-	case OP_ADMIN_ISSUE:
-	case OP_SHARED_SAVE:
-	case OP_GAME_FINISH:
-	case OP_LIVE_START:
-	case OP_LIVE_UPDATE:
-	case OP_LIVE_DECISION:
-	case OP_LIVE_END:
-		return true;
-	}
-	return false;
-}
-
 /* For /metrics (store_metrics), on the loop thread. */
 static void count_done(store *st, const store_req *r)
 {
 	if (r->err == STORE_ERR_DB)
 		st->failures++;
-	else if (r->err == STORE_OK && is_write(r->op) && r->done_ns >= r->submit_ns)
+	else if (r->err == STORE_OK && !store_op_reads_only(r->op) && r->done_ns >= r->submit_ns)
 		metrics_hist_observe(&st->durable, (double)(r->done_ns - r->submit_ns) / 1e9);
 }
 

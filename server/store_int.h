@@ -209,6 +209,9 @@ struct store {
 
 /* store_sql.c */
 
+/* The op only reads (a cancelled one may be skipped; no commit to time). */
+bool store_op_reads_only(enum store_op op);
+
 /* Opens st->db at path, migrates, prepares statements, loads shared states
  * and live tables. 0, or -1 with err (the caller then calls
  * store_db_close and frees the rest). */

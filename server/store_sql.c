@@ -897,7 +897,7 @@ static int op_quarantined_drop(store *st, store_req *r)
 	return run_one_row(st, s, "dropping a quarantined table");
 }
 
-static bool op_reads_only(enum store_op op)
+bool store_op_reads_only(enum store_op op)
 {
 	switch (op) {
 	case OP_PLAYER_BY_TOKEN:
@@ -972,7 +972,7 @@ void store_db_run_batch(store *st, store_req *batch)
 	for (store_req *r = batch; r; r = r->next) {
 		if (r->checked_bad)
 			continue;
-		if (op_reads_only(r->op) && atomic_load(&r->cancelled))
+		if (store_op_reads_only(r->op) && atomic_load(&r->cancelled))
 			continue; /* nobody will read the answer */
 		if (!in_tx) {
 			if (!step_ok(st, S_BEGIN)) {
