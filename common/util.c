@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 static void oom(size_t n)
@@ -122,6 +123,26 @@ int buf_read_file(buf *b, const char *path, size_t max, char *err, size_t errlen
 		return -1;
 	}
 	return 0;
+}
+
+int mkdir_parent(const char *path, char *err, size_t errlen)
+{
+	char dir[4096];
+	if (strlen(path) >= sizeof dir) {
+		snprintf(err, errlen, "path too long: %.100s...", path);
+		return -1;
+	}
+	strcpy(dir, path);
+	char *slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		return 0;
+	*slash = 0;
+	if (mkdir(dir, 0750) == 0)
+		return 1;
+	if (errno == EEXIST)
+		return 0;
+	snprintf(err, errlen, "cannot create %.400s: %s", dir, strerror(errno));
+	return -1;
 }
 
 const char *name_at(const char *const *names, int n, int i)

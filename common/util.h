@@ -1,7 +1,7 @@
 /*
  * util.h — small helpers both programs need: checked allocation, a growable
- * byte buffer (and reading a whole small file into one), and bounded string
- * copies.
+ * byte buffer (and reading a whole small file into one), a file's directory
+ * made, and bounded string copies.
  *
  * Allocation failure is not a recoverable condition for lair (a server that
  * cannot allocate a few bytes cannot report it either), so the x* functions
@@ -46,6 +46,11 @@ void buf_free(buf *b);
  * (config files and the like: a blocking read, never on the event loop).
  * 0, or -1 with "PATH: reason" in err; b may then hold part of the file. */
 int buf_read_file(buf *b, const char *path, size_t max, char *err, size_t errlen);
+
+/* Creates the directory holding the file at path (one level, mode 0750; e.g.
+ * ./var for ./var/lair.db): 1 when it made it, 0 when it existed (or path
+ * has no directory part), -1 with "cannot create DIR: reason" in err. */
+int mkdir_parent(const char *path, char *err, size_t errlen);
 
 /* Tables of names indexed by an enum (the words of the protocol):
  * names[i] when 0 <= i < n and it is set, else "?"; and the index of key

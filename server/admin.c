@@ -194,9 +194,9 @@ static void issued(void *ud, int err, const store_player *p)
 	if (err == STORE_OK) {
 		if (c->first)
 			fprintf(stderr,
-				"laird: first start: admin token for player \"%s\" (shown once):\n"
-				"ADMIN_TOKEN=%s\n",
-				p->name, c->token);
+				"%slaird: first start: admin token for player \"%s\" (shown once):\n"
+				"%sADMIN_TOKEN=%s\n",
+				log_prefix(LOG_INFO), p->name, log_prefix(LOG_INFO), c->token);
 		else
 			printf("%s\n", c->token);
 		c->status = 0;

@@ -82,6 +82,7 @@ struct session {
 	void *req_ctx;     /* the waiting request's context (malloc'd), or NULL */
 	cJSON *resume;     /* hello's resume object (owned), or NULL */
 	char hello_token[PROTO_TOKEN_HEX + 1]; /* a new player's token until welcome */
+	char client[65];       /* hello's `client` (at most 64 bytes), for the log */
 	queued_frame *queue;   /* SESSION_QUEUE_MAX slots, allocated when first needed */
 	int q_head, q_len;
 	uint64_t opened_ms;    /* now_ms() at open: the hello timeout */

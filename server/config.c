@@ -476,8 +476,12 @@ void config_usage(FILE *out)
 	laird_config def;
 	config_defaults(&def);
 	fprintf(out, "usage: laird [flags]\n"
-		     "       laird admin-token [NAME] [flags]   make NAME (default admin) an\n"
-		     "                 admin with a new token, print it on stdout, exit\n\n"
+		     "       laird admin-token [NAME] [--create] [flags]\n"
+		     "              make NAME (default admin) an admin with a new token (its old\n"
+		     "              token stops working), print it on stdout, exit. Settings from\n"
+		     "              --config FILE, else " LAIRD_CONFIG_PATH " if it exists,\n"
+		     "              else the defaults; a missing database is an error unless\n"
+		     "              --create\n\n"
 		     "lair's game server: WebSocket and HTTP (/healthz, /metrics) on one port.\n"
 		     "Settings come from the defaults, then --config FILE (JSON, keys as below\n"
 		     "with '_' for '-'), then the other flags. Sizes take a k or m suffix\n"

@@ -14,6 +14,12 @@
 /* laird --version, lair_build_info{version} */
 #define LAIRD_VERSION "0.1.0"
 
+/* The service's settings when installed (make install SYSCONFDIR=...):
+ * `laird admin-token` reads them when no --config is given. */
+#ifndef LAIRD_CONFIG_PATH
+#define LAIRD_CONFIG_PATH "/etc/lair/laird.json"
+#endif
+
 typedef struct laird_config {
 	/* network */
 	char bind[64];            /* "127.0.0.1"; "0.0.0.0" or "::" for public */

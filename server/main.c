@@ -11,8 +11,8 @@
  *   app_free → net_free (second lws_context_destroy) → store_free →
  *   uv_loop_close → exit 0.
  *
- * `laird admin-token [NAME]` instead issues an admin token (admin.h) and
- * exits. Exit codes: 0 after a clean shutdown, 1 when the server cannot
+ * `laird admin-token [NAME] [--create]` instead issues an admin token
+ * (admin_token.h) in the service's database and exits. Exit codes: 0 after a clean shutdown, 1 when the server cannot
  * start (busy port, database error), 2 on a usage error.
  */
 #include <errno.h>
@@ -23,12 +23,12 @@
 #include <sys/resource.h>
 #include <libwebsockets.h>
 #include <sqlite3.h>
-#include <sys/stat.h>
 #include <uv.h>
 
 #include "../common/log.h"
 #include "../common/util.h"
 #include "admin.h"
+#include "admin_token.h"
 #include "app.h"
 #include "config.h"
 #include "metrics.h"
@@ -48,9 +48,13 @@ struct laird {
 
 /* ---- net → app glue ---------------------------------------------------- */
 
+/* One line per connection at info, at its close (with its code: who closed
+ * it and why); its opening only at debug, to halve the volume (journald
+ * drops lines past its rate limit, errors included). */
 static void cb_open(void *ud, conn *c)
 {
 	struct laird *L = ud;
+	log_debug("conn", "%llu from %s: open", (unsigned long long)conn_id(c), conn_peer_ip(c));
 	app_on_open(L->app, c);
 }
 
@@ -63,6 +67,10 @@ static void cb_message(void *ud, conn *c, const char *text, size_t len)
 static void cb_close(void *ud, conn *c)
 {
 	struct laird *L = ud;
+	bool by_peer;
+	int code = conn_close_code(c, &by_peer);
+	log_info("conn", "%llu from %s: closed %d by %s", (unsigned long long)conn_id(c),
+		 conn_peer_ip(c), code, by_peer ? "the peer" : "laird");
 	app_on_close(L->app, c);
 }
 
@@ -141,25 +149,6 @@ static void raise_fd_limit(const laird_config *cfg)
 			 (unsigned long long)want, strerror(errno));
 }
 
-/* Creates the database's directory (one level, e.g. ./var) if missing. */
-static int make_db_dir(const char *db_path, char *err, size_t errlen)
-{
-	char dir[sizeof ((laird_config *)0)->db_path];
-	strlcpy_safe(dir, db_path, sizeof dir);
-	char *slash = strrchr(dir, '/');
-	if (!slash || slash == dir)
-		return 0;
-	*slash = 0;
-	if (mkdir(dir, 0750) == 0) {
-		log_info("laird", "created %s", dir);
-		return 0;
-	}
-	if (errno == EEXIST)
-		return 0;
-	snprintf(err, errlen, "cannot create %.400s: %s", dir, strerror(errno));
-	return -1;
-}
-
 static int run(struct laird *L)
 {
 	char err[512];
@@ -167,7 +156,7 @@ static int run(struct laird *L)
 	log_set_level((enum log_level)L->cfg.log_level);
 	raise_fd_limit(&L->cfg);
 	if (uv_loop_init(&L->loop) != 0) {
-		fprintf(stderr, "laird: cannot create the event loop\n");
+		fprintf(stderr, "%slaird: cannot create the event loop\n", log_prefix(LOG_ERROR));
 		return 1;
 	}
 
@@ -175,15 +164,17 @@ static int run(struct laird *L)
 			    .on_close = cb_close, .metrics = cb_metrics};
 	L->net = net_new(&L->loop, &L->cfg, &cb, err, sizeof err);
 	if (!L->net) {
-		fprintf(stderr, "laird: %s\n", err);
+		fprintf(stderr, "%slaird: %s\n", log_prefix(LOG_ERROR), err);
 		uv_run(&L->loop, UV_RUN_DEFAULT);
 		uv_loop_close(&L->loop);
 		return 1;
 	}
 
-	if (make_db_dir(L->cfg.db_path, err, sizeof err) != 0 ||
-	    !(L->store = store_open(&L->loop, L->cfg.db_path, err, sizeof err))) {
-		fprintf(stderr, "laird: %s\n", err);
+	int made = mkdir_parent(L->cfg.db_path, err, sizeof err);
+	if (made == 1)
+		log_info("laird", "created the directory of %s", L->cfg.db_path);
+	if (made < 0 || !(L->store = store_open(&L->loop, L->cfg.db_path, err, sizeof err))) {
+		fprintf(stderr, "%slaird: %s\n", log_prefix(LOG_ERROR), err);
 		rc = 1;
 	}
 	if (rc != 0) {
@@ -225,31 +216,16 @@ int main(int argc, char **argv)
 {
 	static struct laird L;
 	char err[512];
+	log_detect_journal();
 	config_defaults(&L.cfg);
-	/* `laird admin-token [NAME] [flags]`: issue an admin token and exit. */
-	bool admin_token = argc > 1 && !strcmp(argv[1], "admin-token");
-	const char *admin_name = NULL;
-	if (admin_token) {
-		argv++, argc--; /* argv[0] now "admin-token": the flags follow */
-		if (argc > 1 && strncmp(argv[1], "-", 1) != 0) {
-			admin_name = argv[1];
-			argv++, argc--;
-		}
-	}
+	if (argc > 1 && !strcmp(argv[1], "admin-token"))
+		return admin_token_cli(&L.cfg, argc - 1, argv + 1, LAIRD_CONFIG_PATH);
 	int r = config_parse_args(&L.cfg, argc, argv, err, sizeof err);
 	if (r == 1)
 		return 0;
 	if (r < 0) {
-		fprintf(stderr, "laird: %s\n", err);
+		fprintf(stderr, "%slaird: %s\n", log_prefix(LOG_ERROR), err);
 		return 2;
-	}
-	if (admin_token) {
-		log_set_level((enum log_level)L.cfg.log_level);
-		if (make_db_dir(L.cfg.db_path, err, sizeof err) != 0) {
-			fprintf(stderr, "laird: %s\n", err);
-			return 1;
-		}
-		return admin_token_command(&L.cfg, admin_name);
 	}
 	return run(&L);
 }

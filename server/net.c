@@ -102,6 +102,7 @@ struct conn {
 	bool lws_closed;  /* LWS_CALLBACK_CLOSED seen: lws is closing it itself */
 	bool rx_paused;
 	int close_code;
+	int peer_close_code; /* from the peer's close frame (1005: it had none) */
 	uint64_t close_deadline_ms; /* graceful close: kill when the queue drained or then */
 	char close_reason[124];
 };
@@ -298,6 +299,14 @@ void conn_set_user(conn *c, void *p) { c->user = p; }
 void *conn_user(const conn *c) { return c->user; }
 const char *conn_peer_ip(const conn *c) { return c->peer; }
 uint64_t conn_id(const conn *c) { return c->id; }
+
+int conn_close_code(const conn *c, bool *by_peer)
+{
+	*by_peer = !c->close_code;
+	if (c->close_code)
+		return c->close_code;
+	return c->peer_close_code ? c->peer_close_code : 1006;
+}
 size_t net_connections(const net *n) { return n->n_conns; }
 int net_port(const net *n) { return n->port; }
 const char *net_address(const net *n) { return n->pub ? listener_name(n->pub) : ""; }
@@ -701,6 +710,12 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 	case LWS_CALLBACK_RECEIVE:
 		if (p)
 			on_receive(n, wsi, p->c, in, len);
+		return 0;
+	case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+		if (p && p->c && !p->c->peer_close_code)
+			p->c->peer_close_code = len >= 2 ? ((const unsigned char *)in)[0] << 8 |
+								  ((const unsigned char *)in)[1]
+							 : 1005;
 		return 0;
 	case LWS_CALLBACK_RECEIVE_PONG:
 		if (p && p->c)

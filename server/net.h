@@ -21,6 +21,7 @@
 #ifndef LAIR_NET_H
 #define LAIR_NET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <uv.h>
@@ -87,6 +88,10 @@ void *conn_user(const conn *c);
 const char *conn_peer_ip(const conn *c);
 /* Unique for the process's life, starting at 1. */
 uint64_t conn_id(const conn *c);
+/* How c ended (for the log, in on_close): the code laird closed it with,
+ * else the peer's (1005: its close frame had no code; 1006: it dropped
+ * without one); *by_peer when laird did not close it. */
+int conn_close_code(const conn *c, bool *by_peer);
 
 /* /healthz answers 503 from now on and new WebSocket connections are
  * closed with 1001 straight away. */

@@ -180,8 +180,9 @@ static void welcome(session *s, const store_player *sp, const char *token)
 	 * follows the missed ones in seq order). */
 	tables_resume_player(a, p, s->resume);
 	tables_player_connected(a, p, true);
-	log_info("app", "player %s (%lld) %s", p->name, (long long)p->id,
-		 token ? "created" : "resumed");
+	log_info("app", "player %s (%lld) %s, conn %llu from %s, client \"%s\"", p->name,
+		 (long long)p->id, token ? "created" : "resumed", (unsigned long long)conn_id(s->c),
+		 conn_peer_ip(s->c), s->client);
 }
 
 static void hello_done(void *ud, int err, const store_player *sp)
@@ -195,6 +196,9 @@ static void hello_done(void *ud, int err, const store_player *sp)
 		app_error(s, s->req_id, PROTO_E_NAME_TAKEN, "name",
 			  "that name is taken; pick another or present your token");
 	} else if (err == STORE_ERR_NOT_FOUND) {
+		/* A ban tool (fail2ban) matches this line: deploy/README.md. */
+		log_warn("app", "hello refused from %s: bad token (conn %llu)", conn_peer_ip(s->c),
+			 (unsigned long long)conn_id(s->c));
 		app_error(s, s->req_id, PROTO_E_BAD_TOKEN, "token", "no player has this token");
 	} else {
 		app_error(s, s->req_id, PROTO_E_INTERNAL, NULL, "the store failed (%s)",
@@ -220,6 +224,7 @@ void handle_hello(session *s, proto_msg *m)
 	s->resume = m->u.hello.resume ? cJSON_Duplicate(m->u.hello.resume, true) : NULL;
 	s->req_id = m->id ? cJSON_Duplicate(m->id, true) : NULL;
 	s->hello_token[0] = 0;
+	strlcpy_safe(s->client, m->u.hello.client ? m->u.hello.client : "", sizeof s->client);
 	if (m->u.hello.name) {
 		if (store_token_new(s->hello_token) != 0) {
 			app_error(s, m->id, PROTO_E_INTERNAL, NULL, "no randomness for a token");

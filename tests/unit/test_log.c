@@ -1,10 +1,12 @@
 /*
- * test_log.c — common/log.c: the level threshold, and one message is one
- * line whatever its text holds (stderr captured into a temporary file).
+ * test_log.c — common/log.c: the level threshold, one message is one line
+ * whatever its text holds, and syslog priority prefixes when stderr is the
+ * journal (stderr captured into a temporary file).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../../common/log.h"
@@ -64,4 +66,53 @@ TEST(log_level_names_parse)
 	CHECK_EQ(log_level_parse("debug"), LOG_DEBUG);
 	CHECK_EQ(log_level_parse("off"), LOG_OFF);
 	CHECK_EQ(log_level_parse("loud"), -1);
+}
+
+/* Sets JOURNAL_STREAM to stderr's own device:inode (match) or to another
+ * file's (a child whose stderr went elsewhere), then logs every level. */
+static bool journal_match;
+
+static void emit_journal(void)
+{
+	struct stat st;
+	char env[64];
+	if (journal_match)
+		fstat(STDERR_FILENO, &st);
+	else
+		stat("/", &st);
+	snprintf(env, sizeof env, "%llu:%llu", (unsigned long long)st.st_dev,
+		 (unsigned long long)st.st_ino);
+	setenv("JOURNAL_STREAM", env, 1);
+	bool on = log_detect_journal();
+	enum log_level old = log_get_level();
+	log_set_level(LOG_DEBUG);
+	log_debug("net", "d %d", on);
+	log_info("net", "i");
+	log_warn("app", "w");
+	log_error("laird", "e");
+	fprintf(stderr, "%sraw\n", log_prefix(LOG_ERROR));
+	log_set_level(old);
+	unsetenv("JOURNAL_STREAM");
+	log_detect_journal();
+}
+
+TEST(log_priority_prefixes_when_stderr_is_the_journal)
+{
+	journal_match = true;
+	char *out = capture(emit_journal);
+	REQUIRE(out != NULL);
+	CHECK_STR(out, "<7>debug net: d 1\n<6>info  net: i\n<4>warn  app: w\n<3>error laird: e\n"
+		       "<3>raw\n");
+	free(out);
+	/* the variable names another file: plain lines with their time */
+	journal_match = false;
+	out = capture(emit_journal);
+	REQUIRE(out != NULL);
+	CHECK(strchr(out, '<') == NULL);
+	CHECK(strstr(out, "Z debug net: d 0\n") != NULL);
+	CHECK(strstr(out, "Z error laird: e\n") != NULL);
+	CHECK(strstr(out, "\nraw\n") != NULL);
+	free(out);
+	CHECK(!log_detect_journal()); /* unset again */
+	CHECK_STR(log_prefix(LOG_ERROR), "");
 }
