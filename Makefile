@@ -160,3 +160,60 @@ fuzz: deps
 soak:
 	@$(MAKE) --no-print-directory all
 	@tests/soak/run $(BUILD)
+
+# ---- install (Debian conventions; deploy/README.md) ----
+# make install [PREFIX=/usr/local] [DESTDIR=staging root] [SYSCONFDIR=/etc]:
+# laird in SBINDIR (a daemon, laird(8)), lair in BINDIR, both manual pages,
+# the systemd unit, the docs and examples in DOCDIR, and the settings file
+# SYSCONFDIR/lair/laird.json from the example only when there is none (an
+# operator's settings are never overwritten). The unit, the pages and laird's
+# compiled-in settings path follow PREFIX and SYSCONFDIR. `make uninstall`
+# removes exactly what install wrote, except the settings and the database.
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+SBINDIR    ?= $(PREFIX)/sbin
+MANDIR     ?= $(PREFIX)/share/man
+DOCDIR     ?= $(PREFIX)/share/doc/lair
+UNITDIR    ?= $(PREFIX)/lib/systemd/system
+SYSCONFDIR ?= /etc
+INSTALL    ?= install
+DOC_FILES  := README.md client-cli/README.md deploy/README.md deploy/nginx-lair.conf \
+	deploy/laird.example.json proto/PROTOCOL.md proto/table.md proto/schema.json \
+	$(wildcard proto/kinds/*.md proto/examples/*.js docs/*.md docs/*/*.md)
+# The installed paths in place of the defaults the files are written with.
+PATHS_SED  := -e 's|/usr/local/sbin|$(SBINDIR)|g' -e 's|/usr/local/share/doc/lair|$(DOCDIR)|g' \
+	-e 's|/usr/local/lib/systemd/system|$(UNITDIR)|g' -e 's|/etc/lair|$(SYSCONFDIR)/lair|g'
+
+# laird's default settings path follows SYSCONFDIR (server/config.h); the
+# objects that use it are rebuilt when it changes.
+$(BUILD)/gen/sysconfdir: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(SYSCONFDIR)' | cmp -s - $@ || echo '$(SYSCONFDIR)' >$@
+$(BUILD)/server/admin_token.o $(BUILD)/server/config.o $(BUILD)/server/main.o: $(BUILD)/gen/sysconfdir
+$(BUILD)/server/admin_token.o $(BUILD)/server/config.o $(BUILD)/server/main.o: \
+	ALL_CFLAGS += -DLAIRD_CONFIG_PATH='"$(SYSCONFDIR)/lair/laird.json"'
+
+.PHONY: install uninstall FORCE
+FORCE:
+
+install: $(LAIRD) $(LAIR)
+	$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/lair
+	$(INSTALL) -m 755 $(LAIRD) $(DESTDIR)$(SBINDIR)/laird
+	$(INSTALL) -m 755 $(LAIR) $(DESTDIR)$(BINDIR)/lair
+	sed $(PATHS_SED) docs/man/laird.8 >$(DESTDIR)$(MANDIR)/man8/laird.8
+	sed $(PATHS_SED) docs/man/lair.1 >$(DESTDIR)$(MANDIR)/man1/lair.1
+	sed $(PATHS_SED) deploy/laird.service >$(DESTDIR)$(UNITDIR)/laird.service
+	chmod 644 $(DESTDIR)$(MANDIR)/man8/laird.8 $(DESTDIR)$(MANDIR)/man1/lair.1 \
+		$(DESTDIR)$(UNITDIR)/laird.service
+	for f in $(DOC_FILES); do $(INSTALL) -D -m 644 $$f $(DESTDIR)$(DOCDIR)/$$f || exit 1; done
+	[ -e $(DESTDIR)$(SYSCONFDIR)/lair/laird.json ] || \
+		$(INSTALL) -m 644 deploy/laird.example.json $(DESTDIR)$(SYSCONFDIR)/lair/laird.json
+
+uninstall:
+	rm -f $(DESTDIR)$(SBINDIR)/laird $(DESTDIR)$(BINDIR)/lair \
+		$(DESTDIR)$(MANDIR)/man8/laird.8 $(DESTDIR)$(MANDIR)/man1/lair.1 \
+		$(DESTDIR)$(UNITDIR)/laird.service
+	for f in $(DOC_FILES); do rm -f $(DESTDIR)$(DOCDIR)/$$f; done
+	[ ! -d $(DESTDIR)$(DOCDIR) ] || find $(DESTDIR)$(DOCDIR) -depth -type d -empty -delete
+	@echo "kept: $(DESTDIR)$(SYSCONFDIR)/lair/laird.json (settings) and the database"

@@ -1,6 +1,7 @@
 /*
  * main.c — laird's entry point: settings, the one libuv loop, the store,
- * the app and the network layer, and the shutdown order of NOTES-lws:
+ * the app and the network layer, and the shutdown order that libwebsockets
+ * on a foreign (libuv) loop needs:
  *
  *   SIGINT/SIGTERM → draining (/healthz 503) → app_drain (the app tells its
  *   clients and stops its timers) → our signal handles closed → after
@@ -11,9 +12,13 @@
  *   app_free → net_free (second lws_context_destroy) → store_free →
  *   uv_loop_close → exit 0.
  *
- * `laird admin-token [NAME] [--create]` instead issues an admin token
- * (admin_token.h) in the service's database and exits. Exit codes: 0 after a clean shutdown, 1 when the server cannot
- * start (busy port, database error), 2 on a usage error.
+ * Under systemd (Type=notify, systemd.h) READY=1 follows the "listening"
+ * line on stdout, and STOPPING=1 the signal.
+ *
+ * `laird admin-token [NAME] [--create]` instead issues an admin token in the
+ * service's database (admin_token.h) and exits. Exit codes: 0 after a clean
+ * shutdown, 1 when the server cannot start (busy port, database error), 2 on
+ * a usage error.
  */
 #include <errno.h>
 #include <signal.h>
@@ -21,6 +26,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <libwebsockets.h>
 #include <sqlite3.h>
 #include <uv.h>
@@ -34,6 +40,7 @@
 #include "metrics.h"
 #include "net.h"
 #include "store.h"
+#include "systemd.h"
 
 struct laird {
 	uv_loop_t loop;
@@ -44,6 +51,7 @@ struct laird {
 	uv_signal_t sigint, sigterm;
 	uv_timer_t drain_timer; /* drain_delay_ms between SIGTERM and closing clients */
 	bool stopping;
+	double started_unix; /* process_start_time_seconds */
 };
 
 /* ---- net → app glue ---------------------------------------------------- */
@@ -78,10 +86,17 @@ static void cb_metrics(void *ud, buf *out)
 {
 	struct laird *L = ud;
 	metrics_build_info(out, LAIRD_VERSION, lws_get_library_version(), sqlite3_libversion());
-	metrics_process(out);
+	metrics_process(out, L->started_unix);
 	if (L->store)
 		store_metrics(L->store, out);
 	app_metrics(L->app, out);
+}
+
+/* Tells systemd (Type=notify) where laird stands; nothing without it. */
+static void notify(const char *state)
+{
+	if (systemd_notify(state) < 0)
+		log_warn("laird", "NOTIFY_SOCKET: %s", strerror(errno));
 }
 
 /* ---- shutdown ----------------------------------------------------------- */
@@ -116,6 +131,7 @@ static void on_signal(uv_signal_t *s, int signum)
 		return;
 	L->stopping = true;
 	log_info("laird", "%s: shutting down", signum == SIGINT ? "SIGINT" : "SIGTERM");
+	notify("STOPPING=1\nSTATUS=draining");
 	net_set_draining(L->net);
 	app_drain(L->app);
 	/* Closing them restores the default action: a second signal kills. */
@@ -194,6 +210,10 @@ static int run(struct laird *L)
 		printf("laird: listening on %s (WebSocket; HTTP /healthz /metrics)\n",
 		       net_address(L->net));
 		fflush(stdout);
+		char state[160];
+		snprintf(state, sizeof state, "READY=1\nSTATUS=serving on %.64s:%d", L->cfg.bind,
+			 net_port(L->net));
+		notify(state);
 	}
 
 	uv_run(&L->loop, UV_RUN_DEFAULT);
@@ -216,6 +236,9 @@ int main(int argc, char **argv)
 {
 	static struct laird L;
 	char err[512];
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	L.started_unix = (double)now.tv_sec + (double)(now.tv_nsec / 1000000) / 1e3;
 	log_detect_journal();
 	config_defaults(&L.cfg);
 	if (argc > 1 && !strcmp(argv[1], "admin-token"))

@@ -153,20 +153,6 @@ static int self_stat(unsigned long long *fields, int n)
 	return 0;
 }
 
-static long long boot_time(void)
-{
-	char line[256];
-	long long btime = -1;
-	FILE *f = fopen("/proc/stat", "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof line, f))
-		if (sscanf(line, "btime %lld", &btime) == 1)
-			break;
-	fclose(f);
-	return btime;
-}
-
 static long open_fds(void)
 {
 	DIR *d = opendir("/proc/self/fd");
@@ -179,7 +165,7 @@ static long open_fds(void)
 	return n - 1; /* the directory's own descriptor */
 }
 
-void metrics_process(buf *out)
+void metrics_process(buf *out, double start_unix)
 {
 	struct rusage ru;
 	if (getrusage(RUSAGE_SELF, &ru) == 0)
@@ -188,20 +174,17 @@ void metrics_process(buf *out)
 				(double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
 					(double)ru.ru_stime.tv_sec +
 					(double)ru.ru_stime.tv_usec / 1e6);
-	/* proc(5): 22 starttime (ticks after boot), 23 vsize (bytes), 24 rss (pages) */
+	/* proc(5): 23 vsize (bytes), 24 rss (pages) */
 	unsigned long long st[22];
 	if (self_stat(st, 22) == 0) {
-		long page = sysconf(_SC_PAGESIZE), hz = sysconf(_SC_CLK_TCK);
+		long page = sysconf(_SC_PAGESIZE);
 		metrics_gauge(out, "process_resident_memory_bytes", "Resident memory size in bytes.",
 			      (double)st[21] * (double)(page > 0 ? page : 4096));
 		metrics_gauge(out, "process_virtual_memory_bytes", "Virtual memory size in bytes.",
 			      (double)st[20]);
-		long long btime = boot_time();
-		if (btime >= 0 && hz > 0)
-			metrics_gauge(out, "process_start_time_seconds",
-				      "Start time of the process since unix epoch in seconds.",
-				      (double)btime + (double)st[19] / (double)hz);
 	}
+	metrics_gauge(out, "process_start_time_seconds",
+		      "Start time of the process since unix epoch in seconds.", start_unix);
 	long fds = open_fds();
 	if (fds >= 0)
 		metrics_gauge(out, "process_open_fds", "Number of open file descriptors.",

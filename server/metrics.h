@@ -52,10 +52,11 @@ void metrics_build_info(buf *out, const char *version, const char *lws_version,
 			const char *sqlite_version);
 
 /* The standard process_* families of Prometheus client libraries, read from
- * /proc (memory, never disk): process_cpu_seconds_total,
- * process_resident_memory_bytes, process_virtual_memory_bytes,
- * process_open_fds, process_max_fds, process_start_time_seconds. A value
- * that cannot be read is left out. */
-void metrics_process(buf *out);
+ * /proc/self (memory, never disk; the unit's ProcSubset=pid leaves it):
+ * process_cpu_seconds_total, process_resident_memory_bytes,
+ * process_virtual_memory_bytes, process_open_fds, process_max_fds, and
+ * process_start_time_seconds, which is start_unix (the caller's clock at
+ * start-up). A value that cannot be read is left out. */
+void metrics_process(buf *out, double start_unix);
 
 #endif

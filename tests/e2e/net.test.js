@@ -373,7 +373,7 @@ test('laird admin-token NAME prints a token that logs NAME in as an admin', asyn
 	const dbDir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'lair-e2e-admin-'));
 	try {
 		const dbPath = path.join(dbDir, 'lair.db');
-		const r = await runLaird(['admin-token', 'warden', '--db-path', dbPath,
+		const r = await runLaird(['admin-token', 'warden', '--create', '--db-path', dbPath,
 			'--log-level', 'warn']);
 		assert.equal(r.code, 0, r.stderr);
 		const token = r.stdout.trim();
