@@ -201,7 +201,9 @@ static void start_attempt(struct lconn *c)
 	ci.port = c->port;
 	ci.path = c->path;
 	ci.host = c->host_hdr;
-	ci.origin = c->host_hdr;
+	/* No Origin: lair is not a web page (laird's allowed_origins is about
+	 * browsers), and lws would send "http://HOST:PORT" even over TLS,
+	 * which a proxy's Host ("HOST", no port) never matches. */
 	ci.ssl_connection = c->tls ? LCCSCF_USE_SSL : 0;
 	ci.local_protocol_name = protocols[0].name;
 	ci.pwsi = &c->wsi;

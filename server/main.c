@@ -211,8 +211,7 @@ static int run(struct laird *L)
 		       net_address(L->net));
 		fflush(stdout);
 		char state[160];
-		snprintf(state, sizeof state, "READY=1\nSTATUS=serving on %.64s:%d", L->cfg.bind,
-			 net_port(L->net));
+		snprintf(state, sizeof state, "READY=1\nSTATUS=serving on %.100s", net_address(L->net));
 		notify(state);
 	}
 
