@@ -1270,6 +1270,18 @@ TEST(store_disk_full_acknowledges_nothing_uncommitted)
 	WAIT(&e, &d2);
 	CHECK_EQ(full.err, STORE_ERR_DB);
 	CHECK_EQ(d1.err, STORE_ERR_DB); /* rolled back with the transaction */
+	{ /* /metrics: each failed request counted; only committed writes timed */
+		buf m = {0};
+		char want[64];
+		store_metrics(e.st, &m);
+		snprintf(want, sizeof want, "\nlair_store_failures_total %d\n",
+			 2 + (d2.err == STORE_ERR_DB));
+		CHECK_MSG(strstr(m.data, want) != NULL, "%s", m.data);
+		snprintf(want, sizeof want, "\nlair_store_durable_seconds_count %d\n",
+			 1 + (d2.err == STORE_OK));
+		CHECK_MSG(strstr(m.data, want) != NULL, "%s", m.data);
+		buf_free(&m);
+	}
 	REQUIRE(env_reopen(&e));
 	size_t n;
 	const store_live_table *t = store_live_tables(e.st, &n);
