@@ -21,6 +21,7 @@
  * through nginx, the installed laird's version and manual pages, the unit's
  * `systemd-analyze security` score as the README prints it, and `make
  * uninstall`. Bounded throughout; every process it starts is stopped.
+ * DEPLOY_TEST_KEEP=1 keeps the sandbox (its journal, nginx's logs) to look.
  */
 const test = require('node:test');
 const assert = require('node:assert');
