@@ -21,19 +21,18 @@
  * a usage error.
  */
 #include <errno.h>
+#include <libwebsockets.h>
 #include <signal.h>
+#include <sqlite3.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
-#include <libwebsockets.h>
-#include <sqlite3.h>
 #include <uv.h>
 
 #include "../common/log.h"
 #include "../common/util.h"
-#include "admin.h"
 #include "admin_token.h"
 #include "app.h"
 #include "config.h"
