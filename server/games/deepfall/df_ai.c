@@ -244,8 +244,8 @@ static double floor_value(const ai_ctx *x, const needs *n, int f, double depth_b
 	double best = 0;
 	for (int r = 0; r < g->cfg.rooms; r++) {
 		const df_room *rm = &g->rooms[(f - 1) * g->cfg.rooms + r];
-		if (!rm->alive || rm->act[me])
-			continue;
+		if (!rm->alive || rm->act[me] || rm->value <= best)
+			continue; /* (a room is worth at most its value) */
 		int ns = n->threat[rm->theme] - rm->prog_s[me];
 		int nc = n->lock[rm->theme] - rm->prog_c[me];
 		double v;
