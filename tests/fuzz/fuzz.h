@@ -72,6 +72,17 @@ bool fuzz_left(const fuzz_in *in);
  * returns the text (caller frees). `what` names it in a failure. */
 char *fuzz_json_text(const cJSON *j, const char *what);
 
+/* Checks that j is a tree JSON text can carry (no NaN, no infinity, every
+ * member keyed: the one thing that makes a tree print to text that does
+ * not read back the same, given a correct printer; the json target
+ * checks the printer, json_print, on any tree). */
+void fuzz_json_check(const cJSON *j, const char *what);
+
+/* Checks that two trees are the same (as fuzz_json_text compares them),
+ * object members named in ignore (NULL-terminated, may be NULL) aside;
+ * else reports "`what` differs" with both printed. */
+void fuzz_json_same(const cJSON *a, const cJSON *b, const char *const *ignore, const char *what);
+
 /* False when j holds a number JSON text cannot carry (NaN, infinity: a
  * client's 1e999 parses to one) or a member without a key. */
 bool fuzz_json_printable(const cJSON *j);

@@ -54,6 +54,8 @@ typedef struct game_run {
 	size_t n_log, cap_log;
 	game_choice *opts; /* scratch for options() */
 	int cap_opts;
+	cJSON **seen;      /* per viewer (index v + 1): what look() gave at */
+	size_t *seen_at;   /* this many decisions into the game (n_log + 1) */
 } game_run;
 
 /* ---- JSON tweaks: configs and shared states -------------------------------- */
@@ -184,32 +186,35 @@ static bool in_options(const game_choice *opts, int n, game_choice c)
 	return false;
 }
 
-/* What the viewers may see, and every seat's options, as one text: an
- * illegal apply must leave it byte for byte the same. only: one viewer
- * (-1 for the spectator) and that seat's options, or ALL_VIEWERS. */
-#define ALL_VIEWERS (-2)
-static char *observe(const game_run *r, int only)
+/* What viewer v (-1: the spectator) may see and, for a seat, its options:
+ * an illegal apply must leave it exactly the same. */
+static cJSON *look(const game_run *r, int v)
 {
-	buf b = {0};
-	buf_printf(&b, "pending=%u over=%d\n", r->k->pending(r->st), r->k->is_over(r->st));
-	for (int v = -1; v < r->seats; v++) {
-		if (only != ALL_VIEWERS && v != only)
-			continue;
-		cJSON *view = r->k->view(r->st, v);
-		char *s = fuzz_json_text(view, "view");
-		buf_printf(&b, "view %d: %s\n", v, s);
-		free(s);
-		cJSON_Delete(view);
-		if (v < 0)
-			continue;
-		cJSON *o = r->k->options_json(r->st, v);
-		FUZZ_CHECK(cJSON_IsArray(o), "options_json(seat %d) is not an array", v);
-		s = fuzz_json_text(o, "options_json");
-		buf_printf(&b, "options %d: %s\n", v, s);
-		free(s);
-		cJSON_Delete(o);
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "pending", r->k->pending(r->st));
+	cJSON_AddBoolToObject(o, "over", r->k->is_over(r->st));
+	cJSON_AddItemToObject(o, "view", r->k->view(r->st, v));
+	if (v >= 0) {
+		cJSON *opts = r->k->options_json(r->st, v);
+		FUZZ_CHECK(cJSON_IsArray(opts), "options_json(seat %d) is not an array", v);
+		cJSON_AddItemToObject(o, "options", opts);
 	}
-	return b.data;
+	return o;
+}
+
+/* look(r, v) of the game as it is now, taken once per decision (only a
+ * legal set changes the game; that an illegal one does not is checked)
+ * and checked to be a tree JSON text can carry. The views are printed and
+ * read back in full at the end (check_replay). */
+static const cJSON *seen(game_run *r, int v)
+{
+	if (r->seen_at[v + 1] != r->n_log + 1) {
+		cJSON_Delete(r->seen[v + 1]);
+		r->seen[v + 1] = look(r, v);
+		fuzz_json_check(r->seen[v + 1], "view and options");
+		r->seen_at[v + 1] = r->n_log + 1;
+	}
+	return r->seen[v + 1];
 }
 
 /* Events: seats in range; rendered for the spectator and one seat (in
@@ -226,7 +231,7 @@ static void check_events(const game_run *r, size_t from)
 			cJSON *j = r->k->event_json(r->st, e, v);
 			if (!j)
 				continue;
-			free(fuzz_json_text(j, "event_json"));
+			fuzz_json_check(j, "event_json");
 			cJSON_Delete(j);
 		}
 	}
@@ -267,7 +272,7 @@ static void check_decision(game_run *r)
 				FUZZ_CHECK(r->opts[j] != r->opts[i], "seat %d: option %d twice", s,
 					   r->opts[i]);
 			cJSON *cj = r->k->choice_json(r->st, s, r->opts[i]);
-			free(fuzz_json_text(cj, "choice_json"));
+			fuzz_json_check(cj, "choice_json");
 			game_choice back = GAME_NO_CHOICE;
 			err[0] = 0;
 			int rc = r->k->choice_parse(r->st, s, cj, &back, err, sizeof err);
@@ -374,7 +379,7 @@ static int apply_checked(game_run *r, const game_choice *set, bool legal)
 	/* The spectator and one seat, in turn: the replay at the end compares
 	 * everything, hidden state included, once the log has played out. */
 	int who = (int)(r->n_log % (size_t)(r->seats + 1)) - 1;
-	char *before = legal ? NULL : observe(r, who);
+	const cJSON *before = legal ? NULL : seen(r, who);
 	size_t n_ev = r->evs.len;
 	char err[256] = "";
 	int rc = r->k->apply(r->st, set, &r->evs, err, sizeof err);
@@ -388,11 +393,9 @@ static int apply_checked(game_run *r, const game_choice *set, bool legal)
 	FUZZ_CHECK(rc >= GAME_ERR_CONFIG && rc <= GAME_ERR_OVER && err[0],
 		   "refused with code %d and message '%s'", rc, err);
 	FUZZ_CHECK(r->evs.len == n_ev, "a refused set emitted %zu events", r->evs.len - n_ev);
-	char *after = observe(r, who);
-	FUZZ_CHECK(strcmp(before, after) == 0, "a refused set changed the game:\n%.600s\n--\n"
-		   "%.600s", before, after);
-	free(before);
-	free(after);
+	cJSON *after = look(r, who);
+	fuzz_json_same(before, after, NULL, "the game after a refused set");
+	cJSON_Delete(after);
 	return rc;
 }
 
@@ -457,10 +460,13 @@ static void check_replay(game_run *r, const cJSON *config_json, const cJSON *sha
 		   "replay emitted other events (%zu vs %zu)", evs.len, r->evs.len);
 	game_run rr = *r;
 	rr.st = st;
-	char *a = observe(r, ALL_VIEWERS), *b = observe(&rr, ALL_VIEWERS);
-	FUZZ_CHECK(strcmp(a, b) == 0, "replay differs:\n%.600s\n--\n%.600s", a, b);
-	free(a);
-	free(b);
+	for (int v = -1; v < r->seats; v++) {
+		cJSON *a = look(r, v), *b = look(&rr, v);
+		free(fuzz_json_text(a, "view and options")); /* printed and read back */
+		fuzz_json_same(a, b, NULL, "the game replayed from its log");
+		cJSON_Delete(a);
+		cJSON_Delete(b);
+	}
 	r->k->destroy(st);
 	game_events_free(&evs);
 	free(log);
@@ -593,9 +599,12 @@ int fuzz_game_one(const uint8_t *data, size_t size)
 	FUZZ_CHECK(r.st, "%s: create with %d seats failed: %s", k->name, seats, err);
 	r.cap_opts = 64;
 	r.opts = xmalloc((size_t)r.cap_opts * sizeof *r.opts);
+	r.seen = xcalloc((size_t)seats + 1, sizeof *r.seen);
+	r.seen_at = xcalloc((size_t)seats + 1, sizeof *r.seen_at);
 	check_events(&r, 0);
 	check_decision(&r);
-	free(observe(&r, ALL_VIEWERS));
+	for (int v = -1; v < seats; v++)
+		seen(&r, v);
 
 	for (int d = 0; d < MAX_DECISIONS && fuzz_left(&in) && !k->is_over(r.st); d++) {
 		uint8_t op = fuzz_u8(&in);
@@ -606,7 +615,7 @@ int fuzz_game_one(const uint8_t *data, size_t size)
 		apply_checked(&r, set, legal);
 		check_decision(&r);
 		if (legal) /* views are valid JSON: one viewer each time, in turn */
-			free(observe(&r, d % (seats + 1) - 1));
+			seen(&r, d % (seats + 1) - 1);
 	}
 	if ((cb & 0x10) && !k->is_over(r.st)) {
 		/* The AI alone must bring the game to its end. */
@@ -641,6 +650,10 @@ int fuzz_game_one(const uint8_t *data, size_t size)
 	}
 	k->destroy(r.st);
 out:
+	for (int v = 0; r.seen && v <= seats; v++)
+		cJSON_Delete(r.seen[v]);
+	free(r.seen);
+	free(r.seen_at);
 	free(r.opts);
 	free(r.log);
 	game_events_free(&r.evs);
