@@ -131,13 +131,15 @@ clean:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
-# ---- fuzzing (tests/fuzz/fuzz.h, tests/fuzz/run) ----
+# ---- fuzzing (tests/fuzz/fuzz.h, tests/fuzz/run, README "Fuzzing") ----
 # The fuzz targets are plain functions: the regression unit test links them,
 # and `make fuzz` links each with libFuzzer (clang, ASan+UBSan) and runs it
-# for FUZZ_SECONDS on its corpus; crashes land in build-fuzz/artifacts/.
+# for FUZZ_SECONDS on its corpus, FUZZ_JOBS targets at a time; crashes land
+# in build-fuzz/artifacts/. `make fuzz-bench` prints each one's runs/s.
 FUZZ_SRC := $(wildcard tests/fuzz/*.c)
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := proto game table
+FUZZ_JOBS ?= 1
+FUZZ_TARGETS := proto game table client json config http
 FUZZ_SAN ?= -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
 $(BUILD)/tests/test_fuzz_regress: $(call obj,$(FUZZ_SRC))
 # The harness is not coverage-instrumented (sanitizers stay): its compares
@@ -146,9 +148,9 @@ $(BUILD)/tests/test_fuzz_regress: $(call obj,$(FUZZ_SRC))
 comma := ,
 $(BUILD)/tests/fuzz/%.o: ALL_CFLAGS := $(subst fuzzer-no-link$(comma),,$(ALL_CFLAGS))
 
-.PHONY: fuzz fuzz-build
+.PHONY: fuzz fuzz-build fuzz-bench
 fuzz-build:
-	$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang OPT="-O2 -g" SAN="$(FUZZ_SAN)" \
+	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang OPT="-O2 -g" SAN="$(FUZZ_SAN)" \
 		CFLAGS="-DLAIR_LIBFUZZER" $(patsubst %,build-fuzz/fuzz/fuzz_%,$(FUZZ_TARGETS))
 
 $(BUILD)/fuzz/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/fuzz_util.o \
@@ -159,7 +161,11 @@ $(BUILD)/fuzz/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/fuzz_util
 
 fuzz: deps
 	@$(MAKE) --no-print-directory fuzz-build
-	@tests/fuzz/run build-fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	@FUZZ_JOBS=$(FUZZ_JOBS) tests/fuzz/run build-fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-bench: deps
+	@$(MAKE) --no-print-directory fuzz-build
+	@tests/fuzz/bench build-fuzz 20 $(FUZZ_TARGETS)
 
 # ---- soak (issue 5; tests/soak/soak.js): SOAK_SECONDS (180), SOAK_BOTS (300) ----
 .PHONY: soak

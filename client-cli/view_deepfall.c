@@ -285,7 +285,7 @@ static void draw_room(struct scr *s, int row, int col, int width, const struct t
 	int n = snprintf(cell, sizeof cell, "%s%d t%d", theme_abbr(sval(room, "theme", "?")),
 			 count(room, "value"), count(room, "threat"));
 	int lock = count(room, "lock");
-	if (lock)
+	if (lock && n < (int)sizeof cell) /* a long theme from the server fills cell */
 		n += snprintf(cell + n, sizeof cell - (size_t)n, "/%d", lock);
 	int best = 0, mine = -1;
 	const cJSON *m;

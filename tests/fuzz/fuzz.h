@@ -1,12 +1,14 @@
 /*
- * fuzz.h — lair's fuzz targets as plain functions (issue 5).
+ * fuzz.h — lair's fuzz targets as plain functions (README "Fuzzing").
  *
- * Each target takes any bytes and runs them through pure code (no sockets,
- * no loop, no disk), checking invariants as it goes. A broken invariant is
- * reported on stderr and abort()s, so libFuzzer keeps the input as a crash
- * and the regression test (tests/unit/test_fuzz_regress.c), which calls the
- * same functions on every file of tests/fuzz/corpus/ and tests/fuzz/regress/,
- * fails under `make test` (plain, then ASan+UBSan).
+ * Each target takes any bytes and runs them through code that needs no
+ * sockets and no disk (the table target runs its timers on a private libuv
+ * loop; the config target reads an in-memory file), checking invariants as
+ * it goes. A broken invariant is reported on stderr and abort()s, so
+ * libFuzzer keeps the input as a crash and the regression test
+ * (tests/unit/test_fuzz_regress.c), which calls the same functions on every
+ * file of tests/fuzz/corpus/ and tests/fuzz/regress/, fails under `make
+ * test` (plain, then ASan+UBSan).
  *
  * The same .c files are linked into the libFuzzer binaries (`make fuzz`,
  * built with -DLAIR_LIBFUZZER, which adds LLVMFuzzerTestOneInput) and into
@@ -39,6 +41,27 @@ int fuzz_game_one(const uint8_t *data, size_t size);
  * round engine on a real libuv loop; layout at the top of fuzz_table.c.
  * Returns 0. */
 int fuzz_table_one(const uint8_t *data, size_t size);
+
+/* Bytes as what a server sends `lair play` (frames, and key presses in
+ * between): the table model and the kind's screen (client-cli/);
+ * layout at the top of fuzz_client.c. Returns 0. */
+int fuzz_client_one(const uint8_t *data, size_t size);
+
+/* Any bytes as JSON text: what cJSON parses, json_print (proto/json_out.h)
+ * prints to text that reads back to exactly the same tree, and but for
+ * numbers as cJSON_PrintUnformatted does. Returns 0. */
+int fuzz_json_one(const uint8_t *data, size_t size);
+
+/* Bytes as laird's config file (server/config.h): refused without a
+ * change, or the same config as those settings given as flags. Returns
+ * 0. */
+int fuzz_config_one(const uint8_t *data, size_t size);
+
+/* Bytes as the headers of an HTTP request to laird: a static file's path,
+ * Accept-Encoding, If-None-Match, If-Modified-Since, and a WebSocket
+ * upgrade's Origin and Host against allowed_origins; layout at the top of
+ * fuzz_http.c. Returns 0. */
+int fuzz_http_one(const uint8_t *data, size_t size);
 
 #ifdef LAIR_LIBFUZZER
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -129,6 +129,54 @@ TEST(fuzz_table_regressions)
 	CHECK_MSG(n >= 0, "tests/fuzz/regress/table is missing");
 }
 
+TEST(fuzz_client_corpus)
+{
+	int n = run_dir("corpus/client", fuzz_client_one);
+	CHECK_MSG(n >= 10, "tests/fuzz/corpus/client: %d inputs", n);
+}
+
+TEST(fuzz_client_regressions)
+{
+	int n = run_dir("regress/client", fuzz_client_one);
+	CHECK_MSG(n >= 0, "tests/fuzz/regress/client is missing");
+}
+
+TEST(fuzz_json_corpus)
+{
+	int n = run_dir("corpus/json", fuzz_json_one);
+	CHECK_MSG(n >= 5, "tests/fuzz/corpus/json: %d inputs", n);
+}
+
+TEST(fuzz_json_regressions)
+{
+	int n = run_dir("regress/json", fuzz_json_one);
+	CHECK_MSG(n >= 0, "tests/fuzz/regress/json is missing");
+}
+
+TEST(fuzz_config_corpus)
+{
+	int n = run_dir("corpus/config", fuzz_config_one);
+	CHECK_MSG(n >= 5, "tests/fuzz/corpus/config: %d inputs", n);
+}
+
+TEST(fuzz_config_regressions)
+{
+	int n = run_dir("regress/config", fuzz_config_one);
+	CHECK_MSG(n >= 0, "tests/fuzz/regress/config is missing");
+}
+
+TEST(fuzz_http_corpus)
+{
+	int n = run_dir("corpus/http", fuzz_http_one);
+	CHECK_MSG(n >= 3, "tests/fuzz/corpus/http: %d inputs", n);
+}
+
+TEST(fuzz_http_regressions)
+{
+	int n = run_dir("regress/http", fuzz_http_one);
+	CHECK_MSG(n >= 0, "tests/fuzz/regress/http is missing");
+}
+
 /* The empty input and a few fixed shapes, whatever the corpus holds. */
 TEST(fuzz_entry_points_take_any_bytes)
 {
@@ -144,4 +192,11 @@ TEST(fuzz_entry_points_take_any_bytes)
 	CHECK_EQ(fuzz_table_one(zeros, 0), 0);
 	CHECK_EQ(fuzz_table_one(zeros, sizeof zeros), 0);
 	CHECK_EQ(fuzz_table_one(ones, sizeof ones), 0);
+	static int (*const others[])(const uint8_t *, size_t) = {
+		fuzz_client_one, fuzz_json_one, fuzz_config_one, fuzz_http_one};
+	for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+		CHECK_EQ(others[i](zeros, 0), 0);
+		CHECK_EQ(others[i](zeros, sizeof zeros), 0);
+		CHECK_EQ(others[i](ones, sizeof ones), 0);
+	}
 }
