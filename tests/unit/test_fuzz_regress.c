@@ -93,88 +93,35 @@ static int run_dir(const char *sub, int (*fn)(const uint8_t *, size_t))
 	return count;
 }
 
-TEST(fuzz_proto_corpus)
+/* Every target, with the fewest seeds its corpus must hold. */
+static const struct target {
+	const char *name;
+	int (*fn)(const uint8_t *, size_t);
+	int min_seeds;
+} targets[] = {
+	{"proto", fuzz_proto_one, 20},  {"game", fuzz_game_one, 10},
+	{"table", fuzz_table_one, 10},  {"client", fuzz_client_one, 10},
+	{"json", fuzz_json_one, 5},     {"config", fuzz_config_one, 5},
+	{"http", fuzz_http_one, 3},
+};
+
+TEST(fuzz_corpora)
 {
-	int n = run_dir("corpus/proto", fuzz_proto_one);
-	CHECK_MSG(n >= 20, "tests/fuzz/corpus/proto: %d inputs", n);
+	for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
+		char dir[64];
+		snprintf(dir, sizeof dir, "corpus/%s", targets[i].name);
+		int n = run_dir(dir, targets[i].fn);
+		CHECK_MSG(n >= targets[i].min_seeds, "tests/fuzz/%s: %d inputs", dir, n);
+	}
 }
 
-TEST(fuzz_proto_regressions)
+TEST(fuzz_regressions)
 {
-	int n = run_dir("regress/proto", fuzz_proto_one);
-	CHECK_MSG(n >= 0, "tests/fuzz/regress/proto is missing");
-}
-
-TEST(fuzz_game_corpus)
-{
-	int n = run_dir("corpus/game", fuzz_game_one);
-	CHECK_MSG(n >= 10, "tests/fuzz/corpus/game: %d inputs", n);
-}
-
-TEST(fuzz_game_regressions)
-{
-	int n = run_dir("regress/game", fuzz_game_one);
-	CHECK_MSG(n >= 0, "tests/fuzz/regress/game is missing");
-}
-
-TEST(fuzz_table_corpus)
-{
-	int n = run_dir("corpus/table", fuzz_table_one);
-	CHECK_MSG(n >= 10, "tests/fuzz/corpus/table: %d inputs", n);
-}
-
-TEST(fuzz_table_regressions)
-{
-	int n = run_dir("regress/table", fuzz_table_one);
-	CHECK_MSG(n >= 0, "tests/fuzz/regress/table is missing");
-}
-
-TEST(fuzz_client_corpus)
-{
-	int n = run_dir("corpus/client", fuzz_client_one);
-	CHECK_MSG(n >= 10, "tests/fuzz/corpus/client: %d inputs", n);
-}
-
-TEST(fuzz_client_regressions)
-{
-	int n = run_dir("regress/client", fuzz_client_one);
-	CHECK_MSG(n >= 0, "tests/fuzz/regress/client is missing");
-}
-
-TEST(fuzz_json_corpus)
-{
-	int n = run_dir("corpus/json", fuzz_json_one);
-	CHECK_MSG(n >= 5, "tests/fuzz/corpus/json: %d inputs", n);
-}
-
-TEST(fuzz_json_regressions)
-{
-	int n = run_dir("regress/json", fuzz_json_one);
-	CHECK_MSG(n >= 0, "tests/fuzz/regress/json is missing");
-}
-
-TEST(fuzz_config_corpus)
-{
-	int n = run_dir("corpus/config", fuzz_config_one);
-	CHECK_MSG(n >= 5, "tests/fuzz/corpus/config: %d inputs", n);
-}
-
-TEST(fuzz_config_regressions)
-{
-	int n = run_dir("regress/config", fuzz_config_one);
-	CHECK_MSG(n >= 0, "tests/fuzz/regress/config is missing");
-}
-
-TEST(fuzz_http_corpus)
-{
-	int n = run_dir("corpus/http", fuzz_http_one);
-	CHECK_MSG(n >= 3, "tests/fuzz/corpus/http: %d inputs", n);
-}
-
-TEST(fuzz_http_regressions)
-{
-	int n = run_dir("regress/http", fuzz_http_one);
-	CHECK_MSG(n >= 0, "tests/fuzz/regress/http is missing");
+	for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
+		char dir[64];
+		snprintf(dir, sizeof dir, "regress/%s", targets[i].name);
+		CHECK_MSG(run_dir(dir, targets[i].fn) >= 0, "tests/fuzz/%s is missing", dir);
+	}
 }
 
 /* The empty input and a few fixed shapes, whatever the corpus holds. */
@@ -183,20 +130,9 @@ TEST(fuzz_entry_points_take_any_bytes)
 	static const uint8_t zeros[64];
 	uint8_t ones[64];
 	memset(ones, 0xff, sizeof ones);
-	CHECK_EQ(fuzz_proto_one(zeros, 0), 0);
-	CHECK_EQ(fuzz_proto_one(zeros, sizeof zeros), 0);
-	CHECK_EQ(fuzz_proto_one(ones, sizeof ones), 0);
-	CHECK_EQ(fuzz_game_one(zeros, 0), 0);
-	CHECK_EQ(fuzz_game_one(zeros, sizeof zeros), 0);
-	CHECK_EQ(fuzz_game_one(ones, sizeof ones), 0);
-	CHECK_EQ(fuzz_table_one(zeros, 0), 0);
-	CHECK_EQ(fuzz_table_one(zeros, sizeof zeros), 0);
-	CHECK_EQ(fuzz_table_one(ones, sizeof ones), 0);
-	static int (*const others[])(const uint8_t *, size_t) = {
-		fuzz_client_one, fuzz_json_one, fuzz_config_one, fuzz_http_one};
-	for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
-		CHECK_EQ(others[i](zeros, 0), 0);
-		CHECK_EQ(others[i](zeros, sizeof zeros), 0);
-		CHECK_EQ(others[i](ones, sizeof ones), 0);
+	for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
+		CHECK_EQ(targets[i].fn(zeros, 0), 0);
+		CHECK_EQ(targets[i].fn(zeros, sizeof zeros), 0);
+		CHECK_EQ(targets[i].fn(ones, sizeof ones), 0);
 	}
 }
