@@ -17,7 +17,9 @@
 
 BUILD    ?= build
 CC       ?= cc
-PKGS     := libwebsockets libuv libcjson sqlite3
+# libcrypto: laird calls it itself (passhash.c), so it links it itself, not
+# only through libwebsockets.
+PKGS     := libwebsockets libuv libcjson sqlite3 libcrypto
 OPT      ?= -O2 -g
 SAN      ?=
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \

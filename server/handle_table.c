@@ -16,6 +16,7 @@
 #include "../common/log.h"
 #include "app_int.h"
 #include "lobby.h"
+#include "passhash.h"
 #include "quarantine.h"
 #include "record.h"
 #include "session.h"
@@ -95,7 +96,9 @@ static cJSON *meta_json(const app_table *at, const table_settings *s)
 	cJSON_AddStringToObject(m, "host_name", s->host_name);
 	cJSON_AddNumberToObject(m, "creator", (double)at->creator);
 	cJSON_AddBoolToObject(m, "private", s->private_table);
-	cJSON_AddStringToObject(m, "password", s->password);
+	/* A private table's password only as its salted hash (passhash.h). */
+	if (s->password[0])
+		cJSON_AddStringToObject(m, "password_hash", s->password);
 	cJSON_AddNumberToObject(m, "seats", s->seats);
 	cJSON_AddNumberToObject(m, "turn_timeout_ms", s->turn_timeout_ms);
 	cJSON_AddNumberToObject(m, "pacing_ms", s->pacing_ms);
@@ -797,8 +800,12 @@ void handle_table_create(session *s, proto_msg *m)
 		strlcpy_safe(ts.name, m->u.create.name, sizeof ts.name);
 	else
 		snprintf(ts.name, sizeof ts.name, "%s's table", p->name);
-	if (m->u.create.password)
-		strlcpy_safe(ts.password, m->u.create.password, sizeof ts.password);
+	/* The table keeps the password's salted hash only; attempts are
+	 * hashed alike (password_attempt) and compared. */
+	if (m->u.create.password && passhash_new(m->u.create.password, ts.password) != 0) {
+		app_error(s, m->id, PROTO_E_INTERNAL, NULL, "cannot hash the password");
+		return;
+	}
 	strlcpy_safe(ts.host_name, p->name, sizeof ts.host_name);
 
 	char err[256] = "";
@@ -841,16 +848,35 @@ void handle_table_create(session *s, proto_msg *m)
 	}
 }
 
+/* What a join or watch request's password is checked as: its hash with
+ * the table's salt, computed only when the table will ask for it (a
+ * private table, and the player neither its host nor at it already). NULL
+ * when no password was given. */
+static const char *password_attempt(const app_table *at, const session *s, const proto_msg *m,
+				    char *out)
+{
+	const table_settings *ts = table_get_settings(at->t);
+	const char *attempt = m->u.table.password;
+	uint64_t me = (uint64_t)s->pl->id;
+	if (!attempt || !ts->private_table || ts->host == me || table_has_member(at->t, me))
+		return attempt;
+	if (passhash_with(attempt, ts->password, out) != 0)
+		out[0] = '\0'; /* never equal to the table's hash */
+	return out;
+}
+
 void handle_table_join(session *s, proto_msg *m)
 {
 	app *a = s->app;
 	app_table *at = need_table(s, m);
 	if (!at)
 		return;
+	char hashed[PASSHASH_MAX + 1];
+	const char *password = password_attempt(at, s, m, hashed);
 	a->mute_player = s->pl->id;
 	int seat = -1;
-	int rc = table_join(at->t, (uint64_t)s->pl->id, s->pl->name, m->u.table.seat,
-			    m->u.table.password, &seat);
+	int rc = table_join(at->t, (uint64_t)s->pl->id, s->pl->name, m->u.table.seat, password,
+			    &seat);
 	a->mute_player = 0;
 	if (rc != TABLE_OK) {
 		table_fail(s, m, rc, rc == TABLE_ERR_PASSWORD ? "password"
@@ -870,8 +896,10 @@ void handle_table_spectate(session *s, proto_msg *m)
 	app_table *at = need_table(s, m);
 	if (!at)
 		return;
+	char hashed[PASSHASH_MAX + 1];
+	const char *password = password_attempt(at, s, m, hashed);
 	a->mute_player = s->pl->id;
-	int rc = table_spectate(at->t, (uint64_t)s->pl->id, s->pl->name, m->u.table.password);
+	int rc = table_spectate(at->t, (uint64_t)s->pl->id, s->pl->name, password);
 	a->mute_player = 0;
 	if (rc != TABLE_OK) {
 		table_fail(s, m, rc, rc == TABLE_ERR_PASSWORD ? "password" : NULL, err_text(rc));
@@ -1124,7 +1152,17 @@ static bool restore_one(app *a, const store_live_table *lt, char *err, size_t er
 		.history_bytes = APP_TABLE_HISTORY_BYTES,
 	};
 	strlcpy_safe(ts.name, jstr(meta, "name", "table"), sizeof ts.name);
-	strlcpy_safe(ts.password, jstr(meta, "password", ""), sizeof ts.password);
+	/* A private table's password: its hash; a row written before hashes
+	 * were stored has the password itself, hashed now (and the row with
+	 * it, below). */
+	const char *plain = jstr(meta, "password", NULL);
+	bool rehash = !cJSON_GetObjectItemCaseSensitive(meta, "password_hash") && plain && *plain;
+	if (rehash && passhash_new(plain, ts.password) != 0) {
+		snprintf(err, errlen, "cannot hash its password");
+		goto out;
+	}
+	if (!rehash)
+		strlcpy_safe(ts.password, jstr(meta, "password_hash", ""), sizeof ts.password);
 	strlcpy_safe(ts.host_name, jstr(meta, "host_name", ""), sizeof ts.host_name);
 	if (ts.seats < 1 || ts.seats > GAME_MAX_SEATS) {
 		snprintf(err, errlen, "its start record has no valid seat count");
@@ -1168,7 +1206,15 @@ static bool restore_one(app *a, const store_live_table *lt, char *err, size_t er
 	/* Saved at once: a second crash before any write continues above
 	 * this run's seqs, not at the same base again. */
 	at->seq_saved = table_seq(t);
-	store_live_update(a->store, lt->table_id, NULL, NULL, (int64_t)at->seq_saved, NULL, NULL);
+	char *new_meta = NULL;
+	if (rehash) {
+		cJSON_DeleteItemFromObjectCaseSensitive(meta, "password");
+		cJSON_AddStringToObject(meta, "password_hash", ts.password);
+		new_meta = proto_print(meta);
+	}
+	store_live_update(a->store, lt->table_id, NULL, new_meta, (int64_t)at->seq_saved, NULL,
+			  NULL);
+	free(new_meta);
 	lobby *l = lobby_find(a, ts.lobby);
 	if (!l) {
 		l = lobby_find(a, 1);
