@@ -366,6 +366,7 @@ static void on_async(uv_async_t *h)
 
 static void loaded_and_sync_free(store *st)
 {
+	free(st->aside);
 	store_live_free(st);
 	store_shared_free(st);
 	if (st->sync_inited) {

@@ -184,6 +184,8 @@ struct store {
 	sqlite3 *db;
 	sqlite3_stmt *stmt[S__COUNT];
 	int version;
+	int64_t *aside;  /* ids of the live tables kept aside (quarantined) */
+	size_t n_aside;
 
 	/* The checkpointer (see store.c): its own connection and thread, so
 	 * that copying the WAL back into the database never runs inside a

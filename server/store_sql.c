@@ -93,9 +93,10 @@ static const char *const stmt_sql[S__COUNT] = {
 			  "meta = coalesce(?3, meta), last_seq = max(last_seq, ?4) "
 			  "WHERE table_id = ?1 AND quarantined IS NULL",
 	[S_LIVE_DELETE] = "DELETE FROM live_tables WHERE table_id = ?1 AND quarantined IS NULL",
+	/* The hot path: a plain insert (the foreign key finds the table);
+	 * tables kept aside are refused before it (store->aside). */
 	[S_DECISION_INSERT] = "INSERT INTO live_decisions (table_id, seq, choices, last_seq) "
-			      "SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM live_tables "
-			      "WHERE table_id = ?1 AND quarantined IS NULL)",
+			      "VALUES (?1, ?2, ?3, ?4)",
 	[S_LIVE_ALL] = "SELECT " LIVE_COLS " FROM live_tables ORDER BY table_id",
 	[S_DECISIONS_OF] = "SELECT seq, choices, last_seq FROM live_decisions "
 			   "WHERE table_id = ?1 ORDER BY seq",
@@ -298,6 +299,29 @@ static int load_decisions(store *st, store_req *r, store_live_table *t)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* The ids of the tables kept aside (store thread; few). */
+static bool aside(const store *st, int64_t id)
+{
+	for (size_t i = 0; i < st->n_aside; i++)
+		if (st->aside[i] == id)
+			return true;
+	return false;
+}
+
+static void aside_set(store *st, int64_t id, bool on)
+{
+	for (size_t i = 0; i < st->n_aside; i++)
+		if (st->aside[i] == id) {
+			if (!on)
+				st->aside[i] = st->aside[--st->n_aside];
+			return;
+		}
+	if (on) {
+		st->aside = xrealloc(st->aside, (st->n_aside + 1) * sizeof *st->aside);
+		st->aside[st->n_aside++] = id;
+	}
+}
+
 static int load_live(store *st)
 {
 	sqlite3_stmt *s = stmt(st, S_LIVE_ALL);
@@ -314,9 +338,12 @@ static int load_live(store *st)
 	if (rc != SQLITE_DONE)
 		return -1;
 	/* A table kept aside is not replayed: its decisions stay on disk. */
-	for (size_t i = 0; i < st->n_live; i++)
-		if (!st->live[i].quarantined && load_decisions(st, NULL, &st->live[i]) != 0)
+	for (size_t i = 0; i < st->n_live; i++) {
+		if (st->live[i].quarantined)
+			aside_set(st, st->live[i].table_id, true);
+		else if (load_decisions(st, NULL, &st->live[i]) != 0)
 			return -1;
+	}
 	return 0;
 }
 
@@ -838,13 +865,14 @@ static int op_live_update(store *st, store_req *r)
 
 static int op_live_decision(store *st, store_req *r)
 {
+	if (aside(st, r->in.id))
+		return STORE_ERR_NOT_FOUND;
 	sqlite3_stmt *s = stmt(st, S_DECISION_INSERT);
 	sqlite3_bind_int64(s, 1, r->in.id);
 	sqlite3_bind_int64(s, 2, r->in.seq);
 	bind_text(s, 3, r->in.json);
 	sqlite3_bind_int64(s, 4, r->in.last_seq);
-	/* No row inserted: the table is not live (or kept aside). */
-	return run_one_row(st, s, "appending a decision");
+	return run(st, s, "appending a decision"); /* NOT_FOUND: no such table */
 }
 
 static int op_live_end(store *st, store_req *r)
@@ -860,7 +888,10 @@ static int op_live_quarantine(store *st, store_req *r)
 	sqlite3_bind_int64(s, 1, r->in.id);
 	bind_text(s, 2, r->in.json);
 	sqlite3_bind_int64(s, 3, wall_ms());
-	return run_one_row(st, s, "keeping a table aside");
+	int err = run_one_row(st, s, "keeping a table aside");
+	if (!err)
+		aside_set(st, r->in.id, true);
+	return err;
 }
 
 static int op_quarantined(store *st, store_req *r)
@@ -894,7 +925,10 @@ static int op_quarantined_drop(store *st, store_req *r)
 {
 	sqlite3_stmt *s = stmt(st, S_QUARANTINED_DROP);
 	sqlite3_bind_int64(s, 1, r->in.id);
-	return run_one_row(st, s, "dropping a quarantined table");
+	int err = run_one_row(st, s, "dropping a quarantined table");
+	if (!err)
+		aside_set(st, r->in.id, false);
+	return err;
 }
 
 bool store_op_reads_only(enum store_op op)

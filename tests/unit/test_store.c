@@ -945,12 +945,15 @@ TEST(store_quarantined_tables_stay_until_dropped)
 	CHECK(t[0].quarantined_at > 0);
 	CHECK(t[1].table_id == 6 && t[1].quarantined);
 	CHECK(t[2].table_id == 9 && !t[2].quarantined);
+	CHECK_EQ(decide(&e, 6, 2, "[0,0]"), STORE_ERR_NOT_FOUND); /* still aside */
+	CHECK_EQ(decide(&e, 9, 1, "[0,0]"), STORE_OK);
 
 	/* Dropping: only a table kept aside, once. */
 	CHECK_EQ(drop_quarantined(&e, 9), STORE_ERR_NOT_FOUND);
 	CHECK_EQ(drop_quarantined(&e, 4), STORE_OK);
 	CHECK_EQ(drop_quarantined(&e, 4), STORE_ERR_NOT_FOUND);
 	CHECK_EQ(drop_quarantined(&e, 0), STORE_ERR_INVALID);
+	CHECK_EQ(decide(&e, 4, 3, "[0,0]"), STORE_ERR_NOT_FOUND); /* gone */
 	CHECK_EQ(db_int(e.path, "SELECT count(*) FROM live_decisions WHERE table_id = 4"), 0);
 	CHECK_EQ(db_int(e.path, "SELECT count(*) FROM live_tables"), 2);
 	CHECK_EQ(quarantined(&e, 0, 10).n, 1);
