@@ -1,12 +1,14 @@
 /*
  * handle_table.c — the table requests of PROTOCOL.md §6 and the app's side of
  * every table (table.h's host callbacks): sending each update to its
- * player's connection, the kinds' shared state, persistence of a game's
- * start, of every resolved decision before its reveal, and of the finished
- * game (record, statistics, achievements, new shared state) before its
- * result, and lobby
- * list updates. Also crash recovery: tables live in the store are rebuilt
- * at start-up.
+ * player's connection, the kinds' shared state, lobby list updates, and
+ * persistence: a game's start before it begins, every resolved decision
+ * before its reveal, the finished game (record, statistics, achievements,
+ * new shared state) before its result — a write the store refuses pauses
+ * the table and is retried until it is durable — and the table's update
+ * seq, so that a restart continues above it. Also crash recovery: tables
+ * live in the store are rebuilt at start-up (or kept aside, quarantine.h).
+ * Private-table passwords are kept as salted hashes (passhash.h).
  */
 #include <inttypes.h>
 #include <stdio.h>

@@ -153,17 +153,23 @@ static void q_wait(session *s, proto_msg *m, store_req *req, q_ctx *c)
 	s->busy = true;
 }
 
+/* Replies the error when the store's answer is one; false when it is not. */
+static bool q_failed(session *s, int err, int64_t no)
+{
+	if (err == STORE_ERR_NOT_FOUND)
+		app_error(s, s->req_id, PROTO_E_NOT_FOUND, "table",
+			  "no table %" PRId64 " is kept aside", no);
+	else if (err != STORE_OK)
+		app_error(s, s->req_id, PROTO_E_INTERNAL, NULL, "the store failed (%s)",
+			  store_strerror(err));
+	return err != STORE_OK;
+}
+
 static void listed(void *ud, int err, const store_live_table *v, size_t n)
 {
 	int64_t no;
 	session *s = q_done(ud, &no);
-	if (err == STORE_ERR_NOT_FOUND) {
-		app_error(s, s->req_id, PROTO_E_NOT_FOUND, "table",
-			  "no table %" PRId64 " is kept aside", no);
-	} else if (err != STORE_OK) {
-		app_error(s, s->req_id, PROTO_E_INTERNAL, NULL, "the store failed (%s)",
-			  store_strerror(err));
-	} else {
+	if (!q_failed(s, err, no)) {
 		cJSON *r = proto_new("quarantined", s->req_id);
 		cJSON *arr = cJSON_AddArrayToObject(r, "tables");
 		size_t shown = no ? n : (n > QUARANTINED_LIST_MAX ? QUARANTINED_LIST_MAX : n);
@@ -188,13 +194,7 @@ static void dropped(void *ud, int err)
 {
 	int64_t no;
 	session *s = q_done(ud, &no);
-	if (err == STORE_ERR_NOT_FOUND) {
-		app_error(s, s->req_id, PROTO_E_NOT_FOUND, "table",
-			  "no table %" PRId64 " is kept aside", no);
-	} else if (err != STORE_OK) {
-		app_error(s, s->req_id, PROTO_E_INTERNAL, NULL, "the store failed (%s)",
-			  store_strerror(err));
-	} else {
+	if (!q_failed(s, err, no)) {
 		log_warn("app", "admin %s dropped quarantined table %" PRId64,
 			 s->pl ? s->pl->name : "?", no);
 		app_ok(s, s->req_id);
