@@ -146,6 +146,10 @@ test('the web client in Chromium: a whole gems game, change of mind, reload, a w
 			const tableId = Number(A.page.url().match(/#\/table\/(\d+)/)[1]);
 			await B.page.getByRole('button', { name: `Join table ${tableId}` }).click(); // live list
 			await B.page.getByText('Waiting for the host to start.').waitFor();
+			// The lobby's chat goes on at the table.
+			await B.page.fill('#chat-text', 'ready when you are');
+			await B.page.keyboard.press('Enter');
+			await A.page.locator('.chat-log').getByText('ready when you are').waitFor();
 
 			// carol watches from the lobby; her socket is recorded.
 			const C = await newPlayer(browser, srv, { viewport: WIDE });

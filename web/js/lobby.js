@@ -133,7 +133,7 @@ function createForm(app) {
 	});
 }
 
-function chat(app) {
+export function chat(app) {
 	const log = h('ol', { class: 'chat-log', 'aria-label': 'Chat messages', 'aria-live': 'polite' },
 		app.chat.map((c) => h('li', {}, h('b', {}, c.from), ': ', c.text)));
 	const form = keep(app, 'chat', () => {

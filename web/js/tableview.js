@@ -7,6 +7,7 @@
 import { h, secondsLeft } from './dom.js';
 import { kindView } from './kinds/index.js';
 import { key } from './table.js';
+import { chat } from './lobby.js';
 
 function seatRow(app, t, s, i) {
 	const me = app.s.player;
@@ -137,18 +138,19 @@ export function renderTable(app, t) {
 	];
 	if (!t.kind) return h('p', { class: 'muted' }, 'Loading the table…');
 	if (t.state === 'waiting' && !t.result) {
-		parts.push(waitingControls(app, t), seatsPanel(app, t));
+		parts.push(waitingControls(app, t), seatsPanel(app, t), app.lobby ? chat(app) : null);
 		return h('div', { class: 'table' }, parts);
 	}
 	if (t.result) {
 		parts.push(h('section', { class: 'card result', 'aria-labelledby': 'result-h' },
 			h('h2', { id: 'result-h' }, 'Game over'), kv.renderResult(t, app), endControls(app, t)));
-		parts.push(revealPanel(app, t, kv), logPanel(t));
+		parts.push(revealPanel(app, t, kv), logPanel(t), app.lobby ? chat(app) : null);
 		return h('div', { class: 'table' }, parts);
 	}
 	parts.push(clock(t));
 	parts.push(h('div', { class: 'play' }, kv.render(t, app)));
-	parts.push(h('div', { class: 'side' }, revealPanel(app, t, kv), seatsPanel(app, t), logPanel(t)));
+	parts.push(h('div', { class: 'side' }, revealPanel(app, t, kv), seatsPanel(app, t), logPanel(t),
+		app.lobby ? chat(app) : null));
 	return h('div', { class: 'table' }, parts);
 }
 
