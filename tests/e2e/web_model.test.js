@@ -73,6 +73,13 @@ test('a change of mind inside the window shows in the reveal', async () => {
 	assert.equal(t.revealChanged, null);
 });
 
+test('a choice object echoed with its fields in another order is the same choice', async () => {
+	const { key } = await load();
+	assert.equal(key({ target: 4, recruit: true, exit: 'persist' }), key({ exit: 'persist', target: 4, recruit: true }));
+	assert.notEqual(key({ target: 4 }), key({ target: 5 }));
+	assert.equal(key({ id: 'stay' }), key('stay'));
+});
+
 test('result, then a rematch back to waiting', async () => {
 	const { Table, F } = await load();
 	const t = new Table(7);

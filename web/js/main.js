@@ -243,8 +243,8 @@ class App {
 	choose(choice) {
 		const t = this.table;
 		if (!t || !t.asked) return;
-		t.choice = choice; // shown at once; the server's status confirms it
-		if (t.firstChoice === null) t.firstChoice = choice;
+		t.choice = choice; // shown at once; the server's status confirms it (and
+		// is what the reveal's "changed your mind" compares with)
 		this.render();
 		this.act('choose', { table: t.id, decision: t.decision, choice });
 	}

@@ -218,9 +218,13 @@ export class Table {
 	get asked() { return this.you !== null && Array.isArray(this.options) && this.options.length > 0; }
 }
 
-// A choice as a comparable key ("stay" and {id:"stay"} alike; objects by JSON).
+// A choice as a comparable key ("stay" and {id:"stay"} alike; other objects
+// by their fields in name order, so the server's echo in another order is
+// the same choice).
 export function key(choice) {
 	if (typeof choice === 'string') return choice;
 	if (choice && typeof choice === 'object' && typeof choice.id === 'string') return choice.id;
+	if (choice && typeof choice === 'object' && !Array.isArray(choice))
+		return JSON.stringify(Object.keys(choice).sort().map((k) => [k, choice[k]]));
 	return JSON.stringify(choice);
 }

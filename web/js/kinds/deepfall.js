@@ -29,7 +29,9 @@ function board(t, v) {
 	const maw = v.maw || {};
 	return h('section', { class: 'card df-board', 'aria-labelledby': 'board-h' },
 		h('h2', { id: 'board-h' }, `Round ${fmt(v.round)}`,
-			h('span', { class: 'muted small' }, ` · the Maw: frontier floor ${fmt(maw.frontier)}, progress ${fmt(maw.accum, 2)}, next speed ≈ ${fmt(maw.next_speed_estimate, 2)}`)),
+			h('span', { class: 'muted small' }, ` · the Maw: frontier floor ${fmt(maw.frontier)}, progress ${fmt(maw.accum, 2)}, ` +
+				(maw.speed !== undefined ? `speed this round ${fmt(maw.speed, 2)}${maw.falls ? `, eats ${maw.falls} floor${maw.falls > 1 ? 's' : ''}` : ''}`
+					: `next speed ≈ ${fmt(maw.next_speed_estimate, 2)}`))),
 		h('ol', { class: 'floors' }, floors.map((f) => h('li', { class: `floor ${f.collapsed ? 'collapsed' : ''} ${f.floor === maw.frontier ? 'frontier' : ''}` },
 			h('span', { class: 'floor-n' }, `Floor ${f.floor}${f.collapsed ? ' (eaten)' : f.floor === maw.frontier ? ' (frontier)' : ''}`),
 			h('ul', { class: 'rooms' }, (f.rooms || []).map((r) => h('li', { class: `df-room ${r.alive ? '' : 'dead'} ${r.theme}` },
@@ -40,12 +42,27 @@ function board(t, v) {
 						`${t.seatName(m.seat)} ${m.strength}`))) : null)))))));
 }
 
+function counts(o) {
+	return Object.entries(o || {}).filter(([, n]) => n).map(([k, n]) => `${n} ${k}`).join(', ');
+}
+
+// A party's turn so far (a turn in steps): hands rolled, what the act
+// would resolve with, and the act once given.
+function turnWords(turn) {
+	const parts = [`${turn.hands} hand${turn.hands === 1 ? '' : 's'}`];
+	const sym = counts(turn.symbols);
+	if (sym) parts.push(sym);
+	if (turn.setbacks) parts.push(`${turn.setbacks} setback${turn.setbacks > 1 ? 's' : ''} coming`);
+	if (turn.acted && turn.act) parts.push(`acted: ${choiceLabel(turn.act)}`);
+	return parts.join(' · ');
+}
+
 function parties(t, v) {
 	const ps = Array.isArray(v.players) ? v.players : [];
 	return h('section', { class: 'card', 'aria-labelledby': 'parties-h' },
 		h('h2', { id: 'parties-h' }, 'Companies'),
 		h('div', { class: 'scroll' }, h('table', { class: 'list' },
-			h('thead', {}, h('tr', {}, ['Player', 'Glory', 'Party', 'Floor', 'Unbanked', 'Bag', 'Status'].map((c) => h('th', { scope: 'col' }, c)))),
+			h('thead', {}, h('tr', {}, ['Player', 'Glory', 'Party', 'Floor', 'Unbanked', 'Bag', 'This turn', 'Status'].map((c) => h('th', { scope: 'col' }, c)))),
 			h('tbody', {}, ps.map((p, i) => {
 				const pa = p.party;
 				const st = t.status[i] || 'idle';
@@ -55,7 +72,8 @@ function parties(t, v) {
 					h('td', {}, pa ? `${pa.lineage} ${pa.calling}${pa.last_stand ? ' (Last Stand)' : ''}` : 'none (a new one next round)'),
 					h('td', {}, pa ? `${pa.floor} (deepest ${pa.deepest})` : '–'),
 					h('td', {}, pa ? fmt(pa.unbanked) : '–'),
-					h('td', { class: 'small' }, pa && pa.bag ? Object.entries(pa.bag).map(([k, n]) => `${n} ${k}`).join(', ') : '–'),
+					h('td', { class: 'small' }, pa && pa.bag ? counts(pa.bag) || 'empty' : '–'),
+					h('td', { class: 'small wrap' }, pa && pa.turn ? turnWords(pa.turn) : '–'),
 					h('td', {}, h('span', { class: `badge ${st}` }, st === 'idle' ? '' : st)));
 			})))));
 }
