@@ -52,6 +52,9 @@ CLIENT_OBJ := $(call obj,$(CLIENT_SRC))
 # migrations/*.sql are embedded in laird (it needs no source tree at run time).
 MIGRATIONS := $(sort $(wildcard migrations/*.sql))
 SERVER_OBJ += $(BUILD)/gen/migrations.o
+# crawl's content (server/games/crawl/data/*.json) is embedded the same way.
+CRAWL_DATA := $(sort $(wildcard server/games/crawl/data/*.json))
+CORE_OBJ   += $(BUILD)/gen/crawl_data.o
 # So is the browser client, web/ (server/http_static.h); a file added or
 # removed changes its directory, which rebuilds the table.
 WEB_FILES := $(filter-out web/embed.sh web/README.md,$(shell find web -type f 2>/dev/null | LC_ALL=C sort))
@@ -78,6 +81,13 @@ $(BUILD)/gen/migrations.c: $(MIGRATIONS) migrations/embed.sh migrations
 
 $(BUILD)/gen/migrations.o: $(BUILD)/gen/migrations.c
 	$(CC) $(ALL_CFLAGS) -Iserver -MMD -MP -c $< -o $@
+
+$(BUILD)/gen/crawl_data.c: $(CRAWL_DATA) server/games/crawl/data/embed.sh
+	@mkdir -p $(dir $@)
+	sh server/games/crawl/data/embed.sh $(CRAWL_DATA) >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/crawl_data.o: $(BUILD)/gen/crawl_data.c
+	$(CC) $(ALL_CFLAGS) -Iserver/games/crawl -MMD -MP -c $< -o $@
 
 $(BUILD)/gen/web_files.c: $(WEB_FILES) web/embed.sh $(shell find web -type d 2>/dev/null)
 	@mkdir -p $(dir $@)

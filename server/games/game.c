@@ -9,12 +9,14 @@
 #include "../../common/util.h"
 
 /* Each kind adds itself here: one extern and one entry. */
+extern const game_kind crawl_kind;
 extern const game_kind deepfall_kind;
 extern const game_kind gems_kind;
 
 static const game_kind *const kinds[] = {
 	&deepfall_kind,
 	&gems_kind,
+	&crawl_kind,
 	NULL,
 };
 
