@@ -266,8 +266,9 @@ static int apply(game_state *st, const game_choice *choices, game_events *out, c
 		return GAME_ERR_OVER;
 	}
 	uint32_t p = cr_pending(g);
-	for (int s = 0; s < GAME_MAX_SEATS; s++) {
-		bool asked = s < g->seats && (p >> s & 1);
+	/* choices[] holds `seats` entries (a replayed log is packed that way) */
+	for (int s = 0; s < g->seats; s++) {
+		bool asked = p >> s & 1;
 		if (!asked && choices[s] != GAME_NO_CHOICE) {
 			snprintf(err, errlen, "seat %d is not asked to choose now", s);
 			return GAME_ERR_NOT_PENDING;

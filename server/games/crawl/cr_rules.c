@@ -1147,7 +1147,9 @@ static void map_round(cr_game *g, const game_choice *choices, uint32_t pend, gam
 		cr_hero *h = &g->h[s];
 		if (!h->travel)
 			continue;
-		if (g->n_vote || h->screen)
+		if (h->travel == CR_TR_TO && h->x == h->tx && h->y == h->ty)
+			stop_travel(g, s, CR_STOP_ARRIVED, evs);
+		else if (g->n_vote || h->screen)
 			stop_travel(g, s, CR_STOP_SCREEN, evs);
 		else if (monster)
 			stop_travel(g, s, CR_STOP_MONSTER, evs);
