@@ -54,6 +54,8 @@ struct player {
 	uint64_t *tables;      /* tables where it is seated or watches */
 	int n_tables, cap_tables;
 	int hosted;            /* tables it created that still exist */
+	uint32_t kinds_finished; /* bit i: has finished a game of game_kind_at(i) */
+	bool kinds_loaded;     /* kinds_finished is the store's (hello read it) */
 	uint64_t connected_ms; /* now_ms() at hello */
 };
 

@@ -386,6 +386,41 @@ static void host_decision(void *ud, table *t, uint64_t n, const game_choice *cho
 	submit_write(w);
 }
 
+/* The seated humans have now finished a game of this kind (the store wrote
+ * it with the record): no longer a first run (crawl, C15). */
+static void kinds_finished(app *a, app_table *at)
+{
+	const table_settings *ts = table_get_settings(at->t);
+	for (int i = 0; i < ts->seats && at->kind_index >= 0 && at->kind_index < 32; i++) {
+		player *p = player_find(a, (int64_t)table_seat_player(at->t, i));
+		if (p)
+			p->kinds_finished |= 1u << at->kind_index;
+	}
+}
+
+/* At each start of a kind whose config has "first_run" (crawl, C15): the
+ * seats whose human has never finished a game of it. AI seats never have a
+ * first run; a player whose record the store has not read counts as no
+ * first run. */
+static cJSON *host_start_config(void *ud, table *t, const cJSON *config_full)
+{
+	app *a = ud;
+	int ki = app_kind_index(table_get_settings(t)->kind);
+	if (!cJSON_GetObjectItemCaseSensitive(config_full, "first_run") || ki < 0 || ki >= 32)
+		return NULL;
+	cJSON *c = cJSON_Duplicate(config_full, true);
+	cJSON *seats = cJSON_CreateArray();
+	for (int i = 0; i < table_get_settings(t)->seats; i++) {
+		player *p = table_seat_kind_of(t, i) == SEAT_HUMAN
+				    ? player_find(a, (int64_t)table_seat_player(t, i))
+				    : NULL;
+		if (p && p->kinds_loaded && !(p->kinds_finished >> ki & 1))
+			cJSON_AddItemToArray(seats, cJSON_CreateNumber(i));
+	}
+	cJSON_ReplaceItemInObjectCaseSensitive(c, "first_run", seats);
+	return c;
+}
+
 /* Nothing of the record was written (one transaction): the live table
  * stays, and so does the game's fold mark (in memory since its last
  * decision): every shared state saved meanwhile has the mark, so a restart
@@ -407,6 +442,7 @@ static void game_recorded(void *ud, int err, int64_t id)
 		 * without this game's mark: the mark goes from memory too. */
 		at->live = false;
 		forget_folded(a, at);
+		kinds_finished(a, at);
 		table_finished_durable(at->t, game);
 	}
 }
@@ -530,6 +566,7 @@ static table_host host_of(app *a)
 		.record = host_record,
 		.finished = host_finished,
 		.changed = host_changed,
+		.start_config = host_start_config,
 	};
 }
 

@@ -36,6 +36,7 @@
 #include "admin_token.h"
 #include "app.h"
 #include "config.h"
+#include "games/game.h"
 #include "metrics.h"
 #include "net.h"
 #include "store.h"
@@ -164,11 +165,33 @@ static void raise_fd_limit(const laird_config *cfg)
 			 (unsigned long long)want, strerror(errno));
 }
 
+/* Every built-in kind's default config must load (crawl validates its
+ * embedded data there, docs/rules/crawl.md C29): broken content stops laird
+ * at start rather than a table later. */
+static int kinds_check(char *err, size_t errlen)
+{
+	for (int i = 0; i < game_kind_count(); i++) {
+		const game_kind *k = game_kind_at(i);
+		char kerr[300] = "";
+		void *c = k->config_new(NULL, kerr, sizeof kerr);
+		if (!c) {
+			snprintf(err, errlen, "game kind %s: %s", k->name, kerr);
+			return -1;
+		}
+		k->config_free(c);
+	}
+	return 0;
+}
+
 static int run(struct laird *L)
 {
 	char err[512];
 	int rc = 0;
 	log_set_level((enum log_level)L->cfg.log_level);
+	if (kinds_check(err, sizeof err) != 0) {
+		fprintf(stderr, "laird: %s\n", err);
+		return 1;
+	}
 	raise_fd_limit(&L->cfg);
 	if (uv_loop_init(&L->loop) != 0) {
 		fprintf(stderr, "%slaird: cannot create the event loop\n", log_prefix(LOG_ERROR));

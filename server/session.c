@@ -124,6 +124,8 @@ static void welcome(session *s, const store_player *sp, const char *token)
 {
 	app *a = s->app;
 	player *p = player_get(a, sp->id, sp->name, sp->role == STORE_ROLE_ADMIN);
+	p->kinds_finished = sp->kinds_finished;
+	p->kinds_loaded = true;
 	if (p->sess && p->sess != s) {
 		/* The same player connected elsewhere: the newer connection wins. */
 		session *old = p->sess;

@@ -131,6 +131,8 @@ typedef struct store_player {
 	const char *name;   /* as first registered (case kept) */
 	store_role role;
 	int64_t created_at;
+	uint32_t kinds_finished; /* bit i: a game of game_kind_at(i) finished
+				  * (no bit: crawl's first run, C15) */
 } store_player;
 
 /* p is NULL unless err == STORE_OK. */

@@ -109,6 +109,10 @@ static const char *const stmt_sql[S__COUNT] = {
 			      "WHERE table_id = ?1 AND quarantined IS NOT NULL",
 	[S_QUARANTINED_DROP] = "DELETE FROM live_tables "
 			       "WHERE table_id = ?1 AND quarantined IS NOT NULL",
+	/* the kinds a player has finished a game of (crawl's first run) */
+	[S_KINDS_INSERT] = "INSERT OR IGNORE INTO player_kinds (player_id, kind, first_game) "
+			   "VALUES (?1, ?2, ?3)",
+	[S_KINDS_OF] = "SELECT kind FROM player_kinds WHERE player_id = ?1",
 };
 
 static int64_t wall_ms(void)
@@ -500,6 +504,25 @@ void store_db_ckpt_close(store *st)
 
 /* ---- operations (store thread) ----------------------------------------- */
 
+/* out.player.kinds_finished: bit i for each kind game_kind_at(i) the player
+ * has finished a game of. */
+static int player_kinds(store *st, store_req *r)
+{
+	sqlite3_stmt *s = stmt(st, S_KINDS_OF);
+	sqlite3_bind_int64(s, 1, r->out.player.id);
+	uint32_t bits = 0;
+	int rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const game_kind *k = game_kind_find((const char *)sqlite3_column_text(s, 0));
+		for (int i = 0; k && i < game_kind_count() && i < 32; i++)
+			if (game_kind_at(i) == k)
+				bits |= 1u << i;
+	}
+	sqlite3_reset(s);
+	r->out.player.kinds_finished = bits;
+	return rc == SQLITE_DONE ? STORE_OK : db_fail(st, "reading a player's kinds");
+}
+
 /* Fills out.player from a row of PLAYER_COLS; NOT_FOUND without a row. */
 static int player_row(store *st, store_req *r, sqlite3_stmt *s)
 {
@@ -512,7 +535,7 @@ static int player_row(store *st, store_req *r, sqlite3_stmt *s)
 	}
 	sqlite3_reset(s);
 	if (rc == SQLITE_ROW)
-		return STORE_OK;
+		return player_kinds(st, r);
 	return rc == SQLITE_DONE ? STORE_ERR_NOT_FOUND : db_fail(st, "reading a player");
 }
 
@@ -675,6 +698,12 @@ static int op_game_finish(store *st, store_req *r)
 		sqlite3_bind_int(s, 2, i);
 		sqlite3_bind_int64(s, 3, seat->player_id);
 		if ((err = run(st, s, "recording a seat"))) /* NOT_FOUND: no such player */
+			return err;
+		s = stmt(st, S_KINDS_INSERT);
+		sqlite3_bind_int64(s, 1, seat->player_id);
+		bind_text(s, 2, k->name);
+		sqlite3_bind_int64(s, 3, game_id);
+		if ((err = run(st, s, "recording a kind played")))
 			return err;
 		if (seat->stats && (err = fold_stats(st, k, seat->player_id, seat->stats)))
 			return err;

@@ -396,8 +396,23 @@ int table_start(table *t, uint64_t player)
 			  (unsigned long long)t->s.id);
 		return TABLE_ERR_INTERNAL;
 	}
-	const void *shared = t->host.shared ? t->host.shared(t->host.ud, k) : NULL;
 	char kerr[200] = "";
+	cJSON *fresh = t->host.start_config ? t->host.start_config(t->host.ud, t, t->config_full)
+					    : NULL;
+	if (fresh) {
+		void *cfg = k->config_new(fresh, kerr, sizeof kerr);
+		if (cfg) {
+			k->config_free(t->config);
+			cJSON_Delete(t->config_full);
+			t->config = cfg;
+			t->config_full = k->config_json(cfg);
+		} else {
+			log_warn("table", "table %llu: start config refused: %s",
+				 (unsigned long long)t->s.id, kerr);
+		}
+		cJSON_Delete(fresh);
+	}
+	const void *shared = t->host.shared ? t->host.shared(t->host.ud, k) : NULL;
 	game_events_clear(&t->evs);
 	game_state *g = k->create(t->config, t->s.seats, seed, shared, &t->evs, kerr, sizeof kerr);
 	if (!g) {

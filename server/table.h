@@ -157,6 +157,13 @@ typedef struct table_host {
 	void (*finished)(void *ud, table *t);
 	/* The summary changed (seats, state, host, spectators): lobby lists. */
 	void (*changed)(void *ud, table *t);
+	/* Optional, at each start before the game is created: a new config (a
+	 * tree the table takes and deletes) holding facts only the app knows of
+	 * the seated players (crawl: who is on a first run), or NULL to keep
+	 * the table's. The kind validates it; it becomes the table's config
+	 * (and so the record's); a config the kind refuses is logged and the
+	 * old one kept. */
+	cJSON *(*start_config)(void *ud, table *t, const cJSON *config_full);
 } table_host;
 
 /* A pacer shares one loop's iterations among many tables: at most

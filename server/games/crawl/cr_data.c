@@ -37,7 +37,6 @@ static bool fail(parser *p, const char *fmt, ...)
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	snprintf(p->err, p->errlen, "%s: %s: %s", p->file, p->where, msg);
-	utf8_scrub(p->err);
 	return false;
 }
 
