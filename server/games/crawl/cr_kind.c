@@ -488,6 +488,8 @@ static cJSON *options_json(const game_state *st, int seat)
 
 /* ---- the view ----------------------------------------------------------------------------- */
 
+static cJSON *result_json(const game_state *st, uint32_t ai_mask);
+
 static char tile_char(const cr_game *g, int x, int y)
 {
 	uint8_t f = g->flag[y][x];
@@ -606,6 +608,7 @@ static cJSON *view(const game_state *st, int viewer)
 {
 	const cr_game *g = CST(st);
 	cJSON *v = cJSON_CreateObject();
+	cJSON_AddStringToObject(v, "kind", "crawl");
 	num(v, "viewer", viewer);
 	num(v, "decision", g->decision);
 	num(v, "round", g->rounds);
@@ -668,6 +671,11 @@ static cJSON *view(const game_state *st, int viewer)
 	} else {
 		cJSON_AddNullToObject(v, "vote");
 	}
+	/* the result once over (a table puts its own, with its AI seats) */
+	if (g->over)
+		cJSON_AddItemToObject(v, "result", result_json(st, 0));
+	else
+		cJSON_AddNullToObject(v, "result");
 	return v;
 }
 
