@@ -1,7 +1,8 @@
 /*
  * sim_crawl.c — the command line of `lair sim crawl` (sim_crawl.h): parses
- * the options and runs the ? tile study (--question-marks N,
- * sim_crawl_qmark.c), printing text or one JSON object (--json).
+ * the options and plays whole all-AI runs (sim_crawl_run.c) or, with
+ * --question-marks N, the ? tile study (sim_crawl_qmark.c), printing text or
+ * one JSON object (--json).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -11,21 +12,33 @@
 #include "sim_crawl.h"
 
 #define SQ_MAX_TILES 100000000L
+#define SR_MAX_GAMES 10000000L
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: lair sim crawl --question-marks N [--seed X] [--json]\n"
+	fprintf(f, "usage: lair sim crawl [--games N] [--seats S] [--seed X] [--deadly-events]\n"
+		   "                      [--width W] [--height H] [--acts A] [--json]\n"
+		   "       lair sim crawl --question-marks N [--seed X] [--json]\n"
 		   "\n"
-		   "--question-marks N rolls about N ? tiles under each relic and modifier\n"
-		   "combination and prints each room type's observed share beside the share\n"
-		   "the accumulation rule gives exactly, with the difference in standard\n"
-		   "errors, and the ? count per act beside its distribution.\n"
+		   "Plays N all-AI crawl runs and prints the win rate, how runs end, their\n"
+		   "length, the acts reached, what the ? tiles became per act, the events\n"
+		   "served and the level generator's rejections per level.\n"
 		   "\n"
+		   "--question-marks N instead rolls about N ? tiles under each relic and\n"
+		   "modifier combination and prints each room type's observed share beside\n"
+		   "the share the accumulation rule gives exactly, with the difference in\n"
+		   "standard errors, and the ? count per act beside its distribution.\n"
+		   "\n"
+		   "  --games N           runs to play, 1-%ld (default 100)\n"
+		   "  --seats S           scoundrels per run, 1-%d (default 1)\n"
+		   "  --seed X            base seed; run i uses rng_derive_seed(X, i) (default 1)\n"
+		   "  --deadly-events     the DeadlyEvents modifier\n"
+		   "  --width W, --height H, --acts A   the level size and acts (defaults 56,\n"
+		   "                      17, 3)\n"
 		   "  --question-marks N  tiles per combination, 1-%ld\n"
-		   "  --seed X            base seed (default 1)\n"
 		   "  --json              print one JSON object instead of text\n"
 		   "  --help              this text\n",
-		   SQ_MAX_TILES);
+		SR_MAX_GAMES, CR_MAX_SEATS, SQ_MAX_TILES);
 }
 
 /* Digits only: strtoull would also take blanks and a sign. */
@@ -42,25 +55,52 @@ static int parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
+static void print_json(FILE *out, cJSON *j)
+{
+	char *s = cJSON_PrintUnformatted(j);
+	fprintf(out, "%s\n", s);
+	free(s);
+	cJSON_Delete(j);
+}
+
 int sim_crawl_cli(int argc, char **argv, FILE *out, FILE *err)
 {
-	uint64_t seed = 1, qm = 0;
+	uint64_t qm = 0;
+	sr_opts o = {.games = 100, .seats = 1, .seed = 1};
 	bool json = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 		uint64_t n = 0;
+		bool num = parse_u64(v, &n) == 0;
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			usage(out);
 			return 0;
 		} else if (strcmp(a, "--json") == 0) {
 			json = true;
-		} else if (strcmp(a, "--question-marks") == 0 && parse_u64(v, &n) == 0 &&
-			   n >= 1 && n <= (uint64_t)SQ_MAX_TILES) {
+		} else if (strcmp(a, "--deadly-events") == 0) {
+			o.deadly_events = true;
+		} else if (strcmp(a, "--question-marks") == 0 && num && n >= 1 &&
+			   n <= (uint64_t)SQ_MAX_TILES) {
 			qm = n;
 			i++;
-		} else if (strcmp(a, "--seed") == 0 && parse_u64(v, &n) == 0) {
-			seed = n;
+		} else if (strcmp(a, "--games") == 0 && num && n >= 1 && n <= SR_MAX_GAMES) {
+			o.games = (long)n;
+			i++;
+		} else if (strcmp(a, "--seats") == 0 && num && n >= 1 && n <= CR_MAX_SEATS) {
+			o.seats = (int)n;
+			i++;
+		} else if (strcmp(a, "--width") == 0 && num && n >= CR_MIN_W && n <= CR_MAX_W) {
+			o.width = (int)n;
+			i++;
+		} else if (strcmp(a, "--height") == 0 && num && n >= CR_MIN_H && n <= CR_MAX_H) {
+			o.height = (int)n;
+			i++;
+		} else if (strcmp(a, "--acts") == 0 && num && n >= 1 && n <= CR_MAX_ACTS) {
+			o.acts = (int)n;
+			i++;
+		} else if (strcmp(a, "--seed") == 0 && num) {
+			o.seed = n;
 			i++;
 		} else {
 			fprintf(err, "lair sim crawl: bad or incomplete option '%s'\n", a);
@@ -68,26 +108,31 @@ int sim_crawl_cli(int argc, char **argv, FILE *out, FILE *err)
 			return 2;
 		}
 	}
-	if (!qm) {
-		fprintf(err, "lair sim crawl: say --question-marks N\n");
-		usage(err);
-		return 2;
+	if (qm) {
+		sq_result *res = malloc(sizeof *res);
+		if (!res) {
+			fprintf(err, "lair sim crawl: out of memory\n");
+			return 1;
+		}
+		sq_run((long)qm, o.seed, res);
+		if (json)
+			print_json(out, sq_json(res));
+		else
+			sq_print(out, res);
+		free(res);
+		return 0;
 	}
-	sq_result *res = malloc(sizeof *res);
-	if (!res) {
-		fprintf(err, "lair sim crawl: out of memory\n");
+	sr_result *res = malloc(sizeof *res);
+	char msg[300];
+	if (!res || sr_run(&o, res, msg, sizeof msg) != 0) {
+		fprintf(err, "lair sim crawl: %s\n", res ? msg : "out of memory");
+		free(res);
 		return 1;
 	}
-	sq_run((long)qm, seed, res);
-	if (json) {
-		cJSON *j = sq_json(res);
-		char *s = cJSON_PrintUnformatted(j);
-		fprintf(out, "%s\n", s);
-		free(s);
-		cJSON_Delete(j);
-	} else {
-		sq_print(out, res);
-	}
+	if (json)
+		print_json(out, sr_json(&o, res));
+	else
+		sr_print(out, &o, res);
 	free(res);
 	return 0;
 }

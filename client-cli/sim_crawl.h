@@ -10,12 +10,13 @@
 #ifndef LAIR_SIM_CRAWL_H
 #define LAIR_SIM_CRAWL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include <cJSON.h>
 
-#include "../server/games/crawl/cr_qmark.h"
+#include "../server/games/crawl/crawl.h"
 
 /* ---- the ? tile study --------------------------------------------------- */
 
@@ -46,6 +47,38 @@ typedef struct sq_result {
 void sq_run(long n, uint64_t seed, sq_result *res);
 cJSON *sq_json(const sq_result *res);
 void sq_print(FILE *f, const sq_result *res);
+
+/* ---- whole runs (sim_crawl_run.c) ---------------------------------------- */
+
+typedef struct sr_opts {
+	long games;
+	int seats;
+	uint64_t seed;
+	bool deadly_events;
+	int width, height, acts; /* 0: the default */
+} sr_opts;
+
+typedef struct sr_result {
+	long games;
+	int seats;
+	long wins, ends[4], acts[CR_MAX_ACTS + 1];
+	long rounds_sum, decisions_sum;
+	int rounds_median, rounds_p90;
+	long room[CR_MAX_ACTS + 1][CR_NROOM];
+	int n_events;
+	char event_id[CR_MAX_EVENTS][24];
+	long served[CR_MAX_EVENTS];
+	long votes;
+	long levels, rejections, fallbacks;
+	int max_rejections;
+	long kills, falls;
+	double seconds;
+} sr_result;
+
+/* Plays o->games runs; 0, or -1 with a message. */
+int sr_run(const sr_opts *o, sr_result *res, char *err, size_t errlen);
+cJSON *sr_json(const sr_opts *o, const sr_result *r);
+void sr_print(FILE *f, const sr_opts *o, const sr_result *r);
 
 /* The whole `lair sim crawl` command with its streams (tests). */
 int sim_crawl_cli(int argc, char **argv, FILE *out, FILE *err);

@@ -130,8 +130,8 @@ function crawlBot(p, tid, opts = {}) {
 /* A fresh snapshot of the table (table_sync from 0). */
 async function snapshot(p, tid) {
 	p.c.pending = p.c.pending.filter((m) => !(m.type === 'table' && m.table === tid));
-	const got = p.c.waitFor((m) => m.type === 'table' && m.table === tid && !m.id, 5000,
-		'the snapshot');
+	const got = p.c.waitFor((m) => m.type === 'table' && m.table === tid && !m.id &&
+		m.state === 'playing' && m.game, 5000, 'the snapshot');
 	await p.ok('table_sync', { table: tid, since: 0 });
 	return got;
 }

@@ -129,6 +129,8 @@ void cr_event_open(cr_game *g, int seat, game_events *evs)
 		return;
 	}
 	const cr_event *ev = &g->cfg.ct.event[e];
+	if (g->served[e] < UINT16_MAX)
+		g->served[e]++;
 	/* C24: a shared event is the party's vote (in a party: with one seat
 	 * the flag makes no difference and the seat's own screen serves) */
 	if (ev->shared && g->seats > 1) {
@@ -139,6 +141,7 @@ void cr_event_open(cr_game *g, int seat, game_events *evs)
 		if (g->n_vote == 0)
 			g->vote_seat = seat;
 		g->vote[g->n_vote++] = e;
+		g->votes++;
 		for (int s = 0; s < g->seats; s++)
 			if (g->h[s].alive)
 				g->h[s].events_seen++;

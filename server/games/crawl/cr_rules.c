@@ -512,6 +512,11 @@ static void arrive(cr_game *g, int act, game_events *evs)
 	cr_level_generate(&g->lv, g->seed, act, g->cfg.acts, visit, g->cfg.width,
 			  g->cfg.height);
 	const cr_level *lv = &g->lv;
+	g->gen_levels++;
+	g->gen_rejections += lv->rejections;
+	g->gen_fallbacks += lv->fallback;
+	if (lv->rejections > g->gen_max_rejections)
+		g->gen_max_rejections = lv->rejections;
 	memset(g->flag, 0, sizeof g->flag);
 	for (int i = 0; i < lv->n_qmark; i++)
 		g->flag[lv->qmark[i].y][lv->qmark[i].x] |= CR_F_QMARK;

@@ -248,6 +248,10 @@ typedef struct cr_game {
 	uint16_t relic_pool;  /* bit r: still to be found */
 	bool over, won;
 	int end_reason;       /* enum cr_end */
+	/* what the simulator reports */
+	int gen_levels, gen_rejections, gen_fallbacks, gen_max_rejections;
+	int votes;
+	uint16_t served[CR_MAX_EVENTS]; /* times each event was served */
 	int devil;            /* index in mon[], -1 */
 } cr_game;
 
