@@ -8,7 +8,7 @@
  *           G go (create and start), C create (start later), B back
  *   table   waiting: S start (host), A add AI (host), L leave, Q quit;
  *           playing: the option keys (view_gems.c) or the kind's choice form
- *           (view_deepfall.c), H the hand icon; watching: O then a seat
+ *           (view_deepfall.c) or keys (view_crawl.c), H the hand icon; watching: O then a seat
  *           number takes that AI seat over;
  *           finished: R rematch (host), L back to the lobby, Q quit
  *   anywhere ? the help pages (help.c), / talk: a chat line to the lobby
@@ -87,7 +87,7 @@ struct play {
 	int n_chat;
 };
 
-static const char *kinds[] = {"gems", "deepfall"};
+static const char *kinds[] = {"gems", "deepfall", "crawl"};
 
 static void draw(struct play *p);
 

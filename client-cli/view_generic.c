@@ -13,6 +13,7 @@
 #include "../common/util.h"
 #include "../proto/proto_msg.h"
 #include "view.h"
+#include "view_crawl.h"
 #include "view_deepfall.h"
 #include "view_gems.h"
 
@@ -169,6 +170,7 @@ void view_generic_draw(struct scr *s, const struct tv *tv, const struct view_ui 
 static const struct kind_view views[] = {
 	{"gems", vg_draw, vg_event_line, vg_option_for_key, NULL},
 	{"deepfall", vdf_draw, vdf_event_line, vdf_option_for_key, vdf_form_key},
+	{"crawl", vcr_draw, vcr_event_line, vcr_option_for_key, vcr_form_key},
 };
 
 static const struct kind_view generic = {

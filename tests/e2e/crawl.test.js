@@ -129,6 +129,8 @@ function crawlBot(p, tid, opts = {}) {
 
 /* A fresh snapshot of the table (table_sync from 0). */
 async function snapshot(p, tid) {
+	// the game starts once its start is durable: wait for it first
+	await p.c.waitFor((m) => m.type === 'start' && m.table === tid, 5000, 'the start');
 	p.c.pending = p.c.pending.filter((m) => !(m.type === 'table' && m.table === tid));
 	const got = p.c.waitFor((m) => m.type === 'table' && m.table === tid && !m.id &&
 		m.state === 'playing' && m.game, 5000, 'the snapshot');
