@@ -1,6 +1,6 @@
 /*
  * test_crawl_store.c — a player's first run is kept in the store
- * (docs/rules/crawl.md C15; migrations/0003_first_runs.sql): a new player
+ * (docs/rules/crawl.md C15; migrations/0004_first_runs.sql): a new player
  * has finished no kind, a recorded crawl game marks the kind finished for
  * its human seats (read back with the player), and the migration fills the
  * table from games recorded before it. A real SQLite file, a real loop.

@@ -1,4 +1,4 @@
--- 0003_first_runs.sql — which kinds each player has finished a game of.
+-- 0004_first_runs.sql — which kinds each player has finished a game of.
 -- A player with no row for a kind has never finished a game of it: that is
 -- a crawl player's first run (docs/rules/crawl.md C15), kept here so that it
 -- holds across devices. A row is written with the game's record, in the same
