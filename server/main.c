@@ -189,7 +189,7 @@ static int run(struct laird *L)
 	int rc = 0;
 	log_set_level((enum log_level)L->cfg.log_level);
 	if (kinds_check(err, sizeof err) != 0) {
-		fprintf(stderr, "laird: %s\n", err);
+		fprintf(stderr, "%slaird: %s\n", log_prefix(LOG_ERROR), err);
 		return 1;
 	}
 	raise_fd_limit(&L->cfg);
