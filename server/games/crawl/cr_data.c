@@ -190,7 +190,7 @@ static bool parse_monsters(parser *p, const char *text)
 						   "sight", NULL};
 		cr_monster_kind *k = &ct->monster[ct->n_monsters];
 		char glyph[4];
-		int v[5];
+		int v[5] = {0};
 		if (!cJSON_IsObject(m) || !only_keys(p, m, keys) ||
 		    !str_field(p, m, "id", k->id, sizeof k->id, true) || !id_ok(p, k->id))
 			break;
@@ -415,7 +415,7 @@ static bool parse_cond(parser *p, const cJSON *o, cr_cond *c)
 					   "damaged",	  "no_pet", "acts",	NULL};
 	if (!cJSON_IsObject(o) || !only_keys(p, o, keys))
 		return fail(p, "conditions must be an object of the known kinds");
-	int v[5];
+	int v[5] = {0};
 	if (!int_field(p, o, "gold_min", 0, 100000, 0, &v[0]) ||
 	    !int_field(p, o, "hp_min", 0, 1000, 0, &v[1]) ||
 	    !int_field(p, o, "items_min", 0, CR_INV_MAX, 0, &v[2]) ||
@@ -486,7 +486,7 @@ static bool parse_items(parser *p, const char *text)
 						   "effects", "bonus", "value",	 "weight",
 						   "min_act", NULL};
 		char cls[16];
-		int v[4];
+		int v[4] = {0};
 		if (!only_keys(p, m, keys) || !str_field(p, m, "class", cls, sizeof cls, true) ||
 		    !str_field(p, m, "name", k->name, sizeof k->name, true) ||
 		    !str_field(p, m, "appearance", k->appearance, sizeof k->appearance, false) ||
@@ -549,7 +549,7 @@ static bool parse_relics(parser *p, const char *text)
 						   "attack",	  "defense", "sight",  "gold_pct",
 						   "max_hp",	  "slots",   "heal_on_kill", NULL};
 		char special[16];
-		int v[7];
+		int v[7] = {0};
 		if (!cJSON_IsObject(m) || !only_keys(p, m, keys) ||
 		    !str_field(p, m, "id", r->id, sizeof r->id, true) || !id_ok(p, r->id))
 			break;
@@ -616,7 +616,7 @@ static bool parse_events(parser *p, const char *text)
 		cr_event *e = &ct->event[ct->n_events];
 		static const char *const keys[] = {"id",      "act",	   "name",    "text",
 						   "shared", "conditions", "options", NULL};
-		int act;
+		int act = 0;
 		if (!cJSON_IsObject(m) || !only_keys(p, m, keys) ||
 		    !str_field(p, m, "id", e->id, sizeof e->id, true) || !id_ok(p, e->id))
 			break;
