@@ -290,13 +290,15 @@ test('kill -9 mid-game four times: tables, seats, hidden state and ledger surviv
 				});
 				const killed = await srv.stop({ signal: 'SIGKILL' });
 				assert.strictEqual(killed.signal, 'SIGKILL');
-				world.epoch++;
 				const before = new Map(); // bot -> tid -> {lastReveal, seat, finished}
 				for (const b of bots) {
 					await b.p.c.waitClose(5000).catch(() => {});
 					before.set(b, new Map([...b.tables].map(([tid, x]) =>
 						[tid, { lastReveal: x.lastReveal, finished: !!x.result }])));
 				}
+				// Only now: an update the killed server sent is read as the old
+				// epoch's, never as an answer owed after the restart.
+				world.epoch++;
 				srv = await startLaird({ args: ARGS, dbDir });
 				const restored = [];
 				// Every player comes back with its token.
@@ -388,10 +390,10 @@ test('kill -9 at a table with AI seats: restored decision and view, the game end
 				};
 			});
 			await srv.stop({ signal: 'SIGKILL' });
-			world.epoch++;
+			await adm.p.c.waitClose(5000).catch(() => {});
+			world.epoch++; // after the close (see above)
 			const was = new Map([...adm.tables].map(([tid, x]) => [tid, { last: x.lastReveal,
 				view: x.views.get(x.lastReveal) }]));
-			await adm.p.c.waitClose(5000).catch(() => {});
 			srv = await startLaird({ args: ARGS, dbDir });
 			const resume = {};
 			for (const x of adm.tables.values()) resume[x.id] = x.lastSeq;
@@ -455,7 +457,8 @@ test('AI seats play on after a restore exactly as in a crash-free run', async ()
 				});
 				world.onReveal = () => {};
 				await srv.stop({ signal: 'SIGKILL' });
-				world.epoch++;
+				await adm.p.c.waitClose(5000).catch(() => {});
+				world.epoch++; // after the close (see above)
 				srv = await startLaird({ args: ARGS, dbDir });
 				const resume = {};
 				for (const x of adm.tables.values()) resume[x.id] = x.lastSeq;
