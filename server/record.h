@@ -1,5 +1,5 @@
 /*
- * record.h — the stored form of a finished game (DESIGN §4): everything
+ * record.h — the stored form of a finished game: everything
  * store_game_finish needs, built from a finished table — the record (kind,
  * full config, seed, seats, the shared state the game began from, the
  * choice log, the result), each seat's statistics and achievements, the

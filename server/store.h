@@ -1,7 +1,7 @@
 /*
- * store.h — laird's persistence (DESIGN §4, issues 3 and 5): one SQLite file
- * in WAL mode, schema from the numbered migrations/NNNN_name.sql files
- * (embedded in the binary at build time, tracked with PRAGMA user_version),
+ * store.h — laird's persistence: one SQLite file in WAL mode, schema from
+ * the numbered migrations/NNNN_name.sql files (embedded in the binary at
+ * build time, tracked with PRAGMA user_version),
  * every statement prepared with bound parameters.
  *
  * Threads. store_open() runs on the loop thread before the loop serves
@@ -278,7 +278,7 @@ store_req *store_games_list(store *st, const store_games_query *q, store_games_c
 /* One record (n == 1) or STORE_ERR_NOT_FOUND. */
 store_req *store_game_get(store *st, int64_t id, store_games_cb cb, void *ud);
 
-/* ---- tables in play: crash recovery (issue 5) -------------------------- */
+/* ---- tables in play: crash recovery ------------------------------------ */
 
 typedef struct store_decision {
 	int64_t seq;              /* the table's decision number, from 1 */

@@ -2,7 +2,7 @@
  * table_replay.c — a game as data: the record of a table's game (kind,
  * config, seats, seed, shared snapshot, choice log, result), the pure replay
  * of such a record through the kind, and the rebuilding of a table in play
- * from its record after a crash (issue 5).
+ * from its record after a crash.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /*
- * table_round.c — the round engine: it owns a table's time (DESIGN §2).
+ * table_round.c — the round engine: it owns a table's time.
  *
  * One decision at a time:
  *   CHOOSING  options and a deadline go to every pending seat; AI seats (and
@@ -14,7 +14,7 @@
  *             choices at once, then the events and view as each viewer may
  *             see them; then, after a pause, the next decision.
  *   RECORD    the game is over: the record goes to host->record to persist;
- *             the result is sent only once it is durable (issue 5).
+ *             the result is sent only once it is durable.
  * The deadline passing fills every missing choice with the AI's and
  * resolves at once (the deadline is final: no window after it); a dropped
  * player's seat then stays "away" (the AI plays it without waiting) until
@@ -323,7 +323,7 @@ void round_finish(table *t)
 	t->result = t->aborted ? NULL : k->result_json(t->game, t->end_ai_mask);
 	/* Still "playing" (snapshots show the last reveal, no result) until
 	 * the host has made the record durable: nobody sees a result that a
-	 * crash could lose (issue 5). An aborted game has no record. */
+	 * crash could lose. An aborted game has no record. */
 	if (!t->aborted && t->host.record && !t->freed)
 		t->host.record(t->host.ud, t, t->games);
 	else

@@ -2,7 +2,7 @@
 /*
  * durable_result.test.js — a game's `result` reaches players only after its
  * record (game record, statistics, achievements, shared state) is committed
- * (issue 5: nothing acknowledged is lost; proto/table.md §7):
+ * (nothing acknowledged is lost; proto/table.md §7):
  *   - the instant a player gets `result`, a `stats` / `server_stats` /
  *     `records` request sent from that very message handler, on the same
  *     connection, already counts the game;

@@ -1,6 +1,6 @@
 'use strict';
 /*
- * recovery.test.js — crash recovery (issue 5): `kill -9` laird in the middle
+ * recovery.test.js — crash recovery: `kill -9` laird in the middle
  * of games, restart it on the same database, and check that
  *   - every table in play is back at the same decision with the same hidden
  *     state: the resumed snapshot's view equals the view a crash-free control
@@ -434,7 +434,7 @@ test('kill -9 at a table with AI seats: restored decision and view, the game end
 		}
 	});
 
-/* The AI after a restore (issue 5): table_replay applies the logged choice
+/* The AI after a restore: table_replay applies the logged choice
  * sets without asking the AI, so the AI's randomness must not be a running
  * stream. Both kinds derive each AI decision's draws from (seed, decision,
  * seat) (gems_ai.c, df_ai.c), so after kill -9 the AI seats choose exactly
