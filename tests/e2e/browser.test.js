@@ -371,6 +371,42 @@ test('deepfall in Chromium: the orders form sends a choice the server takes',
 		}
 	});
 
+test('crawl in Chromium: the map, the party, the pack, and moves by key',
+	{ skip: !haveChromium && 'no chromium', timeout: 120000 }, async (t) => {
+		const srv = await startLaird({ args: ['--reveal-pause-ms', '50', ...WEB_ROOT] });
+		const browser = await launchBrowser();
+		try {
+			const A = await newPlayer(browser, srv, { viewport: PHONE });
+			await register(A, 'rogue');
+			const r = await A.page.evaluate(() => window.lair.openTable(0, 'table_create',
+				{ kind: 'crawl', seats: 2, ai: 1, start: true }));
+			if (r.type === 'error' && /kind/.test(r.message || '')) {
+				t.skip(`this laird has no crawl yet (${r.message})`);
+				return;
+			}
+			assert.equal(r.type, 'table', JSON.stringify(r));
+			await until(A.page, (s) => s.asked, 'rogue asked', 30000);
+			await A.page.getByRole('heading', { name: /Act 1 of 3/ }).waitFor();
+			const map = await A.page.locator('pre.crawl-map').innerText();
+			assert.match(map, /1/); // our scoundrel on the map
+			assert.match(map, /[#.]/);
+			await A.page.getByRole('heading', { name: 'Your pack' }).waitFor();
+			assert.match(await A.page.locator('.crawl').innerText(), /HP|\d+\/\d+/);
+			await shots(A.page, 'crawl');
+			// A move by key: the first step the options offer.
+			const before = await state(A.page);
+			const step = await A.page.evaluate(() => window.lair.table.options.map((o) => o.id)
+				.find((id) => ['n', 'e', 's', 'w', 'wait'].includes(id)));
+			const keyOf = { n: 'ArrowUp', e: 'ArrowRight', s: 'ArrowDown', w: 'ArrowLeft', wait: '.' };
+			await A.page.keyboard.press(keyOf[step]);
+			await until(A.page, (s) => s.decision > before.decision || s.result, 'the next decision', 30000);
+			assert.deepEqual(A.problems, []);
+		} finally {
+			await browser.close();
+			await srv.stop();
+		}
+	});
+
 test('Chromium: another origin cannot open a socket to laird; the CSP refuses inline and foreign scripts',
 	{ skip: !haveChromium && 'no chromium', timeout: 60000 }, async () => {
 		const srv = await startLaird({ args: WEB_ROOT });

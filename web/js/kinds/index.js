@@ -11,9 +11,10 @@
 
 import gems from './gems.js';
 import deepfall from './deepfall.js';
+import crawl from './crawl.js';
 import generic from './generic.js';
 
-const kinds = { gems, deepfall };
+const kinds = { gems, deepfall, crawl };
 
 export function kindView(name) {
 	return kinds[name] || generic;
