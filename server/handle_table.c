@@ -1185,7 +1185,10 @@ static bool restore_one(app *a, const store_live_table *lt, char *err, size_t er
 		.window_ms = a->cfg->window_ms,
 		.pacing_ms = (int)jint(meta, "pacing_ms", 0, INT32_MAX, a->cfg->ai_pacing_ms),
 		.reveal_pause_ms = a->cfg->reveal_pause_ms,
-		.fixed_seed = true, /* the game's seed is the record's */
+		/* The game in play comes back with its own seed (info.seed); the
+		 * table's next games draw theirs as before (an admin's fixed seed
+		 * is the game's). */
+		.fixed_seed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(meta, "fixed_seed")),
 		.seed = lt->seed,
 		.history_max = APP_TABLE_HISTORY_MAX,
 		.history_bytes = APP_TABLE_HISTORY_BYTES,

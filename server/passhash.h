@@ -6,7 +6,8 @@
  * "ITER$SALT$HASH" (decimal, lowercase hex, lowercase hex).
  *
  * Cost. The check runs on the event loop, so the iteration count is kept
- * low: PASSHASH_ITER = 256 costs about 48 µs of CPU per check here (about
+ * low: PASSHASH_ITER = 256 costs about 50 µs of CPU per check on our 2-core
+ * test machine (`make bench`: build-bench/bench/bench_passhash; about
  * the cost of handling a few requests; a wrong-password flood is bounded
  * by the per-connection message rate like any other request). Table
  * passwords live as long as their table and are typically short: what the

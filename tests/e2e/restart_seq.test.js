@@ -156,6 +156,12 @@ test('a table\'s seq never goes back across restarts: after rematches, long deci
 			'game 2');
 		assert.ok(result.seq > r.snap.seq);
 		assert.strictEqual((await ps[0].ok('stats')).games, 2);
+		// A rematch after the restore draws a new seed (the restored game's
+		// was not made the table's).
+		await ps[0].ok('rematch', { table: tid });
+		await ps[0].ok('table_start', { table: tid });
+		const third = await within(playOut(ps, tid, 1, result.seq), 60000, 'game 3');
+		assert.notStrictEqual(third.seed, result.seed);
 		for (const p of ps) p.c.close();
 		const stopped = await srv.stop();
 		srv = null;
