@@ -43,7 +43,7 @@ class App {
 		};
 		window.addEventListener('hashchange', () => {
 			forgetPages(this);
-			this.route();
+			this.route(true);
 		});
 		document.addEventListener('keydown', (ev) => this.key(ev));
 		setInterval(() => this.tick(), 100);
@@ -256,13 +256,18 @@ class App {
 		return m ? Number(m[1]) : 0;
 	}
 
-	route() {
+	// moveFocus: the address changed (a link, back): the keyboard and the
+	// screen reader start again at the new page's heading.
+	route(moveFocus = false) {
 		const id = this.routeTable();
 		if (id && this.s.up && (!this.table || this.table.id !== id))
 			this.openTable(id, 'table_spectate', {});
 		this.render();
-		const main = this.root.querySelector('h1, h2');
-		if (main && !this.root.contains(document.activeElement)) main.setAttribute('tabindex', '-1');
+		const heading = moveFocus && this.root.querySelector('h1');
+		if (heading) {
+			heading.tabIndex = -1;
+			heading.focus();
+		}
 	}
 
 	render() {
@@ -286,15 +291,16 @@ class App {
 	header() {
 		const p = this.s.player;
 		const t = this.table;
-		const onTable = location.hash.startsWith('#/table/');
+		const page = location.hash.replace(/^#\/?/, '').split(/[/?]/)[0]; // '', table, stats, ...
+		const here = (name) => (page === name ? 'page' : null);
 		return h('header', { class: 'top' },
 			h('a', { href: '#/', class: 'brand' }, 'lair'),
 			h('nav', { 'aria-label': 'Main' },
-				h('a', { href: '#/', 'aria-current': !onTable && /^#?\/?$/.test(location.hash.slice(1) || '/') ? 'page' : null }, 'Lobby'),
-				t && !onTable ? h('a', { href: `#/table/${t.id}` }, `Table ${t.id}`) : null,
-				h('a', { href: `#/stats/${encodeURIComponent(p ? p.name : '')}` }, 'Stats'),
-				h('a', { href: '#/records/gems' }, 'Records'),
-				h('a', { href: '#/rules' }, 'Rules')),
+				h('a', { href: '#/', 'aria-current': here('') }, 'Lobby'),
+				t && page !== 'table' ? h('a', { href: `#/table/${t.id}` }, `Table ${t.id}`) : null,
+				h('a', { href: `#/stats/${encodeURIComponent(p ? p.name : '')}`, 'aria-current': here('stats') }, 'Stats'),
+				h('a', { href: '#/records/gems', 'aria-current': here('records') }, 'Records'),
+				h('a', { href: '#/rules', 'aria-current': here('rules') }, 'Rules')),
 			h('span', { class: 'who' }, p ? p.name : ''),
 			h('span', { class: this.linkDown ? 'link down' : 'link up', role: 'status' },
 				this.linkDown ? (this.s.stopped === 'replaced' ? 'playing elsewhere' : 'reconnecting…') : 'online'));
