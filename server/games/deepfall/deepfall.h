@@ -303,8 +303,21 @@ game_choice df_act_pack(df_act a);
 /* 0 and *a if code is an act code, else -1. */
 int df_act_unpack(game_choice code, df_act *a);
 
-/* Seats that must choose now (0 when the game is over). */
-uint32_t df_pending(const df_game *g);
+/* Seats that must choose now (0 when the game is over). Inline, like the
+ * other small helpers below: the bots and the round engine call them for
+ * every seat at every step. */
+static inline uint32_t df_pending(const df_game *g)
+{
+	if (g->over)
+		return 0;
+	uint32_t m = 0;
+	for (int s = 0; s < g->seats; s++) {
+		const df_party *pa = &g->pl[s].party;
+		if (pa->active && !pa->acted)
+			m |= 1u << s;
+	}
+	return m;
+}
 /* GAME_OK if code is legal for seat now, else a GAME_ERR_* with a message. */
 int df_choice_check(const df_game *g, int seat, game_choice code, char *err, size_t errlen);
 
@@ -380,12 +393,43 @@ bool df_stand_offered_t(const df_game *g, int seat, const df_totals *t);
 int df_maw_falls(const df_game *g, int extra, int *speed);
 
 /* Rule steps, exposed for the unit tests and the bots. */
-int df_hand_size(const df_game *g, int seat);
-int df_moves(const df_game *g, int seat);
-int df_room_value(const df_config *cfg, int theme, int floor);
-int df_depth_scale(const df_config *cfg, int floor, int amount);
-int df_bag_size(const df_party *pa); /* draw + discard piles */
-int df_dice_owned(const df_party *pa); /* every die: piles, hand, wounded */
+
+/* DF31: dice per hand, Lineage and Calling included, at least 1. */
+static inline int df_hand_size(const df_game *g, int seat)
+{
+	const df_party *pa = &g->pl[seat].party;
+	int h = g->cfg.hand_size + df_lineages[pa->lineage].hand + df_callings[pa->calling].hand;
+	return h < 1 ? 1 : h;
+}
+
+/* DF44: free steps a turn, Lineage and Calling included. */
+static inline int df_moves(const df_game *g, int seat)
+{
+	const df_party *pa = &g->pl[seat].party;
+	int m = g->cfg.base_moves + df_lineages[pa->lineage].move + df_callings[pa->calling].move;
+	return m < 0 ? 0 : m;
+}
+
+/* DF11: sub-linear depth, amount * (1 + coeff * (floor - 1)), rounded. */
+static inline int df_depth_scale(const df_config *cfg, int floor, int amount)
+{
+	int64_t m = 1000 + (int64_t)cfg->depth_coeff * (floor - 1);
+	return (int)((amount * m + 500) / 1000);
+}
+
+static inline int df_room_value(const df_config *cfg, int theme, int floor)
+{
+	return df_depth_scale(cfg, floor, df_themes[theme].base);
+}
+
+/* draw + discard piles */
+static inline int df_bag_size(const df_party *pa) { return pa->n_draw + pa->n_disc; }
+
+/* every die: piles, hand, wounded */
+static inline int df_dice_owned(const df_party *pa)
+{
+	return pa->n_draw + pa->n_disc + pa->n_hand + pa->n_wound;
+}
 /* Draws one die (reshuffling the discard when the draw pile is empty) into
  * *die; 0 when the whole bag is in hand. */
 int df_bag_draw(df_game *g, df_party *pa, uint8_t *die);
@@ -393,7 +437,11 @@ void df_draft(df_game *g, int seat, game_events *evs);
 /* Draws and rolls one hand into the seat's turn (DF31, DF32). */
 void df_roll_hand(df_game *g, int seat, game_events *evs);
 /* Whether the seat may press another hand now (DF32). */
-bool df_can_press(const df_game *g, int seat);
+static inline bool df_can_press(const df_game *g, int seat)
+{
+	const df_party *pa = &g->pl[seat].party;
+	return pa->active && pa->hands <= g->cfg.max_press && df_bag_size(pa) > 0;
+}
 /* The resolution of one seat's act (DF34): Dread, Last Stand, move, claim,
  * loot, heal, recruit, discard, Cash-Out. falls: floors the Maw eats this
  * round. */

@@ -42,19 +42,6 @@ int df_act_unpack(game_choice code, df_act *a)
 	return 0;
 }
 
-uint32_t df_pending(const df_game *g)
-{
-	if (g->over)
-		return 0;
-	uint32_t m = 0;
-	for (int s = 0; s < g->seats; s++) {
-		const df_party *pa = &g->pl[s].party;
-		if (pa->active && !pa->acted)
-			m |= 1u << s;
-	}
-	return m;
-}
-
 /* DF51: free with a Vault or Throne held or as a Wardancer, else paid with
  * the turn's Mettle; never twice. */
 bool df_stand_free(const df_game *g, int seat)

@@ -19,33 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* ---- numbers ---------------------------------------------------------- */
-
-/* DF11: sub-linear depth, amount * (1 + coeff * (floor - 1)), rounded. */
-int df_depth_scale(const df_config *cfg, int floor, int amount)
-{
-	int64_t m = 1000 + (int64_t)cfg->depth_coeff * (floor - 1);
-	return (int)((amount * m + 500) / 1000);
-}
-
-int df_room_value(const df_config *cfg, int theme, int floor)
-{
-	return df_depth_scale(cfg, floor, df_themes[theme].base);
-}
-
-int df_hand_size(const df_game *g, int seat)
-{
-	const df_party *pa = &g->pl[seat].party;
-	int h = g->cfg.hand_size + df_lineages[pa->lineage].hand + df_callings[pa->calling].hand;
-	return h < 1 ? 1 : h;
-}
-
-int df_moves(const df_game *g, int seat)
-{
-	const df_party *pa = &g->pl[seat].party;
-	int m = g->cfg.base_moves + df_lineages[pa->lineage].move + df_callings[pa->calling].move;
-	return m < 0 ? 0 : m;
-}
+/* ---- the rooms a party holds ------------------------------------------ */
 
 bool df_holds_stand_room(const df_game *g, int seat)
 {
@@ -61,13 +35,6 @@ bool df_holds_stand_room(const df_game *g, int seat)
 }
 
 /* ---- the bag (DF25: without replacement, the discard reshuffled) ------- */
-
-int df_bag_size(const df_party *pa) { return pa->n_draw + pa->n_disc; }
-
-int df_dice_owned(const df_party *pa)
-{
-	return pa->n_draw + pa->n_disc + pa->n_hand + pa->n_wound;
-}
 
 /* Fisher–Yates over a pile of dice, drawing exactly as rng_shuffle does
  * (one rng_below(i) for i = n .. 2), without its element-size generality:
@@ -151,12 +118,6 @@ void df_roll_hand(df_game *g, int seat, game_events *evs)
 			packed |= faces[f] << (5 * f);
 		df_emit(evs, DF_EV_ROLL, seat, packed, pa->hands, n);
 	}
-}
-
-bool df_can_press(const df_game *g, int seat)
-{
-	const df_party *pa = &g->pl[seat].party;
-	return pa->active && pa->hands <= g->cfg.max_press && df_bag_size(pa) > 0;
 }
 
 /* ---- the turn's symbols (DF40-DF42) ------------------------------------- */
