@@ -726,6 +726,157 @@ TEST(deepfall_DF67_value_of_unclaimed_rooms_rises_to_the_floor_above)
 	CHECK_EQ(df_room_at(&g, f - 1, 0)->value, before[0]);
 }
 
+/* The live rooms of floor f summed: their value and their risen plunder. */
+static int floor_value_sum(df_game *g, int f, int *risen)
+{
+	int v = 0, k = 0;
+	for (int r = 0; r < g->cfg.rooms; r++) {
+		df_room *rm = df_room_at(g, f, r);
+		if (rm->alive) {
+			v += rm->value;
+			k += rm->risen;
+		}
+	}
+	if (risen)
+		*risen = k;
+	return v;
+}
+
+TEST(deepfall_DF56_a_held_rooms_share_rises_and_the_last_collapse_pays_all)
+{
+	df_game g;
+	setup(&g, 2, (int[]){DF_GNOLL, DF_GNOLL}, (int[]){DF_REAVER, DF_REAVER});
+	g.cfg.held_rise = 750;
+	g.cfg.value_rise = 1000;
+	g.cfg.rise_extra = 0;
+	g.cfg.collapse_ramp = 0;
+	g.pl[0].party.floor = g.pl[1].party.floor = 1;
+	int f = 3;
+	g.frontier = f;
+	df_room *a = plain_room(&g, f, 0, DF_VAULT);
+	a->value = 21;
+	a->act[0] = 2;
+	a->act[1] = 2; /* tied: each takes half of what the room pays */
+	for (int r = 1; r < g.cfg.rooms; r++)
+		df_room_at(&g, f, r)->alive = 0;
+	int above = floor_value_sum(&g, f - 1, NULL);
+	CHECK_EQ(df_room_pays(&g.cfg, 21, f), 21 - 21 * 750 / 1000); /* 6 */
+	df_collapse(&g, f, NULL);
+	CHECK_EQ(g.pl[0].glory, 3);
+	CHECK_EQ(g.pl[1].glory, 3);
+	int risen;
+	CHECK_EQ(floor_value_sum(&g, f - 1, &risen), above + 15); /* 21 * 0.75 */
+	CHECK_EQ(risen, 15);
+	/* Floor 1, the last collapse: nothing rises, the room pays it all. */
+	df_collapse(&g, 2, NULL);
+	df_room *top = df_room_at(&g, 1, 1);
+	top->value = 40;
+	top->act[0] = 1;
+	int before = g.pl[0].glory;
+	for (int r = 0; r < g.cfg.rooms; r++)
+		if (r != 1)
+			df_room_at(&g, 1, r)->alive = 0;
+	CHECK_EQ(df_room_pays(&g.cfg, 40, 1), 40);
+	df_collapse(&g, 1, NULL);
+	CHECK_EQ(g.pl[0].glory - before, 40);
+}
+
+TEST(deepfall_DF57_plunder_flees_a_worthy_end_to_its_floors_rooms_or_waits)
+{
+	for (int flees = 0; flees <= 1; flees++) {
+		df_game g;
+		setup(&g, 2, (int[]){DF_GNOLL, DF_GNOLL}, (int[]){DF_REAVER, DF_REAVER});
+		g.cfg.plunder_flees = flees;
+		g.cfg.value_rise = 1000;
+		g.cfg.held_rise = 0;
+		int f = g.frontier;
+		df_party *pa = &g.pl[0].party;
+		pa->floor = pa->deepest = (uint8_t)f;
+		pa->last_stand = 1;
+		g.pl[1].party.floor = 1;
+		/* Floor f: the standing party holds room 0, which carries 12 of
+		 * refugee plunder; room 1 is the rival's. */
+		empty_floor(&g, f);
+		df_room *held = plain_room(&g, f, 0, DF_VAULT);
+		df_room *rival = plain_room(&g, f, 1, DF_HALL);
+		held->value = (int16_t)(held->value + 12);
+		held->risen = 12;
+		held->act[0] = 1;
+		rival->act[1] = 1;
+		/* Floor f-1: a held room with 8 of plunder, the only live one. */
+		empty_floor(&g, f - 1);
+		df_room *up = plain_room(&g, f - 1, 2, DF_FORGE);
+		up->value = (int16_t)(up->value + 8);
+		up->risen = 8;
+		up->act[0] = 1;
+		int rival_value = rival->value;
+		game_events evs = {0};
+		df_collapse(&g, f, &evs);
+		CHECK(!held->alive && !up->alive); /* the denial stands */
+		if (flees) {
+			/* 12 fled to the rival's room, which scored with it. */
+			CHECK_EQ(g.pl[1].glory, df_room_pays(&g.cfg, rival_value + 12, f));
+			/* 8 had no live room on f-1: it waits there... */
+			int n = 0;
+			for (size_t i = 0; i < evs.len; i++)
+				if (evs.v[i].type == DF_EV_PLUNDER_FLED) {
+					n++;
+					CHECK(evs.v[i].b == 12 || evs.v[i].b == 8);
+					CHECK_EQ(evs.v[i].c, evs.v[i].b == 8);
+				}
+			CHECK_EQ(n, 2);
+			CHECK_EQ(g.pile[f - 1], 8);
+			/* ...and rises with its floor's collapse (value_rise). */
+			int above = floor_value_sum(&g, f - 2, NULL);
+			df_collapse(&g, f - 1, NULL);
+			CHECK_EQ(g.pile[f - 1], 0);
+			CHECK_EQ(floor_value_sum(&g, f - 2, NULL), above + 8);
+		} else {
+			CHECK_EQ(g.pl[1].glory, df_room_pays(&g.cfg, rival_value, f));
+			CHECK_EQ(g.pile[f - 1], 0); /* consumed with the rooms */
+		}
+		game_events_free(&evs);
+	}
+}
+
+TEST(deepfall_DF58_rise_extra_adds_plunder_on_top_of_the_full_pay)
+{
+	df_game g;
+	setup(&g, 1, (int[]){DF_GNOLL}, (int[]){DF_REAVER});
+	g.cfg.held_rise = 0;
+	g.cfg.rise_extra = 500;
+	g.cfg.collapse_ramp = 0;
+	g.pl[0].party.floor = 1;
+	int f = g.frontier;
+	empty_floor(&g, f);
+	df_room *a = plain_room(&g, f, 0, DF_THRONE);
+	a->value = 30;
+	a->act[0] = 1;
+	int above = floor_value_sum(&g, f - 1, NULL);
+	df_collapse(&g, f, NULL);
+	CHECK_EQ(g.pl[0].glory, 30);                            /* paid in full */
+	CHECK_EQ(floor_value_sum(&g, f - 1, NULL), above + 15); /* and half rises */
+}
+
+TEST(deepfall_DF59_collapse_ramp_grows_majorities_with_the_floors_eaten)
+{
+	df_game g;
+	setup(&g, 1, (int[]){DF_GNOLL}, (int[]){DF_REAVER});
+	g.cfg.held_rise = 0;
+	g.cfg.collapse_ramp = 500; /* x (1 + 0.5 x floors eaten before) */
+	g.pl[0].party.floor = 1;
+	int F = g.cfg.floors;
+	CHECK_EQ(df_room_pays(&g.cfg, 10, F), 10);        /* the first collapse */
+	CHECK_EQ(df_room_pays(&g.cfg, 10, 1), 10 + 5 * (F - 1)); /* the last */
+	g.frontier = 2;
+	empty_floor(&g, 2);
+	df_room *a = plain_room(&g, 2, 0, DF_HALL);
+	a->value = 8;
+	a->act[0] = 1;
+	df_collapse(&g, 2, NULL);
+	CHECK_EQ(g.pl[0].glory, 8 * (1000 + 500 * (F - 2)) / 1000);
+}
+
 TEST(deepfall_DF61_one_collapse_per_round_and_the_rest_carries_over)
 {
 	df_game g;

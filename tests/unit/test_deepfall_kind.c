@@ -202,6 +202,46 @@ TEST(deepfall_kind_DF2_view_shows_bag_counts_never_order)
 	k->config_free(cfg);
 }
 
+/* DF56, DF57: a room shows what its majority takes at its floor's collapse
+ * (`pays`, beside its `value`) and a floor the plunder waiting on it;
+ * plunder_fled and a waiting value_rise reach the client. */
+TEST(deepfall_kind_DF56_DF57_view_shows_pays_and_waiting_plunder)
+{
+	const game_kind *k = &deepfall_kind;
+	void *cfg;
+	game_state *st = new_game(k, &cfg, 2, 11, NULL);
+	REQUIRE(st);
+	df_game *g = (df_game *)st; /* the kind's state is the native game */
+	g->cfg.held_rise = 500;
+	g->pile[3] = 7;
+	cJSON *v = k->view(st, -1);
+	cJSON *floors = cJSON_GetObjectItem(v, "floors");
+	REQUIRE(cJSON_GetArraySize(floors) == g->cfg.floors);
+	for (int f = 1; f <= g->cfg.floors; f++) {
+		cJSON *fo = cJSON_GetArrayItem(floors, f - 1);
+		CHECK_EQ(cJSON_GetObjectItem(fo, "plunder")->valueint, f == 3 ? 7 : 0);
+		cJSON *ro = cJSON_GetArrayItem(cJSON_GetObjectItem(fo, "rooms"), 0);
+		int value = cJSON_GetObjectItem(ro, "value")->valueint;
+		int pays = cJSON_GetObjectItem(ro, "pays")->valueint;
+		CHECK_EQ(pays, f == 1 ? value : value - value / 2);
+	}
+	cJSON_Delete(v);
+	game_event fled = {DF_EV_PLUNDER_FLED, -1, 4, 12, 0};
+	cJSON *e = k->event_json(st, &fled, 0);
+	char *text = cJSON_PrintUnformatted(e);
+	CHECK_STR(text, "{\"event\":\"plunder_fled\",\"floor\":4,\"glory\":12,\"waits\":false}");
+	free(text);
+	cJSON_Delete(e);
+	game_event waits = {DF_EV_VALUE_RISE, -1, 2, 9, 1};
+	e = k->event_json(st, &waits, 0);
+	text = cJSON_PrintUnformatted(e);
+	CHECK_STR(text, "{\"event\":\"value_rise\",\"floor\":2,\"glory\":9,\"waits\":true}");
+	free(text);
+	cJSON_Delete(e);
+	k->destroy(st);
+	k->config_free(cfg);
+}
+
 TEST(deepfall_kind_full_ai_game_to_result)
 {
 	const game_kind *k = &deepfall_kind;

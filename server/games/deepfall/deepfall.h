@@ -177,6 +177,10 @@ typedef struct df_config {
 	int fallen_strength; /* milli: share of a marker's strength kept on Fallen */
 	int strength_surplus; /* 1: claim strength counts only symbols beyond the need */
 	int denizen_step, denizen_cap;
+	int held_rise;     /* milli: share of a scoring room's value rising (DF56) */
+	int plunder_flees; /* 1: refugee plunder flees a Worthy End (DF57) */
+	int rise_extra;    /* milli: more of a scoring room's value rising, unpaid (DF58) */
+	int collapse_ramp; /* milli: majorities grow per floor eaten before (DF59) */
 	int cash_bar;     /* the bots' "bank-worthy" unbanked loot */
 	uint8_t ai[DF_MAX_SEATS]; /* enum df_strategy per seat */
 } df_config;
@@ -219,6 +223,7 @@ typedef struct df_room {
 	uint8_t theme;
 	uint8_t alive; /* 0: consumed by a Worthy End or collapsed */
 	int16_t value; /* glory at collapse, risen plunder included */
+	int16_t risen; /* the refugee plunder in value (it flees a Worthy End, DF57) */
 	uint16_t claimed; /* seats that ever claimed it (a statistic) */
 	uint8_t act[DF_MAX_SEATS];    /* strength of the player's active party */
 	uint16_t fallen[DF_MAX_SEATS]; /* summed Fallen strength */
@@ -277,6 +282,7 @@ typedef struct df_game {
 	int rounds_played;
 	uint32_t winners;
 	int32_t collapse_glory[DF_MAX_FLOORS + 1]; /* glory paid by each floor's collapse */
+	int32_t pile[DF_MAX_FLOORS + 1]; /* plunder waiting on a floor with no live room (DF57) */
 	df_room rooms[DF_MAX_FLOORS * DF_MAX_ROOMS];
 	df_player pl[DF_MAX_SEATS];
 } df_game;
@@ -340,9 +346,10 @@ enum df_event {
 	DF_EV_COLLAPSE,     /* a floor */
 	DF_EV_WORTHY_END,   /* seat; a payout, b floor, c rooms consumed */
 	DF_EV_ROOM_SCORED,  /* seat (-1: unclaimed); a room index, b glory, c tied holders */
-	DF_EV_VALUE_RISE,   /* a floor it rose to, b glory risen */
+	DF_EV_VALUE_RISE,   /* a floor it rose to, b glory risen, c 1: it waits there (DF57) */
 	DF_EV_TAKEN,        /* seat; a loot lost, b rooms lost */
 	DF_EV_GAME_OVER,    /* a rounds, b winner mask */
+	DF_EV_PLUNDER_FLED, /* a floor, b glory, c 1: no live room there, it waits (DF57) */
 };
 
 /* ---- rules (df_round.c, df_rules.c, df_maw.c) -------------------------- */
@@ -420,6 +427,21 @@ static inline int df_depth_scale(const df_config *cfg, int floor, int amount)
 static inline int df_room_value(const df_config *cfg, int theme, int floor)
 {
 	return df_depth_scale(cfg, floor, df_themes[theme].base);
+}
+
+/* What a room worth `value` on `floor` pays its majority when the floor
+ * collapses (DF64): less the held_rise share that rises to the floor above
+ * (DF56; the last collapse, floor 1's, keeps it all), scaled by the floors
+ * the Maw ate before (DF59). */
+static inline int df_room_pays(const df_config *cfg, int value, int floor)
+{
+	int v = value;
+	if (floor > 1)
+		v -= v * cfg->held_rise / 1000;
+	if (cfg->collapse_ramp)
+		v = (int)((int64_t)v * (1000 + (int64_t)cfg->collapse_ramp * (cfg->floors - floor)) /
+			  1000);
+	return v;
 }
 
 /* draw + discard piles */

@@ -132,11 +132,12 @@ static int want_symbols(const ai_ctx *x)
 	for (int f = lo; f <= hi; f++)
 		for (int r = 0; r < g->cfg.rooms; r++) {
 			const df_room *rm = &g->rooms[(f - 1) * g->cfg.rooms + r];
-			if (!rm->alive || rm->act[x->seat] || rm->value <= best)
+			int worth = df_room_pays(&g->cfg, rm->value, f);
+			if (!rm->alive || rm->act[x->seat] || worth <= best)
 				continue;
 			int ns = df_threat_for(g, x->seat, rm) - rm->prog_s[x->seat];
 			int nc = df_themes[rm->theme].lock - rm->prog_c[x->seat];
-			best = rm->value;
+			best = worth;
 			want = (ns > 0 ? ns : 0) + (nc > 0 ? nc : 0);
 		}
 	return want;
@@ -244,8 +245,9 @@ static double floor_value(const ai_ctx *x, const needs *n, int f, double depth_b
 	double best = 0;
 	for (int r = 0; r < g->cfg.rooms; r++) {
 		const df_room *rm = &g->rooms[(f - 1) * g->cfg.rooms + r];
-		if (!rm->alive || rm->act[me] || rm->value <= best)
-			continue; /* (a room is worth at most its value) */
+		int worth = df_room_pays(&g->cfg, rm->value, f); /* DF56, DF59 */
+		if (!rm->alive || rm->act[me] || worth <= best)
+			continue; /* (a room is worth at most what it pays) */
 		int ns = n->threat[rm->theme] - rm->prog_s[me];
 		int nc = n->lock[rm->theme] - rm->prog_c[me];
 		double v;
@@ -258,13 +260,13 @@ static double floor_value(const ai_ctx *x, const needs *n, int f, double depth_b
 				int st = rm->act[o] * n->dbl[o] + rm->fallen[o];
 				opp = o != me && st > opp ? st : opp;
 			}
-			v = rm->value * (opp >= mine ? 0.4 : 1.0);
+			v = worth * (opp >= mine ? 0.4 : 1.0);
 		} else {
 			/* Progress toward it: a fraction for every symbol put in. */
 			static const double part[8] = {0.15,  0.075, 0.05,  0.0375,
 						       0.03,  0.025, 0.0214, 0.01875};
 			int shortfall = (ns > s ? ns - s : 0) + (nc > c ? nc - c : 0);
-			v = rm->value * part[shortfall < 7 ? shortfall : 7];
+			v = worth * part[shortfall < 7 ? shortfall : 7];
 		}
 		best = v > best ? v : best;
 	}

@@ -55,6 +55,10 @@ const df_knob df_knobs[] = {
 	K(strength_surplus, 1, 0, 1, 0, "1: claim strength counts only symbols beyond the need"),
 	K(denizen_step, 1, 1, 20, 2, "claims of a faction's rooms per +1 threat there"),
 	K(denizen_cap, 1, 0, 10, 2, "most extra threat from denizen anger"),
+	K(held_rise, 1000, 0, 1, 0, "share of a held room's value rising instead of paying"),
+	K(plunder_flees, 1, 0, 1, 0, "1: risen plunder flees a Worthy End, never lost"),
+	K(rise_extra, 1000, 0, 2, 0, "more of a held room's value rising, on top of its pay"),
+	K(collapse_ramp, 1000, 0, 5, 0, "majorities x (1 + ramp x floors eaten before)"),
 	K(cash_bar, 1, 0, 500, 15, "bots: unbanked loot worth banking"),
 };
 const int df_n_knobs = (int)(sizeof df_knobs / sizeof df_knobs[0]);

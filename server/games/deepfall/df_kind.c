@@ -306,6 +306,7 @@ static cJSON *view(const game_state *st, int viewer)
 		cJSON *fo = cJSON_CreateObject();
 		cJSON_AddNumberToObject(fo, "floor", f);
 		cJSON_AddBoolToObject(fo, "collapsed", f > g->frontier);
+		cJSON_AddNumberToObject(fo, "plunder", g->pile[f]);
 		cJSON *rooms = cJSON_AddArrayToObject(fo, "rooms");
 		for (int r = 0; r < cfg->rooms; r++) {
 			const df_room *rm = &g->rooms[(f - 1) * cfg->rooms + r];
@@ -314,6 +315,7 @@ static cJSON *view(const game_state *st, int viewer)
 			cJSON_AddNumberToObject(ro, "id", (f - 1) * cfg->rooms + r);
 			cJSON_AddStringToObject(ro, "theme", df_theme_id(rm->theme));
 			cJSON_AddNumberToObject(ro, "value", rm->value);
+			cJSON_AddNumberToObject(ro, "pays", df_room_pays(cfg, rm->value, f));
 			cJSON_AddNumberToObject(ro, "threat", t->threat);
 			cJSON_AddNumberToObject(ro, "lock", t->lock);
 			const char *prod = t->produces >= 0 ? df_face_names[t->produces] : "none";
@@ -385,6 +387,7 @@ static const char *const ev_names[] = {
 	[DF_EV_COLLAPSE] = "collapse",	 [DF_EV_WORTHY_END] = "worthy_end",
 	[DF_EV_ROOM_SCORED] = "room_scored", [DF_EV_VALUE_RISE] = "value_rise",
 	[DF_EV_TAKEN] = "taken",	 [DF_EV_GAME_OVER] = "game_over",
+	[DF_EV_PLUNDER_FLED] = "plunder_fled",
 };
 
 static void num(cJSON *o, const char *k, double v) { cJSON_AddNumberToObject(o, k, v); }
@@ -393,7 +396,7 @@ static cJSON *event_json(const game_state *st, const game_event *ev, int viewer)
 {
 	(void)st;
 	(void)viewer; /* every DEEPFALL event is public */
-	if (ev->type < DF_EV_ROUND || ev->type > DF_EV_GAME_OVER)
+	if (ev->type < DF_EV_ROUND || ev->type > DF_EV_PLUNDER_FLED)
 		return NULL;
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "event", ev_names[ev->type]);
@@ -478,6 +481,13 @@ static cJSON *event_json(const game_state *st, const game_event *ev, int viewer)
 	case DF_EV_VALUE_RISE:
 		num(o, "floor", ev->a);
 		num(o, "glory", ev->b);
+		if (ev->c)
+			cJSON_AddBoolToObject(o, "waits", true);
+		break;
+	case DF_EV_PLUNDER_FLED:
+		num(o, "floor", ev->a);
+		num(o, "glory", ev->b);
+		cJSON_AddBoolToObject(o, "waits", ev->c);
 		break;
 	case DF_EV_TAKEN:
 		num(o, "loot_lost", ev->a);

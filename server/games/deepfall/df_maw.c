@@ -11,8 +11,56 @@
  * Vault); then the floor's remaining rooms score to their majority holders
  * (a party still standing there counts); then the other parties on f are
  * Taken (the feel-bad); then the floor's unclaimed plunder rises.
+ *
+ * Refugee plunder (DF67) lands on the live rooms of the floor above, split
+ * evenly, and is counted in a room's value and, apart, in its `risen`. The
+ * scoring variants (DF56-DF59, each a knob, off unless CONFIG.md says
+ * otherwise) move value up with it: a share of every scoring room's value
+ * rises too (DF56, DF58), plunder flees a Worthy End instead of vanishing
+ * with the rooms it consumes (DF57), and majorities grow with the floors
+ * already eaten (DF59).
  */
 #include "deepfall.h"
+
+/* Splits `amount` of refugee plunder over the live rooms of floor f, evenly,
+ * the remainder one point at a time from the first room. False, and nothing
+ * placed, when no room there is alive. */
+static bool spread(df_game *g, int f, int amount)
+{
+	const int R = g->cfg.rooms;
+	int alive = 0;
+	for (int r = 0; r < R; r++)
+		alive += df_room_at(g, f, r)->alive;
+	if (!alive)
+		return false;
+	int each = amount / alive, extra = amount % alive;
+	for (int r = 0; r < R; r++) {
+		df_room *rm = df_room_at(g, f, r);
+		if (!rm->alive)
+			continue;
+		int add = each + (extra > 0);
+		extra -= extra > 0;
+		int v = rm->value + add, k = rm->risen + add;
+		rm->value = (int16_t)(v > 30000 ? 30000 : v);
+		rm->risen = (int16_t)(k > 30000 ? 30000 : k);
+	}
+	return true;
+}
+
+/* DF57: the refugee plunder on a room a Worthy End consumed flees to the
+ * live rooms of its floor, or waits on the floor when none is left. */
+static void flee(df_game *g, int i, game_events *evs)
+{
+	df_room *rm = &g->rooms[i];
+	int f = i / g->cfg.rooms + 1, amount = rm->risen;
+	rm->risen = 0;
+	if (amount <= 0)
+		return;
+	bool waits = !spread(g, f, amount);
+	if (waits)
+		g->pile[f] += amount;
+	df_emit(evs, DF_EV_PLUNDER_FLED, -1, f, amount, waits);
+}
 
 /* DF68: a trailing player's exit payout grows with its glory deficit. */
 int df_comeback(const df_game *g, int seat, int payout)
@@ -35,14 +83,20 @@ static void worthy_end(df_game *g, int seat, int floor, game_events *evs)
 	df_player *pl = &g->pl[seat];
 	df_party *pa = &pl->party;
 	int held = 0, consumed = 0;
+	uint64_t gone[sizeof pa->claimed / sizeof pa->claimed[0]] = {0};
 	for (int i = 0; i < g->frontier * g->cfg.rooms; i++) {
 		df_room *rm = &g->rooms[i];
 		if (!rm->alive || !rm->act[seat])
 			continue;
 		held += rm->value;
 		rm->alive = 0; /* consumed clean: nobody scores it, nothing rises */
+		gone[i >> 6] |= 1ull << (i & 63);
 		consumed++;
 	}
+	if (g->cfg.plunder_flees) /* DF57: but its refugees flee */
+		for (int w = 0; w < (int)(sizeof gone / sizeof gone[0]); w++)
+			for (uint64_t m = gone[w]; m; m &= m - 1)
+				flee(g, w * 64 + __builtin_ctzll(m), evs);
 	int payout = g->cfg.worthy_factor * pa->deepest +
 		     (int)((int64_t)held * g->cfg.worthy_held_bonus / 1000);
 	if (df_callings[pa->calling].flags & DF_C_WORTHY_BONUS)
@@ -85,7 +139,8 @@ void df_collapse(df_game *g, int f, game_events *evs)
 		if (pa->active && pa->floor == f && pa->last_stand)
 			worthy_end(g, s, f, evs);
 	}
-	int rise = 0;
+	int rise = g->pile[f] * g->cfg.value_rise / 1000; /* DF57: plunder waiting here */
+	g->pile[f] = 0;
 	for (int r = 0; r < R; r++) {
 		df_room *rm = df_room_at(g, f, r);
 		if (!rm->alive)
@@ -108,7 +163,11 @@ void df_collapse(df_game *g, int f, game_events *evs)
 			rise += rm->value * g->cfg.value_rise / 1000;
 			df_emit(evs, DF_EV_ROOM_SCORED, -1, idx, 0, 0);
 		} else {
-			int share = rm->value / n; /* DF64: ties split, rounding down */
+			if (f > 1) /* DF56, DF58: part of a scoring room's value rises too */
+				rise += rm->value * g->cfg.held_rise / 1000 +
+					rm->value * g->cfg.rise_extra / 1000;
+			/* DF64: ties split, rounding down */
+			int share = df_room_pays(&g->cfg, rm->value, f) / n;
 			for (int s = 0; s < g->seats; s++) {
 				if (!(mask & (1u << s)))
 					continue;
@@ -129,22 +188,14 @@ void df_collapse(df_game *g, int f, game_events *evs)
 			taken(g, s, evs);
 	}
 	g->frontier = f - 1;
-	/* DF67: refugee plunder rises to the floor above, split evenly. */
+	/* DF67: refugee plunder rises to the floor above, split evenly; where
+	 * no room is left alive it is lost, or with DF57 waits on the floor. */
 	if (f > 1 && rise > 0) {
-		int alive = 0;
-		for (int r = 0; r < R; r++)
-			alive += df_room_at(g, f - 1, r)->alive;
-		if (alive) {
-			int each = rise / alive, extra = rise % alive;
-			for (int r = 0; r < R; r++) {
-				df_room *rm = df_room_at(g, f - 1, r);
-				if (!rm->alive)
-					continue;
-				int v = rm->value + each + (extra > 0);
-				extra -= extra > 0;
-				rm->value = (int16_t)(v > 30000 ? 30000 : v);
-			}
+		if (spread(g, f - 1, rise))
 			df_emit(evs, DF_EV_VALUE_RISE, -1, f - 1, rise, 0);
+		else if (g->cfg.plunder_flees) {
+			g->pile[f - 1] += rise;
+			df_emit(evs, DF_EV_VALUE_RISE, -1, f - 1, rise, 1);
 		}
 	}
 }
