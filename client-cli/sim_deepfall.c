@@ -175,6 +175,7 @@ static void add_game(const df_game *g, const int *strat, int32_t hist[][DF_MAX_S
 	int32_t top = INT32_MIN;
 	for (int f = 1; f <= c->floors; f++) {
 		st->collapse_glory[f] += g->collapse_glory[f];
+		st->collapse_worthy[f] += g->collapse_worthy[f];
 		st->collapse_n[f]++;
 		if (f > 1 && g->collapse_glory[f] > top)
 			top = g->collapse_glory[f];
@@ -465,7 +466,10 @@ cJSON *dfs_json(const dfs_stats *st, const int *mix, int nmix)
 			cJSON_AddItemToArray(cg, cJSON_CreateNumber(ratio(
 				st->collapse_glory[f], (double)st->collapse_n[f])));
 		}
-	(void)floors;
+	cJSON *cw = cJSON_AddArrayToObject(o, "collapse_worthy_by_floor");
+	for (int f = 1; f <= floors; f++)
+		cJSON_AddItemToArray(cw, cJSON_CreateNumber(ratio(st->collapse_worthy[f],
+								  (double)st->collapse_n[f])));
 	double fbig = ratio((double)st->final_biggest, g);
 	cJSON_AddNumberToObject(o, "final_collapse_biggest_share", fbig);
 	cJSON *dr = cJSON_AddObjectToObject(o, "deep_rooms");

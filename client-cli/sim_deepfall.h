@@ -32,6 +32,7 @@ typedef struct dfs_stats {
 	/* glory paid by each floor's collapse, and games whose floor-1
 	 * collapse paid more than any other */
 	double collapse_glory[DF_MAX_FLOORS + 1];
+	double collapse_worthy[DF_MAX_FLOORS + 1]; /* the Worthy Ends' part */
 	long collapse_n[DF_MAX_FLOORS + 1];
 	long final_biggest;
 	/* rooms of the two deepest floors: how many, claimed, by two or more;

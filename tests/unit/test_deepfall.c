@@ -565,6 +565,7 @@ TEST(deepfall_DF64_collapse_scores_majority_ties_split_rounding_down)
 	df_game g;
 	setup(&g, 3, (int[]){DF_GNOLL, DF_GNOLL, DF_GNOLL},
 	      (int[]){DF_REAVER, DF_REAVER, DF_REAVER});
+	g.cfg.held_rise = 0; /* DF56 aside: a room pays its whole value */
 	int f = g.frontier;
 	for (int s = 0; s < 3; s++)
 		g.pl[s].party.floor = 1;
@@ -591,6 +592,7 @@ TEST(deepfall_DF64_warden_markers_count_double)
 {
 	df_game g;
 	setup(&g, 2, (int[]){DF_GNOLL, DF_GNOLL}, (int[]){DF_WARDEN, DF_REAVER});
+	g.cfg.held_rise = 0; /* DF56 aside: a room pays its whole value */
 	int f = g.frontier;
 	for (int s = 0; s < 2; s++)
 		g.pl[s].party.floor = 1;

@@ -102,7 +102,8 @@ static uint64_t play_pinned(const df_config *cfg, int seats, uint64_t seed, long
 
 /* Every optional branch on: a steeper depth, surplus strength, the
  * deepest-floor dividend, press Dread, a comeback, more production, a
- * base speed and two collapses a round, held value in a Worthy End. */
+ * base speed and two collapses a round, held value in a Worthy End, the
+ * extra rise and the collapse ramp. */
 static df_config cfg_branches(void)
 {
 	df_config c = cfg_default();
@@ -115,6 +116,8 @@ static df_config cfg_branches(void)
 	c.maw_base = 50;
 	c.max_collapses = 2;
 	c.worthy_held_bonus = 500;
+	c.rise_extra = 250;
+	c.collapse_ramp = 200;
 	c.floors = 8;
 	c.rooms = 5;
 	return c;
@@ -135,15 +138,15 @@ TEST(deepfall_DF4_golden_games_are_pinned)
 	uint64_t ev, ev0;
 	uint64_t h4 = play_pinned(&def, 4, 1, 1500, 200, &ev);
 	CHECK_EQ(play_pinned(&def, 4, 1, 1500, 0, &ev0), h4); /* events change nothing */
-	check_pin("default, 4 seats, results", h4, 0xaf2790f759417166ull);
-	check_pin("default, 4 seats, events", ev, 0xb501debc4660c667ull);
+	check_pin("default, 4 seats, results", h4, 0x5b39a4b2260b1c69ull);
+	check_pin("default, 4 seats, events", ev, 0x1f34fadd88514a4eull);
 	uint64_t h2 = play_pinned(&def, 2, 2, 300, 50, &ev);
-	check_pin("default, 2 seats, results", h2, 0xc66fb3745b3ead85ull);
-	check_pin("default, 2 seats, events", ev, 0xa4f8aee0e9f2f505ull);
+	check_pin("default, 2 seats, results", h2, 0xe1873e0136551723ull);
+	check_pin("default, 2 seats, events", ev, 0xcc53e7aa5c6294e4ull);
 	uint64_t h7 = play_pinned(&def, 7, 3, 300, 50, &ev);
-	check_pin("default, 7 seats, results", h7, 0x86e5563d02336ec9ull);
-	check_pin("default, 7 seats, events", ev, 0x7fbb91c19529bb00ull);
+	check_pin("default, 7 seats, results", h7, 0xa31cd800b89cbc54ull);
+	check_pin("default, 7 seats, events", ev, 0xc49929167601b4baull);
 	uint64_t hb = play_pinned(&br, 4, 4, 500, 50, &ev);
-	check_pin("every branch, 4 seats, results", hb, 0x5e6a5384cc14e25cull);
-	check_pin("every branch, 4 seats, events", ev, 0x23fac8e5e976fd9cull);
+	check_pin("every branch, 4 seats, results", hb, 0x9e6c2cb426eb7f3full);
+	check_pin("every branch, 4 seats, events", ev, 0x3ddb9057d5700273ull);
 }

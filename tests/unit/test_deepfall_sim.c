@@ -124,6 +124,13 @@ TEST(deepfall_sim_DF80_DF89_json_figures_add_up)
 	/* DF87: a figure per floor; the final-collapse share is a share */
 	cJSON *cg = cJSON_GetObjectItem(r, "collapse_glory_by_floor");
 	CHECK_EQ(cJSON_GetArraySize(cg), 6);
+	/* ...and the Worthy Ends' part of it, never more than the whole */
+	cJSON *cw = cJSON_GetObjectItem(r, "collapse_worthy_by_floor");
+	REQUIRE(cJSON_GetArraySize(cw) == 6);
+	for (int f = 0; f < 6; f++) {
+		double w = cJSON_GetArrayItem(cw, f)->valuedouble;
+		CHECK(w >= 0 && w <= cJSON_GetArrayItem(cg, f)->valuedouble);
+	}
 	double fb = num(r, "final_collapse_biggest_share");
 	CHECK(fb >= 0 && fb <= 1);
 	/* DF86: 200 games x 8 deep rooms; contested ones are claimed ones */

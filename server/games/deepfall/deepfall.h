@@ -282,6 +282,7 @@ typedef struct df_game {
 	int rounds_played;
 	uint32_t winners;
 	int32_t collapse_glory[DF_MAX_FLOORS + 1]; /* glory paid by each floor's collapse */
+	int32_t collapse_worthy[DF_MAX_FLOORS + 1]; /* the Worthy Ends' part of it */
 	int32_t pile[DF_MAX_FLOORS + 1]; /* plunder waiting on a floor with no live room (DF57) */
 	df_room rooms[DF_MAX_FLOORS * DF_MAX_ROOMS];
 	df_player pl[DF_MAX_SEATS];

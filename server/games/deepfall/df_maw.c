@@ -105,6 +105,7 @@ static void worthy_end(df_game *g, int seat, int floor, game_events *evs)
 	pl->glory += payout;
 	pl->src[DF_SRC_WORTHY] += payout;
 	g->collapse_glory[floor] += payout;
+	g->collapse_worthy[floor] += payout;
 	pl->worthy_ends++;
 	df_emit(evs, DF_EV_WORTHY_END, seat, payout, floor, consumed);
 	pa->active = 0;
