@@ -173,8 +173,9 @@ void handle_admin_stats(session *s, proto_msg *m)
 	cJSON_AddNumberToObject(r, "messages_out", (double)a->msgs_out);
 	cJSON *e = cJSON_AddObjectToObject(r, "errors");
 	for (int i = 1; i < PROTO_ERR_COUNT; i++)
-		if (a->errors[i])
-			cJSON_AddNumberToObject(e, proto_err_code(i), (double)a->errors[i]);
+		if (app_errors(a, (enum proto_err)i))
+			cJSON_AddNumberToObject(e, proto_err_code(i),
+						(double)app_errors(a, (enum proto_err)i));
 	cJSON_AddNumberToObject(r, "store_queue",
 				a->store ? (double)store_queue_depth(a->store) : 0);
 	app_send(s, r);

@@ -348,6 +348,14 @@ void app_error(session *s, const cJSON *id, enum proto_err code, const char *fie
 	app_send(s, proto_error_new(id, code, field, msg));
 }
 
+uint64_t app_errors(const app *a, enum proto_err code)
+{
+	uint64_t n = a->errors[code];
+	if (code == PROTO_E_RATE_LIMITED && a->net)
+		n += net_rate_limited(a->net);
+	return n;
+}
+
 enum proto_err app_table_err(int e)
 {
 	const char *code = table_err_code(e);
@@ -532,5 +540,5 @@ void app_metrics(app *a, buf *out)
 	metrics_family(out, "lair_errors_total", "counter", "Error replies by code.");
 	for (int i = 1; i < PROTO_ERR_COUNT; i++)
 		metrics_sample_l(out, "lair_errors_total", "code", proto_err_code(i),
-				 (double)a->errors[i]);
+				 (double)app_errors(a, (enum proto_err)i));
 }

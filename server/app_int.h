@@ -184,6 +184,9 @@ void app_ok(session *s, const cJSON *id);
 /* An error reply; counted by code. */
 void app_error(session *s, const cJSON *id, enum proto_err code, const char *field,
 	       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Error replies of code so far: the app's, plus the rate_limited errors
+ * net sends itself. */
+uint64_t app_errors(const app *a, enum proto_err code);
 /* The stable protocol code for a table_err. */
 enum proto_err app_table_err(int table_err);
 /* Handles one decoded frame of a READY or NEW session. */

@@ -42,6 +42,8 @@ static const struct opt opts[] = {
 	 "serve the web client from DIR (\"\": built in)"},
 	{"trusted_proxies", OPT_STR, F(trusted_proxies), 0, 0,
 	 "believe X-Forwarded-For only from these (IPs, CIDRs)"},
+	{"metrics_bind", OPT_STR, F(metrics_bind), 0, 0,
+	 "ADDR:PORT: serve /metrics there only (\"\": main port)"},
 	{"db_path", OPT_STR, F(db_path), 0, 0, "SQLite database file"},
 	{"max_connections", OPT_INT, F(max_connections), 1, 1000000,
 	 "WebSocket connections in total"},

@@ -30,6 +30,7 @@ typedef struct laird_config {
 	/* the browser client */
 	char web_root[512];       /* "" = the files built into laird (http_static.h) */
 	char trusted_proxies[512]; /* ...only from these peers (addresses, CIDRs) */
+	char metrics_bind[64];    /* "ADDR:PORT": /metrics there only; "" = the main port */
 	/* storage */
 	char db_path[512];        /* "./var/lair.db" */
 	/* limits (issue 5) */

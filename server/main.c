@@ -231,6 +231,9 @@ static int run(struct laird *L)
 		/* On stdout whatever the log level: scripts and tests wait for it. */
 		printf("laird: listening on %s (WebSocket; HTTP /healthz /metrics)\n",
 		       net_address(L->net));
+		if (net_metrics_address(L->net))
+			printf("laird: metrics on %s (HTTP /metrics /healthz)\n",
+			       net_metrics_address(L->net));
 		fflush(stdout);
 		char state[160];
 		snprintf(state, sizeof state, "READY=1\nSTATUS=serving on %.100s", net_address(L->net));

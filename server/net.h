@@ -1,16 +1,21 @@
 /*
  * net.h — laird's network layer: libwebsockets 4.1 on our own libuv loop
- * (a foreign loop), one port for the WebSocket protocol and plain HTTP
- * (GET /healthz, GET /metrics, 404 for anything else).
+ * (docs/libwebsockets.md), one public port for the WebSocket protocol and
+ * plain HTTP (GET /healthz, GET /metrics, the web client's files), and an
+ * optional second listener for /metrics alone (metrics_bind).
  *
- * net hands the application whole text frames and enforces, before the app
- * sees anything: the frame size limit (close 1009), text frames only (binary
- * closes with 1003), the per-connection rate limit (a dropped frame is
- * answered by net itself with {"type":"error","code":"rate_limited",...};
- * after rate_abuse_strikes the connection closes with 1008), connections per
- * IP and in total (closed with 1013 right after the upgrade, before on_open),
- * the idle timeout (close 1000 "idle timeout") and a bounded send queue per
- * connection (a slow reader past max_send_queue closes with 1008).
+ * net hands the application whole text messages and enforces, before the
+ * app sees anything: the WebSocket protocol itself (an unmasked or
+ * malformed frame closes with 1002, invalid UTF-8 with 1007), the message
+ * size limit (close 1009), text only (binary closes with 1003), the
+ * per-connection rate limit over messages and pings alike (a dropped frame
+ * is answered by net itself with {"type":"error","code":"rate_limited",
+ * "id":...}; the rate_abuse_strikes-th strike gets its error, then the
+ * close 1008), connections per IP and in total (closed with 1013 right
+ * after the upgrade, before on_open), the idle timeout (close 1000 "idle
+ * timeout") and a bounded send queue per connection (a reader stuck over
+ * max_send_queue closes with 1008: see conn_send). /healthz and /metrics
+ * answer their exact path only.
  *
  * Everything here runs on the loop thread; nothing is thread-safe.
  *
@@ -69,10 +74,17 @@ net *net_new(uv_loop_t *loop, const laird_config *cfg, const net_callbacks *cb, 
  * listened on: what the kernel bound, not what was asked. */
 int net_port(const net *n);
 const char *net_address(const net *n);
+/* The --metrics-bind listener's "ADDR:PORT", or NULL without one. */
+const char *net_metrics_address(const net *n);
+
+/* Messages (and pings) dropped by the rate limit so far. */
+uint64_t net_rate_limited(const net *n);
 
 /* Queues one text frame (copied) for c. Returns 0, or -1 when c is closing
- * or the frame would push c's queue over max_send_queue — c is then closed
- * as a slow reader (1008). */
+ * or the frame would push c's queue past 16 times max_send_queue — c is then
+ * closed as a slow reader (1008). A queue that stays over max_send_queue
+ * for 5 seconds closes c the same way; a burst to a reader that keeps up
+ * does not. */
 int conn_send(conn *c, const char *text, size_t len);
 
 /* Closes c with a close frame carrying code and reason (reason is copied,
@@ -97,15 +109,16 @@ int conn_close_code(const conn *c, bool *by_peer);
  * closed with 1001 straight away. */
 void net_set_draining(net *n);
 
-/* Shutdown, steps 1–3 of NOTES-lws: stops net's timers, sets draining,
- * closes every connection with 1001 "server shutting down", waits until
+/* Shutdown, steps 1–3 of docs/libwebsockets.md §7: stops net's timers,
+ * sets draining, closes every connection with 1001 "server shutting
+ * down", waits until
  * none is left (at most a few seconds), destroys the lws context once and
  * then calls done(ud) from a loop callback. After done, no net callback
  * runs again; the caller closes its own handles and lets uv_run return. */
 void net_shutdown(net *n, void (*done)(void *ud), void *ud);
 
 /* After net_shutdown's done and uv_run has returned: the second
- * lws_context_destroy (NOTES-lws step 5), then frees n. */
+ * lws_context_destroy (docs/libwebsockets.md §7, step 5), then frees n. */
 void net_free(net *n);
 
 /* Open WebSocket connections (including ones being closed). */

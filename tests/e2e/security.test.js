@@ -177,3 +177,210 @@ test('--trusted-proxies with a bad entry: a clear error, exit 1', async () => {
 	assert.equal(r.code, 1, r.stderr);
 	assert.match(r.stderr, /trusted_proxies: "proxy\.example" is not an address or CIDR block/);
 });
+
+/* ---- /healthz and /metrics: exact targets, one answer per connection ---- */
+
+/* Sends text on a new TCP connection; resolves with all that came back
+ * before the server closed (or ms passed). */
+function rawHttp(port, text, { host = '127.0.0.1', ms = 5000 } = {}) {
+	return new Promise((resolve, reject) => {
+		const s = net.connect({ host, port });
+		let got = '';
+		const timer = setTimeout(() => {
+			s.destroy();
+			resolve(got);
+		}, ms);
+		s.on('connect', () => s.write(text));
+		s.on('data', (d) => (got += d.toString('latin1')));
+		s.on('close', () => {
+			clearTimeout(timer);
+			resolve(got);
+		});
+		s.on('error', (e) => {
+			clearTimeout(timer);
+			if (got) resolve(got);
+			else reject(e);
+		});
+	});
+}
+
+const get = (target, extra = '') => `GET ${target} HTTP/1.1\r\nHost: lair\r\n${extra}\r\n`;
+const statusOf = (reply) => Number((reply.match(/^HTTP\/1\.1 (\d{3})/) || [])[1]);
+
+/* Targets that lws reads as /metrics or /healthz, and a proxy matching
+ * "= /metrics" does not. */
+const WALK_AROUNDS = ['/metrics;x', '/metrics;', '/metrics/x/..', '//metrics', '/./metrics',
+	'/%6detrics', '/x/../metrics', '/healthz;x', '/healthz/.'];
+
+test('/healthz and /metrics answer their exact target only; every walk-around is a 404', async () => {
+	const srv = await startLaird();
+	try {
+		let r = await rawHttp(srv.port, get('/metrics'));
+		assert.equal(statusOf(r), 200);
+		assert.match(r, /\r\nconnection: close\r\n/i);
+		assert.match(r, /lair_connections /);
+		r = await rawHttp(srv.port, get('/metrics?name[]=x'));
+		assert.equal(statusOf(r), 200, 'a query string is not part of the path');
+		assert.equal(statusOf(await rawHttp(srv.port, get('/healthz'))), 200);
+		for (const target of WALK_AROUNDS) {
+			r = await rawHttp(srv.port, get(target));
+			assert.equal(statusOf(r), 404, `${target}: ${r.slice(0, 200)}`);
+			assert.doesNotMatch(r, /lair_connections/, target);
+		}
+	} finally {
+		await stopClean(srv);
+	}
+});
+
+test('a connection gets one /metrics answer, then is closed: a second request on it never is', async () => {
+	const srv = await startLaird();
+	try {
+		// Pipelined: the second request would be read by lws alone.
+		const r = await rawHttp(srv.port, get('/healthz') + get('/metrics;x') + get('/metrics'));
+		assert.equal((r.match(/HTTP\/1\.1 /g) || []).length, 1, r);
+		assert.equal(statusOf(r), 200);
+		assert.doesNotMatch(r, /lair_connections/);
+	} finally {
+		await stopClean(srv);
+	}
+});
+
+test('an Upgrade other than websocket (h2c) is refused, never switched to', async () => {
+	const srv = await startLaird();
+	try {
+		const h2c = 'Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n' +
+			'HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n';
+		for (const target of ['/', '/metrics', '/healthz']) {
+			const r = await rawHttp(srv.port, get(target, h2c) +
+				'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
+			assert.equal(statusOf(r), 400, `${target}: ${r.slice(0, 200)}`);
+			assert.doesNotMatch(r, /lair_connections/);
+		}
+		// HTTP/2 with prior knowledge is no request laird reads either.
+		assert.equal(statusOf(await rawHttp(srv.port, 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n')), 400);
+		// A plain GET still works, and so does a WebSocket.
+		assert.equal(statusOf(await rawHttp(srv.port, get('/healthz'))), 200);
+		const c = await connect(srv.url);
+		c.close();
+	} finally {
+		await stopClean(srv);
+	}
+});
+
+test('--metrics-bind: /metrics on that listener only; the public port answers 404 there', async () => {
+	const srv = await startLaird({ args: ['--metrics-bind', '127.0.0.1:0'] });
+	try {
+		const m = await srv.waitForOutput(/metrics on 127\.0\.0\.1:(\d+)/);
+		const mport = Number(m[1]);
+		assert.notEqual(mport, srv.port);
+		let r = await rawHttp(mport, get('/metrics'));
+		assert.equal(statusOf(r), 200);
+		assert.match(r, /lair_connections /);
+		assert.equal(statusOf(await rawHttp(mport, get('/healthz'))), 200);
+		for (const target of ['/', '/index.html', ...WALK_AROUNDS])
+			assert.equal(statusOf(await rawHttp(mport, get(target))), 404, target);
+		// The public port: 404 on /metrics, the rest as usual.
+		r = await rawHttp(srv.port, get('/metrics'));
+		assert.equal(statusOf(r), 404);
+		assert.doesNotMatch(r, /lair_connections/);
+		assert.equal(statusOf(await rawHttp(srv.port, get('/healthz'))), 200);
+		// No WebSocket on the metrics listener.
+		await assert.rejects(connect(`ws://127.0.0.1:${mport}/`), /HTTP 400/);
+		const c = await connect(srv.url);
+		c.close();
+		// It listens where it was told, like the public port.
+		const socks = listeningSockets(srv.proc.pid).map((s) => `${s.addr}:${s.port}`).sort();
+		assert.deepEqual(socks, [`127.0.0.1:${srv.port}`, `127.0.0.1:${mport}`].sort());
+	} finally {
+		await stopClean(srv);
+	}
+});
+
+test('--metrics-bind must be ADDR:PORT: a clear error, exit 1', async () => {
+	const r = await runLaird(['--metrics-bind', '9100', '--port', '0', '--db-path',
+		`${os.tmpdir()}/lair-never-created.db`]);
+	assert.equal(r.code, 1, r.stderr);
+	assert.match(r.stderr, /metrics_bind: "9100" is not ADDR:PORT/);
+});
+
+/* ---- the shipped nginx config in front of a real laird ---- */
+
+function hasNginx() {
+	return ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => fs.existsSync(p));
+}
+
+function freePort() {
+	return new Promise((resolve) => {
+		const s = net.createServer().listen(0, '127.0.0.1', () => {
+			const { port } = s.address();
+			s.close(() => resolve(port));
+		});
+	});
+}
+
+/* deploy/nginx-lair.conf's maps, upstream and TLS server, on plain HTTP
+ * (certificates are not what is tested here), laird as the upstream, and
+ * 127.0.0.1 taken out of the /metrics allow-list: the test client is then
+ * an outsider. */
+function nginxConfig(dir, port, lairdPort) {
+	const src = fs.readFileSync(require('node:path').join(__dirname, '..', '..', 'deploy',
+		'nginx-lair.conf'), 'utf8');
+	const servers = src.split(/^server \{$/m);
+	const head = servers[0].replace(/server 127\.0\.0\.1:7777;/, `server 127.0.0.1:${lairdPort};`);
+	const tls = servers.find((b) => /listen 443 ssl;/.test(b));
+	assert.ok(tls, 'the TLS server block of nginx-lair.conf');
+	const body = tls.split('\n')
+		.filter((l) => !/^\s*(ssl_|add_header|listen \[::\])/.test(l) && !/allow 127\.0\.0\.1;/.test(l))
+		.join('\n')
+		.replace(/listen 443 ssl;/, `listen 127.0.0.1:${port};`);
+	for (const d of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'])
+		fs.mkdirSync(`${dir}/${d}`, { recursive: true, mode: 0o777 });
+	return `pid ${dir}/nginx.pid;\nerror_log ${dir}/error.log;\nevents {}\nhttp {\n` +
+		`access_log off;\nclient_body_temp_path ${dir}/body;\nproxy_temp_path ${dir}/proxy;\n` +
+		`fastcgi_temp_path ${dir}/fastcgi;\nuwsgi_temp_path ${dir}/uwsgi;\n` +
+		`scgi_temp_path ${dir}/scgi;\n${head}\nserver {${body}\n}\n`;
+}
+
+test('nginx with deploy/nginx-lair.conf: no walk-around reaches /metrics, h2c is not passed on',
+	{ skip: !hasNginx() && 'nginx not installed' }, async () => {
+		const srv = await startLaird();
+		const dir = fs.mkdtempSync(`${os.tmpdir()}/lair-nginx-`);
+		fs.chmodSync(dir, 0o777);
+		const port = await freePort();
+		fs.writeFileSync(`${dir}/nginx.conf`, nginxConfig(dir, port, srv.port));
+		const ngx = require('node:child_process').spawn(hasNginx(),
+			['-c', `${dir}/nginx.conf`, '-p', dir, '-g', 'daemon off;'],
+			{ stdio: ['ignore', 'ignore', 'pipe'] });
+		let ngxErr = '';
+		ngx.stderr.on('data', (d) => (ngxErr += d));
+		try {
+			const deadline = Date.now() + 10000;
+			while (!(await canConnect('127.0.0.1', port))) {
+				assert.ok(Date.now() < deadline && ngx.exitCode === null, `nginx: ${ngxErr}`);
+				await new Promise((r) => setTimeout(r, 20)); // poll interval
+			}
+			// The allow-list holds for the exact path...
+			assert.equal(statusOf(await rawHttp(port, get('/metrics'))), 403);
+			// ...and nothing else gets metrics out of laird.
+			for (const target of WALK_AROUNDS) {
+				const r = await rawHttp(port, get(target));
+				assert.notEqual(statusOf(r), 200, `${target}: ${r.slice(0, 300)}`);
+				assert.doesNotMatch(r, /lair_connections/, target);
+			}
+			// h2c: nginx passes no Upgrade but websocket; laird would refuse it too.
+			const r = await rawHttp(port, get('/', 'Connection: Upgrade, HTTP2-Settings\r\n' +
+				'Upgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n'));
+			assert.equal(statusOf(r), 200, `laird saw a plain GET /: ${r.slice(0, 300)}`);
+			assert.doesNotMatch(r, /upgrade: h2c/i);
+			// A WebSocket through nginx works, and counts the client, not nginx.
+			const c = await connect(`ws://127.0.0.1:${port}/`);
+			c.send({ type: 'ping', id: 1 });
+			assert.equal((await c.waitFor((m) => m.id === 1)).type, 'pong');
+			c.close();
+		} finally {
+			ngx.kill('SIGTERM');
+			await new Promise((r) => (ngx.exitCode !== null ? r() : ngx.once('exit', r)));
+			fs.rmSync(dir, { recursive: true, force: true });
+			await stopClean(srv);
+		}
+	});

@@ -369,7 +369,7 @@ async function flooder(i) {
 	await sleep(between(0, 5000));
 	while (phase === 'churn') {
 		let c;
-		let limited = 0; // net answers a dropped frame itself, without its id
+		let limited = 0; // net answers a dropped frame itself (with its id, PROTOCOL §2)
 		try {
 			c = await open((m) => {
 				if (m.type === 'error' && m.code === 'rate_limited') limited++;
@@ -384,17 +384,21 @@ async function flooder(i) {
 		fig.floods++;
 		c.dropping = true; // the server closing it is expected here
 		// A mild burst first (the bucket plus 10): some rate_limited, still
-		// open; then a heavy one: closed with 1008 (its queued errors may be
-		// dropped with the connection: net closes an abuser at once).
+		// open; then a heavy one: its rate_limited errors, then a 1008.
 		let pongs = 0;
 		const mild = [];
 		for (let k = 0; k < 50; k++)
-			mild.push(c.req('ping', {}, 3000).then((r) => r.type === 'pong' && pongs++));
+			mild.push(c.req('ping', {}, 3000).then((r) => {
+				if (r.type === 'pong') pongs++;
+				else if (r.code === 'rate_limited') limited++;
+			}));
 		await Promise.all(mild);
 		if (c.closed || limited === 0 || pongs === 0)
 			failures.push(`flooder ${i}: mild burst: ${pongs} pongs, ${limited} rate_limited, ` +
 				`closed ${c.closed && c.closed.code}`);
-		for (let k = 0; k < 400 && !c.closed; k++) c.req('ping', {}, 5000);
+		for (let k = 0; k < 400 && !c.closed; k++) {
+			c.req('ping', {}, 5000).then((r) => r.code === 'rate_limited' && limited++);
+		}
 		const info = await Promise.race([c.closedP, sleep(8000).then(() => null)]);
 		fig.rateLimited += limited;
 		if (info && info.code === 1008) fig.closed1008++;

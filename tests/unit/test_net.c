@@ -30,6 +30,7 @@ struct h {
 	net *n;
 	enum mode mode;
 	int opens, closes, msgs, done_calls;
+	int flood_n;          /* M_FLOOD: frames of 1000 bytes sent at once */
 	int flood_refused_at; /* index of the first conn_send that said -1 */
 	conn *last;
 	char last_text[256];
@@ -62,7 +63,7 @@ static void h_message(void *ud, conn *c, const char *text, size_t len)
 	} else {
 		static char big[1000];
 		memset(big, 'b', sizeof big);
-		for (int i = 0; i < 100; i++)
+		for (int i = 0; i < h->flood_n; i++)
 			if (conn_send(c, big, sizeof big) < 0) {
 				h->flood_refused_at = i;
 				break;
@@ -312,25 +313,95 @@ TEST(net_conn_close_inside_on_message_sends_the_reply_then_our_code)
 	h_teardown(&h);
 }
 
-TEST(net_conn_send_past_max_send_queue_closes_a_slow_reader)
+/* A frame of 1000 bytes takes 1004 in the queue (4 bytes of header). */
+#define FLOOD_FRAME 1004
+
+/* Drives a slow reader test: the client says "go", the app queues
+ * flood_n frames at once. A reader reads them all (and returns -1 if no
+ * close follows); a stuck reader reads nothing until net has closed the
+ * connection, then what reached it: returns 0 when the close frame could
+ * not get through the full buffers (the socket was simply dropped), else
+ * the close code. */
+static int flood(struct h *h, struct cli *c, bool read)
+{
+	cli_send(c, 1, "go", 2);
+	char fb[256];
+	size_t len;
+	int op, frames = 0;
+	if (!read) {
+		uint64_t end = now_ms() + 15000;
+		while (h->closes == 0 && now_ms() < end)
+			pump(h, -1, 5);
+	}
+	while ((op = cli_frame(h, c, fb, sizeof fb, &len)) == 1)
+		frames++;
+	if (read) {
+		CHECK_EQ(frames, h->flood_n);
+		return op == 8 ? close_code(fb, len) : -1;
+	}
+	return op == 8 ? close_code(fb, len) : 0;
+}
+
+TEST(net_conn_send_past_the_hard_cap_closes_a_slow_reader_at_once)
 {
 	struct h h;
 	REQUIRE(h_setup(&h, M_FLOOD) == 0); /* max_send_queue 4096 */
+	h.flood_n = 100;
+	struct cli c;
+	REQUIRE(cli_connect_rcvbuf(&h, &c, 4096) == 0);
+	int code = flood(&h, &c, false);
+	CHECK(code == NET_CLOSE_POLICY || code == 0);
+	/* 16 x max_send_queue is the most one connection may have queued. */
+	CHECK_EQ(h.flood_refused_at, 16 * 4096 / FLOOD_FRAME);
+	CHECK_EQ(h.closes, 1);
+	close(c.fd);
+	h_teardown(&h);
+}
+
+TEST(net_a_burst_over_max_send_queue_to_a_reader_keeping_up_is_delivered)
+{
+	struct h h;
+	REQUIRE(h_setup(&h, M_FLOOD) == 0);
+	h.flood_n = 60; /* 60 KB queued at once: 15 x max_send_queue */
 	struct cli c;
 	REQUIRE(cli_connect(&h, &c) == 0);
-	cli_send(&c, 1, "go", 2);
-	char fb[256];
-	size_t len;
-	int op;
-	while ((op = cli_frame(&h, &c, fb, sizeof fb, &len)) == 1)
-		; /* anything already on its way; then the close */
-	CHECK_EQ(h.flood_refused_at, 4); /* 4 x 1000 bytes fit, the 5th does not */
-	CHECK_EQ(op, 8);
-	CHECK_EQ(close_code(fb, len), NET_CLOSE_POLICY);
-	cli_send(&c, 8, fb, 2);
-	uint64_t end = now_ms() + 3000;
+	CHECK_EQ(flood(&h, &c, true), -1);
+	CHECK_EQ(h.flood_refused_at, -1);
+	CHECK_EQ(h.closes, 0);
+	close(c.fd);
+	h_teardown(&h);
+}
+
+TEST(net_a_reader_stuck_over_max_send_queue_is_closed_after_a_while)
+{
+	struct h h;
+	REQUIRE(h_setup(&h, M_FLOOD) == 0);
+	/* The kernel takes up to tcp_wmem's maximum into the socket first
+	 * (4 MB by default); 1.5 MB more stay queued in net: over
+	 * max_send_queue, under the hard cap (4 MB): only time closes it.
+	 * Sent 500 KB at a time, so that no one burst passes the cap. */
+	h.cfg.max_send_queue = 256 * 1024;
+	long wmem = 4194304;
+	FILE *f = fopen("/proc/sys/net/ipv4/tcp_wmem", "r");
+	if (f) {
+		long a, b;
+		if (fscanf(f, "%ld %ld %ld", &a, &b, &wmem) != 3)
+			wmem = 4194304;
+		fclose(f);
+	}
+	h.flood_n = 500;
+	struct cli c;
+	REQUIRE(cli_connect_rcvbuf(&h, &c, 4096) == 0);
+	uint64_t t0 = now_ms();
+	for (long sent = 0; sent < wmem + 1500 * 1000; sent += 500 * 1000) {
+		cli_send(&c, 1, "go", 2);
+		pump(&h, -1, 20);
+	}
+	uint64_t end = now_ms() + 15000;
 	while (h.closes == 0 && now_ms() < end)
-		pump(&h, c.fd, 5);
+		pump(&h, -1, 5);
+	CHECK_EQ(h.flood_refused_at, -1);
+	CHECK(now_ms() - t0 >= 5000); /* SLOW_READER_MS */
 	CHECK_EQ(h.closes, 1);
 	close(c.fd);
 	h_teardown(&h);
