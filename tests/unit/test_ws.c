@@ -161,7 +161,7 @@ TEST(ws_parser_messages_fragments_and_control_frames)
 
 TEST(ws_parser_lengths_16_and_64_bit)
 {
-	static uint8_t s[70100];
+	static uint8_t s[70400];
 	static char big[70000];
 	memset(big, 'x', sizeof big);
 	size_t n = frame(s, 0x81, big, 300, true);
