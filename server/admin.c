@@ -126,7 +126,8 @@ void handle_admin_kick(session *s, proto_msg *m)
 	app *a = s->app;
 	session *victim = NULL;
 	for (session *o = a->sessions; o; o = o->next)
-		if (o->pl && strcasecmp(o->pl->name, m->u.kick.player) == 0)
+		if (o->pl && o->state != SESSION_GONE &&
+		    strcasecmp(o->pl->name, m->u.kick.player) == 0)
 			victim = o;
 	if (!victim) {
 		app_error(s, m->id, PROTO_E_NOT_FOUND, "player", "%s is not online",
@@ -141,7 +142,9 @@ void handle_admin_kick(session *s, proto_msg *m)
 	if (m->u.kick.reason)
 		cJSON_AddStringToObject(bye, "message", m->u.kick.reason);
 	app_send(victim, bye);
-	/* Its seats go to the AI now, not after a deadline. */
+	/* Nothing it had queued runs (a queued table_join would seat it
+	 * again); its seats go to the AI now, not after a deadline. */
+	app_session_end(victim);
 	tables_player_leave_all(a, p);
 	conn_close(victim->c, NET_CLOSE_NORMAL, "kicked");
 }

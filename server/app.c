@@ -408,6 +408,8 @@ void app_on_open(app *a, struct conn *c)
 void app_dispatch(session *s, proto_msg *m)
 {
 	app *a = s->app;
+	if (s->state == SESSION_GONE)
+		return;
 	if (s->state != SESSION_READY && !handlers[m->type].before_hello) {
 		if (!s->c)
 			return;
@@ -444,7 +446,7 @@ static void handle_frame(session *s, const char *text, size_t len)
 void app_on_message(app *a, struct conn *c, const char *text, size_t len)
 {
 	session *s = conn_user(c);
-	if (!s)
+	if (!s || s->state == SESSION_GONE)
 		return;
 	a->msgs_in++;
 	if (s->busy) {
@@ -471,12 +473,21 @@ void app_session_unbusy(session *s)
 	s->req = NULL;
 	cJSON_Delete(s->req_id);
 	s->req_id = NULL;
-	while (!s->busy && s->q_len > 0 && s->c) {
+	while (!s->busy && s->q_len > 0 && s->c && s->state != SESSION_GONE) {
 		queued_frame q = s->queue[s->q_head];
 		s->q_head = (s->q_head + 1) % SESSION_QUEUE_MAX;
 		s->q_len--;
 		handle_frame(s, q.text, q.len);
 		free(q.text);
+	}
+}
+
+void app_session_end(session *s)
+{
+	s->state = SESSION_GONE;
+	for (; s->q_len > 0; s->q_len--) {
+		free(s->queue[s->q_head].text);
+		s->q_head = (s->q_head + 1) % SESSION_QUEUE_MAX;
 	}
 }
 

@@ -62,6 +62,8 @@ struct player {
 enum session_state {
 	SESSION_NEW,   /* no hello yet */
 	SESSION_READY, /* hello done: s->pl is set */
+	SESSION_GONE,  /* replaced or kicked: its connection is closing, and
+			* nothing it sent or had queued is handled any more */
 };
 
 /* A frame that arrived while the session waited for the store. */
@@ -193,6 +195,10 @@ enum proto_err app_table_err(int table_err);
 void app_dispatch(session *s, proto_msg *m);
 /* The session finished waiting for the store: handle queued frames. */
 void app_session_unbusy(session *s);
+/* The session is replaced or kicked: its queued requests are dropped and
+ * whatever else it sends is ignored (its store request, if any, still
+ * completes; its reply goes nowhere). Then close its connection. */
+void app_session_end(session *s);
 /* A table to close once the current callback has returned (NULL: just
  * run the reaper for tables already marked closing). */
 void app_table_close_later(app *a, app_table *at);

@@ -133,7 +133,9 @@ static void welcome(session *s, const store_player *sp, const char *token)
 		cJSON_AddStringToObject(bye, "reason", "replaced");
 		app_send(old, bye);
 		old->pl = NULL;
-		old->state = SESSION_NEW; /* anything it still had queued is refused */
+		/* What it still had queued must not run: a queued hello would
+		 * take the player back from this newer connection. */
+		app_session_end(old);
 		conn_close(old->c, NET_CLOSE_NORMAL, "replaced by a newer connection");
 		/* Its lobby membership moves with the player. */
 	}
