@@ -284,7 +284,17 @@ test('Chromium: after a server restart the page reconnects by itself and is back
 			const r = await srv.stop({ signal: 'SIGTERM' });
 			assert.equal(r.code, 0, r.output);
 			await A.page.locator('.link.down').waitFor();
-			srv = await startLaird({ dbDir, args: ['--port', String(port), '--turn-timeout-ms', '600000', ...WEB_ROOT] });
+			// The same port, so the page finds it again. On a shared machine
+			// another program may take the freed port meanwhile: a few tries.
+			for (let tries = 0; ; tries++) {
+				try {
+					srv = await startLaird({ dbDir, args: ['--port', String(port), '--turn-timeout-ms', '600000', ...WEB_ROOT] });
+					break;
+				} catch (e) {
+					if (tries >= 4 || !/cannot listen|in use/.test(e.message)) throw e;
+					await new Promise((res) => setTimeout(res, 500)); // retry interval
+				}
+			}
 			await A.page.locator('.link.up').waitFor({ timeout: 20000 });
 			const after = await until(A.page, (s) => s.asked, 'erin asked after the restart', 20000);
 			assert.equal(after.decision, before.decision);
