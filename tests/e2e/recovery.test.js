@@ -314,9 +314,11 @@ test('kill -9 mid-game four times: tables, seats, hidden state and ledger surviv
 						assert.strictEqual(e.seat, x.seat, `${b.name}: seat at table ${x.id}`);
 					}
 				}
-				// Each table in play is back at the decision after the last one
-				// revealed (or the one after: durable, not yet revealed), with the
-				// control run's view there.
+				// Each table in play is back after the last decision this player
+				// saw revealed — at the next one, or later when the server had
+				// revealed more that never reached this player before the kill
+				// (decisions that did not ask its seat need no answer from it)
+				// — with the control run's view there.
 				for (const b of bots) {
 					const cb = control.bots[bots.indexOf(b)];
 					for (const x of b.tables.values()) {
@@ -327,7 +329,7 @@ test('kill -9 mid-game four times: tables, seats, hidden state and ledger surviv
 						assert.strictEqual(snap.you, x.seat);
 						if (snap.state !== 'playing') continue; // ended at the last decision
 						const d = snap.game.decision;
-						assert.ok(d === was.lastReveal + 1 || d === was.lastReveal + 2,
+						assert.ok(d >= was.lastReveal + 1,
 							`${b.name} t${x.id}: restored at decision ${d}, last reveal ` +
 							`${was.lastReveal}`);
 						const ct = [...cb.tables.values()].find((y) => y.ti === x.ti);
