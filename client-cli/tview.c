@@ -176,6 +176,7 @@ static void take_result(struct tv *tv, const cJSON *r)
 		return;
 	replace(&tv->result, r);
 	replace(&tv->options, NULL);
+	tv->chosen = -1;
 	tv->deadline_at = tv->window_at = 0;
 	strlcpy_safe(tv->state, "finished", sizeof tv->state);
 }

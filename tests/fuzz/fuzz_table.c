@@ -3,14 +3,16 @@
  * sequence of table operations (server/table.h) by up to five players at one
  * table of a built-in kind — join, watch, leave, AI seats in and out, start,
  * rematch, drop and come back, choose (JSON or codes, any seat, any decision
- * number), selecting, the host making decisions durable (late, twice or
- * stale), resume, snapshots — with the loop run now and then so that the
+ * number), selecting, the host making decisions, a game's start and its
+ * record durable (late, twice, stale, or the store failing), resume,
+ * snapshots — with the loop run now and then so that the
  * window, pacing and AI steps fire. Timers are real libuv timers with a zero
  * window and pacing; deadlines (long) never fire, so a run is deterministic.
  *
  * Byte layout: kind, seats, seed (8 bytes), flags (bit 0: the host makes
- * decisions durable at once; bit 1: private table), then operations of one
- * opcode byte and its argument bytes (see run_op).
+ * what it is asked to durable at once; bit 1: private table; bit 2: the
+ * host persists a game's start, bit 3 its record, before they go out),
+ * then operations of one opcode byte and its argument bytes (see run_op).
  *
  * Invariants (table.h): return codes are table_err values; a refused
  * operation sends nothing and leaves the table as it was (every member's
@@ -41,6 +43,8 @@ typedef struct run {
 	uint64_t sent;                 /* messages sent so far */
 	uint64_t last_seq[NPLAYERS + 1];
 	uint64_t pending_n;            /* a decision waiting to be made durable */
+	uint64_t start_game;           /* a game whose start waits to be durable */
+	uint64_t record_game;          /* a game whose record waits to be durable */
 	bool durable_now;
 	bool in_callback;
 	int finished;                  /* finished() calls */
@@ -123,6 +127,28 @@ static void h_decision(void *ud, table *t, uint64_t n, const game_choice *choice
 		return;
 	}
 	r->pending_n = n;
+}
+
+static void h_start(void *ud, table *t, uint64_t game)
+{
+	run *r = ud;
+	FUZZ_CHECK(table_get_state(t) == TABLE_WAITING, "start() in state %d",
+		   table_get_state(t));
+	if (r->durable_now)
+		table_start_durable(t, game, true);
+	else
+		r->start_game = game;
+}
+
+static void h_record(void *ud, table *t, uint64_t game)
+{
+	run *r = ud;
+	FUZZ_CHECK(table_get_state(t) == TABLE_PLAYING, "record() in state %d",
+		   table_get_state(t));
+	if (r->durable_now)
+		table_finished_durable(t, game);
+	else
+		r->record_game = game;
 }
 
 static void h_finished(void *ud, table *t)
@@ -272,6 +298,11 @@ static void fast_forward(run *r, uv_loop_t *loop, uint8_t rounds)
 {
 	table *t = r->t;
 	char err[256];
+	if (r->start_game) {
+		uint64_t game = r->start_game;
+		r->start_game = 0;
+		table_start_durable(t, game, true);
+	}
 	for (int i = 0; i < rounds && table_get_state(t) == TABLE_PLAYING; i++) {
 		const game_state *g = table_game(t);
 		uint32_t p = r->k->pending(g);
@@ -296,7 +327,55 @@ static void fast_forward(run *r, uv_loop_t *loop, uint8_t rounds)
 			r->pending_n = 0;
 			table_decision_durable(t, n);
 		}
+		if (r->record_game) {
+			uint64_t game = r->record_game;
+			r->record_game = 0;
+			table_finished_durable(t, game);
+		}
 		uv_run(loop, UV_RUN_NOWAIT);
+	}
+}
+
+/* The host makes something durable, or the store fails: by `which`, the
+ * decision waiting (or a stale or future one), the start of a game (or its
+ * failure), the record of a game, a stale record or start. */
+static void durable(run *r, uint8_t which)
+{
+	table *t = r->t;
+	uint64_t n;
+	switch (which >> 5) {
+	case 0:
+	case 1:
+	case 2:
+		n = r->pending_n;
+		r->pending_n = 0;
+		if (n)
+			table_decision_durable(t, n);
+		break;
+	case 3:
+		table_decision_durable(t, table_decision_no(t) + which % 3 - 1);
+		break;
+	case 4:
+	case 5:
+		n = r->start_game;
+		r->start_game = 0;
+		if (n)
+			table_start_durable(t, n, which >> 5 == 4);
+		break;
+	case 6:
+		n = r->record_game;
+		r->record_game = 0;
+		if (n)
+			table_finished_durable(t, n);
+		break;
+	default:
+		if (which & 1)
+			table_store_failed(t);
+		else if (which & 2)
+			table_start_durable(t, which % 5, which & 4);
+		else
+			table_finished_durable(t, which % 5);
+		break;
 	}
 }
 
@@ -343,15 +422,9 @@ static int run_op(run *r, fuzz_in *in, uv_loop_t *loop)
 	}
 	case 10:
 		return table_selecting(t, p);
-	case 11: {
-		uint8_t which = fuzz_u8(in);
-		uint64_t n = which < 0xC0 ? r->pending_n : table_decision_no(t) + which % 3 - 1;
-		if (which < 0xC0)
-			r->pending_n = 0;
-		if (n)
-			table_decision_durable(t, n);
+	case 11:
+		durable(r, fuzz_u8(in));
 		return TABLE_OK;
-	}
 	case 12: {
 		bool snap = false;
 		uint64_t since = fuzz_u8(in) < 0x80 ? r->last_seq[p] : fuzz_u16(in);
@@ -398,6 +471,10 @@ int fuzz_table_one(const uint8_t *data, size_t size)
 		.decision = h_decision,
 		.finished = h_finished,
 	};
+	if (flags & 4)
+		host.start = h_start;
+	if (flags & 8)
+		host.record = h_record;
 	table_settings s = {
 		.id = 7,
 		.lobby = 1,
