@@ -684,3 +684,55 @@ TEST(crawl_C44_the_round_cap_ends_the_run)
 	CHECK_EQ(g.rounds, 100);
 	CHECK(cr_apply(&g, ch, NULL, err, sizeof err) != 0);
 }
+
+/* C18: with DeadlyEvents the Juzu Bracelet is not in the relic pool, so no
+ * relic effect, treasure or shop ever hands it out. */
+TEST(crawl_C18_deadly_events_takes_the_juzu_bracelet_out_of_the_pool)
+{
+	cr_config c;
+	char err[200];
+	cJSON *j = cJSON_Parse("{\"deadly_events\": true}");
+	REQUIRE(cr_config_parse(&c, j, err, sizeof err) == 0);
+	cJSON_Delete(j);
+	cr_game_init(&g, &c, 1, 3, NULL);
+	CHECK(!(g.relic_pool >> c.ct.juzu & 1));
+	CHECK(g.relic_pool >> c.ct.compass & 1);
+	int got = 0;
+	for (int i = 0; i < c.ct.n_relics; i++) /* draw until the pool is empty */
+		cr_give_relic(&g, 0, CR_PICK_ANY, &g.rules, NULL);
+	got = __builtin_popcount(g.h[0].relics);
+	CHECK_EQ(got, c.ct.n_relics - 1);
+	CHECK(!(g.h[0].relics >> c.ct.juzu & 1));
+	CHECK_EQ(g.odds.base[CR_ROOM_ELITE], 1000);
+	/* without the modifier it is in the pool */
+	cr_config plain;
+	REQUIRE(cr_config_parse(&plain, NULL, err, sizeof err) == 0);
+	cr_game_init(&g, &plain, 1, 3, NULL);
+	CHECK(g.relic_pool >> plain.ct.juzu & 1);
+}
+
+/* C15: the party is on its first run when any of its seats is listed in
+ * the config's first_run (the server lists the humans who are); seats past
+ * the table's are ignored. */
+TEST(crawl_C15_the_party_is_on_a_first_run_when_any_seat_is)
+{
+	cr_config c;
+	char err[200];
+	const struct {
+		const char *json;
+		int seats;
+		bool first;
+	} cases[] = {
+		{"{\"first_run\": []}", 3, false},
+		{"{\"first_run\": [2]}", 3, true},
+		{"{\"first_run\": [0, 1]}", 2, true},
+		{"{\"first_run\": [3]}", 2, false},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		cJSON *j = cJSON_Parse(cases[i].json);
+		REQUIRE(cr_config_parse(&c, j, err, sizeof err) == 0);
+		cJSON_Delete(j);
+		cr_game_init(&g, &c, cases[i].seats, 9, NULL);
+		CHECK_MSG(g.first_run == cases[i].first, "%s", cases[i].json);
+	}
+}
