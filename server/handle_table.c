@@ -588,10 +588,13 @@ static app_table *register_table(app *a, table *t, uint64_t lobby_id, int64_t cr
 
 void app_table_destroy(app *a, app_table *at, bool end_live)
 {
-	uint64_t members[256];
-	int n = table_members(at->t, members, (int)ARRAY_LEN(members));
-	if (n > (int)ARRAY_LEN(members))
-		n = (int)ARRAY_LEN(members);
+	/* Every member is told, however many watch. */
+	uint64_t few[64], *members = few;
+	int n = table_members(at->t, members, (int)ARRAY_LEN(few));
+	if (n > (int)ARRAY_LEN(few)) {
+		members = xmalloc((size_t)n * sizeof *members);
+		n = table_members(at->t, members, n);
+	}
 	cJSON *u = proto_new("table_closed", NULL);
 	cJSON_AddNumberToObject(u, "table", (double)at->id);
 	/* the table's last update: one past the last seq (table.md §2) */
@@ -606,6 +609,8 @@ void app_table_destroy(app *a, app_table *at, bool end_live)
 		app_send_text(p->sess, text, strlen(text));
 		player_remove_table(a, p, at->id);
 	}
+	if (members != few)
+		free(members);
 	free(text);
 	lobby_remove_table(a, at);
 	/* A start record still being written is ended too (queued after it). */
