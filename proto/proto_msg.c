@@ -99,6 +99,10 @@ typedef struct type_spec {
 #define OPT_PASSWORD {"password", F_STR, false, 0, PROTO_PASSWORD_MAX, 0, C_NONE, \
 		      OFF(table.password)}
 #define OPT_KIND {"kind", F_STR, false, 1, 32, 0, C_NONE, OFF(query.kind)}
+/* A page of a list (PROTOCOL.md §5 Listings). */
+#define OPT_LIMIT {"limit", F_INT, false, 1, PROTO_PAGE_MAX, PROTO_ABSENT, C_NONE, \
+		   OFF(lobby.limit)}
+#define OPT_CURSOR {"cursor", F_I64, false, 0, ID_MAX, 0, C_NONE, OFF(lobby.cursor)}
 
 static const type_spec types[PROTO_TYPE_COUNT] = {
 	[PROTO_HELLO] = {"hello", {
@@ -113,9 +117,10 @@ static const type_spec types[PROTO_TYPE_COUNT] = {
 	[PROTO_RENAME] = {"rename", {
 		{"name", F_STR, true, 1, PROTO_NAME_MAX, 0, C_NAME, OFF(rename.name)},
 	}},
-	[PROTO_LOBBY_LIST] = {"lobby_list", {{0}}},
+	[PROTO_LOBBY_LIST] = {"lobby_list", {OPT_LIMIT, OPT_CURSOR}},
 	[PROTO_LOBBY_JOIN] = {"lobby_join", {
 		{"lobby", F_I64, true, 1, ID_MAX, 0, C_NONE, OFF(lobby.lobby)},
+		OPT_LIMIT, OPT_CURSOR,
 	}},
 	[PROTO_LOBBY_LEAVE] = {"lobby_leave", {{0}}},
 	[PROTO_CHAT] = {"chat", {
@@ -123,6 +128,7 @@ static const type_spec types[PROTO_TYPE_COUNT] = {
 	}},
 	[PROTO_TABLE_LIST] = {"table_list", {
 		{"lobby", F_I64, false, 1, ID_MAX, PROTO_ABSENT, C_NONE, OFF(lobby.lobby)},
+		OPT_LIMIT, OPT_CURSOR,
 	}},
 	[PROTO_TABLE_CREATE] = {"table_create", {
 		{"kind", F_STR, true, 1, 32, 0, C_NONE, OFF(create.kind)},
@@ -172,7 +178,7 @@ static const type_spec types[PROTO_TYPE_COUNT] = {
 	}},
 	[PROTO_SERVER_STATS] = {"server_stats", {OPT_KIND}},
 	[PROTO_RECORDS] = {"records", {OPT_KIND}},
-	[PROTO_ADMIN_LOBBIES] = {"admin_lobbies", {{0}}},
+	[PROTO_ADMIN_LOBBIES] = {"admin_lobbies", {OPT_LIMIT, OPT_CURSOR}},
 	[PROTO_ADMIN_LOBBY_CREATE] = {"admin_lobby_create", {
 		{"name", F_STR, true, 1, 40, 0, C_TEXT, OFF(lobby_create.name)},
 	}},
@@ -181,9 +187,10 @@ static const type_spec types[PROTO_TYPE_COUNT] = {
 	}},
 	[PROTO_ADMIN_TABLES] = {"admin_tables", {
 		{"lobby", F_I64, false, 1, ID_MAX, PROTO_ABSENT, C_NONE, OFF(lobby.lobby)},
+		OPT_LIMIT, OPT_CURSOR,
 	}},
 	[PROTO_ADMIN_TABLE_CLOSE] = {"admin_table_close", {REQ_TABLE}},
-	[PROTO_ADMIN_PLAYERS] = {"admin_players", {{0}}},
+	[PROTO_ADMIN_PLAYERS] = {"admin_players", {OPT_LIMIT, OPT_CURSOR}},
 	[PROTO_ADMIN_KICK] = {"admin_kick", {
 		{"player", F_STR, true, 1, PROTO_NAME_MAX, 0, C_NAME, OFF(kick.player)},
 		{"reason", F_STR, false, 0, 200, 0, C_NONE, OFF(kick.reason)},

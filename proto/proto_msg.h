@@ -35,6 +35,8 @@
 #define PROTO_TABLE_NAME_MAX 40
 #define PROTO_PASSWORD_MAX 64
 #define PROTO_MAX_SEATS 9
+#define PROTO_PAGE_MAX 500    /* the largest page a list request may ask */
+#define PROTO_PAGE_DEFAULT 100 /* a list's page without limit */
 
 /* Client requests of version 1 (PROTOCOL.md §4–§9). */
 enum proto_type {
@@ -158,9 +160,15 @@ typedef struct proto_msg {
 			const char *name;
 		} rename;
 		/* lobby_join, table_list, admin_lobby_close, admin_tables:
-		 * lobby id, PROTO_ABSENT when optional and absent. */
+		 * lobby id, PROTO_ABSENT when optional and absent. The lists
+		 * (lobby_list, lobby_join, table_list, admin_lobbies,
+		 * admin_tables, admin_players) also take a page: limit
+		 * (PROTO_ABSENT: the server's page size) and cursor (the id
+		 * after which to go on; 0 from the start). */
 		struct {
 			int64_t lobby;
+			int limit;
+			int64_t cursor;
 		} lobby;
 		struct {
 			const char *kind, *name, *password;

@@ -15,12 +15,14 @@
 
 void handle_admin_lobbies(session *s, proto_msg *m)
 {
-	app *a = s->app;
-	cJSON *r = proto_new("lobbies", m->id);
-	cJSON *arr = cJSON_AddArrayToObject(r, "lobbies");
-	for (size_t i = 0; i < a->n_lobbies; i++)
-		cJSON_AddItemToArray(arr, lobby_summary_json(a->lobbies[i]));
-	app_send(s, r);
+	app_send(s, lobby_list_json(s->app, list_page_of(m), m->id));
+}
+
+/* Ids in ascending order, for pages of lists kept in no order. */
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return a < b ? -1 : a > b;
 }
 
 void handle_admin_lobby_create(session *s, proto_msg *m)
@@ -34,7 +36,8 @@ void handle_admin_lobby_create(session *s, proto_msg *m)
 	lobby *l = lobby_new(a, m->u.lobby_create.name);
 	log_info("app", "admin %s created lobby %llu \"%s\"", s->pl->name,
 		 (unsigned long long)l->id, l->name);
-	app_send(s, lobby_reply_json(a, l, m->id));
+	list_page first = {0, PROTO_PAGE_DEFAULT};
+	app_send(s, lobby_reply_json(a, l, first, m->id));
 }
 
 void handle_admin_lobby_close(session *s, proto_msg *m)
@@ -67,17 +70,31 @@ void handle_admin_tables(session *s, proto_msg *m)
 			return;
 		}
 		cJSON_AddNumberToObject(r, "lobby", (double)l->id);
-		cJSON_AddItemToObject(r, "tables", lobby_tables_json(a, l, true));
+		cJSON *arr = cJSON_AddArrayToObject(r, "tables");
+		uint64_t last = 0;
+		bool more = lobby_tables_page(a, l, list_page_of(m), arr, &last);
+		list_page_end(r, l->n_tables, more, last);
 	} else {
+		/* Every table of every lobby: the ids after the cursor, sorted. */
+		list_page pg = list_page_of(m);
 		cJSON_AddNullToObject(r, "lobby");
 		cJSON *arr = cJSON_AddArrayToObject(r, "tables");
-		for (size_t i = 0; i < a->n_lobbies; i++) {
-			cJSON *part = lobby_tables_json(a, a->lobbies[i], true);
-			cJSON *e;
-			while ((e = cJSON_DetachItemFromArray(part, 0)))
-				cJSON_AddItemToArray(arr, e);
-			cJSON_Delete(part);
+		uint64_t *ids = xmalloc((a->tables.len + 1) * sizeof *ids);
+		size_t n = 0, total = 0;
+		for (size_t i = 0; i < a->tables.cap; i++) {
+			app_table *at = a->tables.slots[i].val;
+			if (!a->tables.slots[i].key || !at)
+				continue;
+			total++;
+			if (at->id > pg.after)
+				ids[n++] = at->id;
 		}
+		qsort(ids, n, sizeof *ids, cmp_u64);
+		size_t shown = MIN(n, pg.limit);
+		for (size_t i = 0; i < shown; i++)
+			cJSON_AddItemToArray(arr, table_summary_json(app_table_find(a, ids[i])->t));
+		list_page_end(r, total, shown < n, shown ? ids[shown - 1] : 0);
+		free(ids);
 	}
 	app_send(s, r);
 }
@@ -97,13 +114,24 @@ void handle_admin_table_close(session *s, proto_msg *m)
 void handle_admin_players(session *s, proto_msg *m)
 {
 	app *a = s->app;
+	list_page pg = list_page_of(m);
 	cJSON *r = proto_new("players", m->id);
 	cJSON *arr = cJSON_AddArrayToObject(r, "players");
 	uint64_t now = now_ms();
+	/* The players online, by id: the ones after the cursor, sorted. */
+	uint64_t *ids = xmalloc((a->n_sessions + 1) * sizeof *ids);
+	size_t n = 0, total = 0;
 	for (session *o = a->sessions; o; o = o->next) {
-		player *p = o->pl;
-		if (!p)
+		if (!o->pl || o->pl->sess != o)
 			continue;
+		total++;
+		if ((uint64_t)o->pl->id > pg.after)
+			ids[n++] = (uint64_t)o->pl->id;
+	}
+	qsort(ids, n, sizeof *ids, cmp_u64);
+	size_t shown = MIN(n, pg.limit);
+	for (size_t k = 0; k < shown; k++) {
+		player *p = player_find(a, (int64_t)ids[k]);
 		cJSON *e = cJSON_CreateObject();
 		cJSON_AddNumberToObject(e, "id", (double)p->id);
 		cJSON_AddStringToObject(e, "name", p->name);
@@ -118,6 +146,8 @@ void handle_admin_players(session *s, proto_msg *m)
 		cJSON_AddNumberToObject(e, "connected_ms", (double)(now - p->connected_ms));
 		cJSON_AddItemToArray(arr, e);
 	}
+	list_page_end(r, total, shown < n, shown ? ids[shown - 1] : 0);
+	free(ids);
 	app_send(s, r);
 }
 

@@ -20,6 +20,7 @@
 
 #include "../common/log.h"
 #include "admin.h"
+#include "iprate.h"
 #include "lobby.h"
 #include "metrics.h"
 #include "quarantine.h"
@@ -213,6 +214,8 @@ app *app_new(uv_loop_t *loop, const laird_config *cfg, struct store *st, struct 
 	uv_timer_init(loop, a->sweep);
 	a->sweep->data = a;
 	uv_timer_start(a->sweep, sweep_cb, 1000, 1000);
+	a->new_tables = iprate_new(cfg->new_tables_per_ip_min, 60 * 1000);
+	a->new_players = iprate_new(cfg->new_players_per_ip_hour, 3600 * 1000);
 	lobby_new(a, "main"); /* the default lobby, id 1 */
 	if (st) {
 		shared_load(a);
@@ -253,6 +256,8 @@ static void sweep_cb(uv_timer_t *t)
 		if (s->state == SESSION_NEW && !s->busy && now - s->opened_ms >= limit)
 			conn_close(s->c, NET_CLOSE_NORMAL, "no hello in time");
 	tables_sweep(a);
+	iprate_sweep(a->new_tables, now);
+	iprate_sweep(a->new_players, now);
 }
 
 void app_free(app *a)
@@ -275,6 +280,8 @@ void app_free(app *a)
 	}
 	idmap_free(&a->players);
 	idmap_free(&a->tables);
+	iprate_free(a->new_tables);
+	iprate_free(a->new_players);
 	for (int i = 0; i < game_kind_count() && i < APP_MAX_KINDS; i++)
 		if (a->shared[i])
 			game_kind_at(i)->shared_free(a->shared[i]);

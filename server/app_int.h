@@ -163,6 +163,8 @@ struct app {
 	uv_timer_t *reaper;          /* closes tables outside table callbacks */
 	bool reaper_armed;
 	uv_timer_t *sweep;           /* once a second: sessions without hello */
+	struct iprate *new_tables;   /* new_tables_per_ip_min */
+	struct iprate *new_players;  /* new_players_per_ip_hour */
 	/* counters for /metrics and admin_stats */
 	uint64_t msgs_in, msgs_out, decisions, games_finished;
 	/* per kind (app_kind_index): games begun, results sent */

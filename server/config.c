@@ -65,6 +65,10 @@ static const struct opt opts[] = {
 	{"max_lobbies", OPT_INT, F(max_lobbies), 1, 1000000, "lobbies on the server"},
 	{"max_tables_per_lobby", OPT_INT, F(max_tables_per_lobby), 1, 1000000,
 	 "tables in one lobby"},
+	{"new_tables_per_ip_min", OPT_INT, F(new_tables_per_ip_min), 0, 1000000,
+	 "tables one address may create a minute (0: any)"},
+	{"new_players_per_ip_hour", OPT_INT, F(new_players_per_ip_hour), 0, 1000000,
+	 "new players one address may make an hour (0: any)"},
 	{"max_tables_per_player", OPT_INT, F(max_tables_per_player), 1, 1000000,
 	 "tables one player may host at once"},
 	{"max_chat_bytes", OPT_INT, F(max_chat_bytes), 1, 65536, "longest chat line"},
@@ -104,6 +108,8 @@ void config_defaults(laird_config *cfg)
 	cfg->max_lobbies = 100;
 	cfg->max_tables_per_lobby = 5000;
 	cfg->max_tables_per_player = 3;
+	cfg->new_tables_per_ip_min = 30;
+	cfg->new_players_per_ip_hour = 100;
 	cfg->max_chat_bytes = 500;
 	cfg->turn_timeout_ms = 30000;
 	cfg->window_ms = 1000;

@@ -46,6 +46,8 @@ typedef struct laird_config {
 	int max_lobbies;
 	int max_tables_per_lobby;
 	int max_tables_per_player;
+	int new_tables_per_ip_min;   /* tables one address may create a minute (0: no limit) */
+	int new_players_per_ip_hour; /* new players one address may make an hour (0: no limit) */
 	int max_chat_bytes;
 	/* play */
 	int turn_timeout_ms;      /* default deadline of a decision */

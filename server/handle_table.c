@@ -17,6 +17,7 @@
 
 #include "../common/log.h"
 #include "app_int.h"
+#include "iprate.h"
 #include "lobby.h"
 #include "passhash.h"
 #include "quarantine.h"
@@ -817,6 +818,13 @@ void handle_table_create(session *s, proto_msg *m)
 	if (a->cfg->max_tables_per_player > 0 && p->hosted >= a->cfg->max_tables_per_player) {
 		app_error(s, m->id, PROTO_E_LIMIT_REACHED, NULL,
 			  "you have created %d tables already; close one", p->hosted);
+		return;
+	}
+	/* One address fills no lobby: new tables per minute (admins aside). */
+	if (!p->admin && !iprate_take(a->new_tables, conn_peer_ip(s->c), now_ms())) {
+		app_error(s, m->id, PROTO_E_LIMIT_REACHED, NULL,
+			  "too many new tables from your address (%d a minute); try again soon",
+			  a->cfg->new_tables_per_ip_min);
 		return;
 	}
 

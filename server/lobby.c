@@ -14,6 +14,10 @@
 
 #include "session.h"
 
+/* A lobby reply names at most this many of its members (its summary
+ * counts them all). */
+#define LOBBY_PLAYERS_SHOWN 100
+
 lobby *lobby_new(app *a, const char *name)
 {
 	lobby *l = xcalloc(1, sizeof *l);
@@ -91,13 +95,32 @@ static void lobby_add_player(lobby *l, player *p)
 	presence(l, p, true);
 }
 
+/* The index of the first table of l with an id above after (the list is
+ * kept sorted by id for the pages). */
+static size_t first_table_after(const lobby *l, uint64_t after)
+{
+	size_t lo = 0, hi = l->n_tables;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (l->tables[mid] <= after)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 void lobby_add_table(app *a, lobby *l, app_table *at)
 {
 	if (l->n_tables == l->cap_tables) {
 		l->cap_tables = l->cap_tables ? l->cap_tables * 2 : 8;
 		l->tables = xrealloc(l->tables, l->cap_tables * sizeof *l->tables);
 	}
-	l->tables[l->n_tables++] = at->id;
+	/* New tables have the highest id; restored ones may come in any order. */
+	size_t at_i = first_table_after(l, at->id);
+	memmove(&l->tables[at_i + 1], &l->tables[at_i], (l->n_tables - at_i) * sizeof *l->tables);
+	l->tables[at_i] = at->id;
+	l->n_tables++;
 	at->lobby = l->id;
 	lobby_table_changed(a, at);
 }
@@ -153,7 +176,10 @@ void lobby_close(app *a, lobby *l)
 	}
 	for (size_t i = 0; i < a->n_lobbies; i++) {
 		if (a->lobbies[i] == l) {
-			a->lobbies[i] = a->lobbies[--a->n_lobbies];
+			/* The list stays in id order (pages). */
+			memmove(&a->lobbies[i], &a->lobbies[i + 1],
+				(a->n_lobbies - i - 1) * sizeof *a->lobbies);
+			a->n_lobbies--;
 			break;
 		}
 	}
@@ -170,26 +196,52 @@ cJSON *lobby_summary_json(const lobby *l)
 	return o;
 }
 
-cJSON *lobby_tables_json(app *a, const lobby *l, bool include_private)
+list_page list_page_of(const proto_msg *m)
 {
-	(void)include_private; /* private tables are listed, marked private */
-	cJSON *arr = cJSON_CreateArray();
-	for (size_t i = 0; i < l->n_tables; i++) {
-		app_table *at = app_table_find(a, l->tables[i]);
-		if (at)
-			cJSON_AddItemToArray(arr, table_summary_json(at->t));
-	}
-	return arr;
+	int limit = m->u.lobby.limit;
+	return (list_page){(uint64_t)m->u.lobby.cursor,
+			   limit == PROTO_ABSENT ? PROTO_PAGE_DEFAULT : (size_t)limit};
 }
 
-static cJSON *lobby_reply(app *a, const lobby *l, const cJSON *id)
+void list_page_end(cJSON *reply, size_t total, bool more, uint64_t last_id)
+{
+	cJSON_AddNumberToObject(reply, "total", (double)total);
+	if (more)
+		cJSON_AddNumberToObject(reply, "next", (double)last_id);
+	else
+		cJSON_AddNullToObject(reply, "next");
+}
+
+/* Private tables are listed too, marked private. */
+bool lobby_tables_page(app *a, const lobby *l, list_page pg, cJSON *arr, uint64_t *last_id)
+{
+	size_t i = first_table_after(l, pg.after), shown = 0;
+	for (; i < l->n_tables && shown < pg.limit; i++) {
+		app_table *at = app_table_find(a, l->tables[i]);
+		if (!at)
+			continue;
+		cJSON_AddItemToArray(arr, table_summary_json(at->t));
+		*last_id = at->id;
+		shown++;
+	}
+	return i < l->n_tables;
+}
+
+static cJSON *lobby_reply(app *a, const lobby *l, list_page pg, const cJSON *id)
 {
 	cJSON *r = proto_new("lobby", id);
 	cJSON_AddItemToObject(r, "lobby", lobby_summary_json(l));
 	cJSON *players = cJSON_AddArrayToObject(r, "players");
-	for (size_t i = 0; i < l->n_members; i++)
+	for (size_t i = 0; i < l->n_members && i < LOBBY_PLAYERS_SHOWN; i++)
 		cJSON_AddItemToArray(players, cJSON_CreateString(l->members[i]->name));
-	cJSON_AddItemToObject(r, "tables", lobby_tables_json(a, l, true));
+	cJSON *tables = cJSON_AddArrayToObject(r, "tables");
+	uint64_t last = 0;
+	bool more = lobby_tables_page(a, l, pg, tables, &last);
+	/* The summary's `tables` is the total; next continues with table_list. */
+	if (more)
+		cJSON_AddNumberToObject(r, "next", (double)last);
+	else
+		cJSON_AddNullToObject(r, "next");
 	cJSON *chat = cJSON_AddArrayToObject(r, "chat");
 	for (int i = 0; i < l->chat_len; i++) {
 		const chat_line *c = &l->chat[(l->chat_head + i) % LOBBY_CHAT_KEEP];
@@ -202,21 +254,32 @@ static cJSON *lobby_reply(app *a, const lobby *l, const cJSON *id)
 	return r;
 }
 
-cJSON *lobby_reply_json(app *a, const lobby *l, const cJSON *id)
+cJSON *lobby_reply_json(app *a, const lobby *l, list_page pg, const cJSON *id)
 {
-	return lobby_reply(a, l, id);
+	return lobby_reply(a, l, pg, id);
 }
 
 /* ---- requests ---- */
 
+cJSON *lobby_list_json(app *a, list_page pg, const cJSON *id)
+{
+	cJSON *r = proto_new("lobbies", id);
+	cJSON *arr = cJSON_AddArrayToObject(r, "lobbies");
+	size_t i = 0, shown = 0;
+	uint64_t last = 0;
+	while (i < a->n_lobbies && a->lobbies[i]->id <= pg.after)
+		i++;
+	for (; i < a->n_lobbies && shown < pg.limit; i++, shown++) {
+		cJSON_AddItemToArray(arr, lobby_summary_json(a->lobbies[i]));
+		last = a->lobbies[i]->id;
+	}
+	list_page_end(r, a->n_lobbies, i < a->n_lobbies, last);
+	return r;
+}
+
 void handle_lobby_list(session *s, proto_msg *m)
 {
-	app *a = s->app;
-	cJSON *r = proto_new("lobbies", m->id);
-	cJSON *arr = cJSON_AddArrayToObject(r, "lobbies");
-	for (size_t i = 0; i < a->n_lobbies; i++)
-		cJSON_AddItemToArray(arr, lobby_summary_json(a->lobbies[i]));
-	app_send(s, r);
+	app_send(s, lobby_list_json(s->app, list_page_of(m), m->id));
 }
 
 void handle_lobby_join(session *s, proto_msg *m)
@@ -232,7 +295,7 @@ void handle_lobby_join(session *s, proto_msg *m)
 		lobby_leave_player(a, s->pl);
 		lobby_add_player(l, s->pl);
 	}
-	app_send(s, lobby_reply(a, l, m->id));
+	app_send(s, lobby_reply(a, l, list_page_of(m), m->id));
 }
 
 void handle_lobby_leave(session *s, proto_msg *m)
@@ -296,6 +359,9 @@ void handle_table_list(session *s, proto_msg *m)
 	}
 	cJSON *r = proto_new("tables", m->id);
 	cJSON_AddNumberToObject(r, "lobby", (double)l->id);
-	cJSON_AddItemToObject(r, "tables", lobby_tables_json(a, l, true));
+	cJSON *tables = cJSON_AddArrayToObject(r, "tables");
+	uint64_t last = 0;
+	bool more = lobby_tables_page(a, l, list_page_of(m), tables, &last);
+	list_page_end(r, l->n_tables, more, last);
 	app_send(s, r);
 }

@@ -19,7 +19,22 @@ void lobby_table_changed(app *a, app_table *at);
 /* Closes a lobby (admin): members out, tables closed. Not the default. */
 void lobby_close(app *a, lobby *l);
 cJSON *lobby_summary_json(const lobby *l);
-cJSON *lobby_tables_json(app *a, const lobby *l, bool include_private);
+
+/* Listings (PROTOCOL.md §5): every list reply is one page of a list sorted
+ * by id — the items after the request's cursor, at most its limit — with
+ * the list's total and the cursor of the next page (null on the last). */
+typedef struct list_page {
+	uint64_t after;  /* the cursor: items with a greater id */
+	size_t limit;
+} list_page;
+list_page list_page_of(const proto_msg *m);
+/* The `lobbies` reply: a page of every lobby (lobby_list, admin_lobbies). */
+cJSON *lobby_list_json(app *a, list_page pg, const cJSON *id);
+/* Adds "total" and "next" (last_id when more follow it, else null). */
+void list_page_end(cJSON *reply, size_t total, bool more, uint64_t last_id);
+/* Appends a page of l's tables (summaries) to arr; true when more follow
+ * *last_id (the last one appended). */
+bool lobby_tables_page(app *a, const lobby *l, list_page pg, cJSON *arr, uint64_t *last_id);
 
 void handle_lobby_list(session *s, proto_msg *m);
 void handle_lobby_join(session *s, proto_msg *m);
@@ -27,7 +42,7 @@ void handle_lobby_leave(session *s, proto_msg *m);
 void handle_chat(session *s, proto_msg *m);
 void handle_table_list(session *s, proto_msg *m);
 
-/* The `lobby` reply: summary, members, tables, recent chat. */
-cJSON *lobby_reply_json(app *a, const lobby *l, const cJSON *id);
+/* The `lobby` reply: summary, members, a page of tables, recent chat. */
+cJSON *lobby_reply_json(app *a, const lobby *l, list_page pg, const cJSON *id);
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../common/log.h"
+#include "iprate.h"
 #include "lobby.h"
 
 session *session_new(app *a, conn *c)
@@ -230,6 +231,15 @@ void handle_hello(session *s, proto_msg *m)
 	s->hello_token[0] = 0;
 	strlcpy_safe(s->client, m->u.hello.client ? m->u.hello.client : "", sizeof s->client);
 	if (m->u.hello.name) {
+		/* Identities cost the database: one address makes only so many. */
+		if (!iprate_take(a->new_players, conn_peer_ip(s->c), now_ms())) {
+			app_error(s, m->id, PROTO_E_LIMIT_REACHED, "name",
+				  "too many new players from your address (%d an hour); "
+				  "try again later", a->cfg->new_players_per_ip_hour);
+			cJSON_Delete(s->req_id);
+			s->req_id = NULL;
+			return;
+		}
 		if (store_token_new(s->hello_token) != 0) {
 			app_error(s, m->id, PROTO_E_INTERNAL, NULL, "no randomness for a token");
 			cJSON_Delete(s->req_id);

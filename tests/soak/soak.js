@@ -561,7 +561,8 @@ function rssKb(pid) {
 
 async function main() {
 	const args = ['--window-ms', '50', '--reveal-pause-ms', '0', '--ai-pacing-ms', '20',
-		'--max-conns-per-ip', '0', '--log-level', 'warn'];
+		'--max-conns-per-ip', '0', '--new-players-per-ip-hour', '0', '--new-tables-per-ip-min', '0',
+		'--log-level', 'warn'];
 	const keep = process.env.SOAK_KEEP_DB; // debugging: the database stays there
 	const srv = await startLaird({ args, dbDir: keep || undefined });
 	// A sanitizer build (make test runs the e2e suite against one too).
