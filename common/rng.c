@@ -1,6 +1,6 @@
 /*
  * rng.c — PCG32 with streams, unbiased bounded draws, and the OS seed source.
- * See rng.h for why the algorithm is fixed.
+ * See rng.h for why the algorithm is fixed; the draws themselves are inline there.
  */
 #include "rng.h"
 
@@ -8,58 +8,12 @@
 #include <string.h>
 #include <sys/random.h>
 
-#define PCG_MULT 6364136223846793005ULL
-
-void rng_seed(rng *r, uint64_t seed, uint64_t stream)
-{
-	r->state = 0;
-	r->inc = (stream << 1u) | 1u;
-	rng_u32(r);
-	r->state += seed;
-	rng_u32(r);
-}
-
-uint32_t rng_u32(rng *r)
-{
-	uint64_t old = r->state;
-	r->state = old * PCG_MULT + r->inc;
-	uint32_t xorshifted = (uint32_t)(((old >> 18u) ^ old) >> 27u);
-	uint32_t rot = (uint32_t)(old >> 59u);
-	return (xorshifted >> rot) | (xorshifted << ((-rot) & 31u));
-}
-
-uint64_t rng_u64(rng *r)
-{
-	uint64_t hi = rng_u32(r);
-	return (hi << 32) | rng_u32(r);
-}
-
-uint32_t rng_below(rng *r, uint32_t bound)
-{
-	/* Lemire's multiply-shift with rejection of the biased low zone. */
-	uint64_t m = (uint64_t)rng_u32(r) * bound;
-	uint32_t low = (uint32_t)m;
-	if (low < bound) {
-		uint32_t threshold = (uint32_t)(-bound) % bound;
-		while (low < threshold) {
-			m = (uint64_t)rng_u32(r) * bound;
-			low = (uint32_t)m;
-		}
-	}
-	return (uint32_t)(m >> 32);
-}
-
 int32_t rng_range(rng *r, int32_t lo, int32_t hi)
 {
 	uint32_t span = (uint32_t)((int64_t)hi - lo) + 1u;
 	if (span == 0) /* the full 32-bit range */
 		return (int32_t)rng_u32(r);
 	return (int32_t)((int64_t)lo + rng_below(r, span));
-}
-
-double rng_unit(rng *r)
-{
-	return (double)(rng_u64(r) >> 11) * 0x1.0p-53;
 }
 
 /* Swaps two elements through a small buffer, a piece at a time, so that an
@@ -86,14 +40,6 @@ void rng_shuffle(rng *r, void *base, uint32_t n, uint32_t size)
 		if (j != i - 1)
 			swap_bytes(b + (size_t)j * size, b + (size_t)(i - 1) * size, size);
 	}
-}
-
-uint64_t rng_splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
 }
 
 uint64_t rng_derive_seed(uint64_t run_seed, uint64_t index)

@@ -21,30 +21,75 @@ typedef struct rng {
 	uint64_t inc; /* always odd: the stream */
 } rng;
 
-/* Seed a generator; distinct streams from the same seed are independent. */
-void rng_seed(rng *r, uint64_t seed, uint64_t stream);
+#define RNG_PCG_MULT 6364136223846793005ULL
+
+/* The draws below are inline: the game engines call them a few hundred
+ * times a game, and a call costs as much as the draw. */
 
 /* Next 32 uniformly distributed bits. */
-uint32_t rng_u32(rng *r);
+static inline uint32_t rng_u32(rng *r)
+{
+	uint64_t old = r->state;
+	r->state = old * RNG_PCG_MULT + r->inc;
+	uint32_t xorshifted = (uint32_t)(((old >> 18u) ^ old) >> 27u);
+	uint32_t rot = (uint32_t)(old >> 59u);
+	return (xorshifted >> rot) | (xorshifted << ((-rot) & 31u));
+}
+
+/* Seed a generator; distinct streams from the same seed are independent. */
+static inline void rng_seed(rng *r, uint64_t seed, uint64_t stream)
+{
+	r->state = 0;
+	r->inc = (stream << 1u) | 1u;
+	rng_u32(r);
+	r->state += seed;
+	rng_u32(r);
+}
 
 /* Next 64 bits (two outputs). */
-uint64_t rng_u64(rng *r);
+static inline uint64_t rng_u64(rng *r)
+{
+	uint64_t hi = rng_u32(r);
+	return (hi << 32) | rng_u32(r);
+}
 
-/* Uniform integer in [0, bound) without modulo bias; bound must be > 0. */
-uint32_t rng_below(rng *r, uint32_t bound);
+/* Uniform integer in [0, bound) without modulo bias; bound must be > 0.
+ * Lemire's multiply-shift with rejection of the biased low zone. */
+static inline uint32_t rng_below(rng *r, uint32_t bound)
+{
+	uint64_t m = (uint64_t)rng_u32(r) * bound;
+	uint32_t low = (uint32_t)m;
+	if (low < bound) {
+		uint32_t threshold = (uint32_t)(-bound) % bound;
+		while (low < threshold) {
+			m = (uint64_t)rng_u32(r) * bound;
+			low = (uint32_t)m;
+		}
+	}
+	return (uint32_t)(m >> 32);
+}
 
 /* Uniform integer in [lo, hi], lo <= hi. */
 int32_t rng_range(rng *r, int32_t lo, int32_t hi);
 
 /* Uniform double in [0, 1) with 53 bits of precision. */
-double rng_unit(rng *r);
+static inline double rng_unit(rng *r)
+{
+	return (double)(rng_u64(r) >> 11) * 0x1.0p-53;
+}
 
 /* Fisher–Yates shuffle of n elements of the given size. */
 void rng_shuffle(rng *r, void *base, uint32_t n, uint32_t size);
 
 /* SplitMix64 step: advances the counter *x by a fixed odd constant and
  * returns a well-mixed 64-bit value of it. */
-uint64_t rng_splitmix64(uint64_t *x);
+static inline uint64_t rng_splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
 
 /* The seed of item `index` (a simulated game) of a run seeded with
  * `run_seed`. The run seed is mixed on its own before the index joins it, so

@@ -222,6 +222,7 @@ typedef struct gems_game {
 	double odds, rumor, floor_value, inv_sqrt_inside;
 	double ev_base; /* (1 − odds)·rumor / inside */
 	int32_t inside;
+	int32_t inv_sqrt_of;      /* cache: the inside count inv_sqrt_inside is of (0: none) */
 	int32_t gem_sum_bravery;  /* cache: Σ gems of the unseen gem rooms at this bravery */
 	uint32_t gem_sum_levels;  /* ... and these levels (0xffffffff: none cached) */
 	int32_t gem_sum;

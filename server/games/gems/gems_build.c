@@ -135,10 +135,20 @@ void gems_build_dungeon(gems_game *g, const gems_room *fixed, int n_fixed, game_
 			g->rooms[i].spider = GEMS_SPIDER_NONE;
 	} else {
 		g->n_rooms = gems_dungeon_set(g->dungeon, g->bars_undiscovered, adv, g->rooms);
+		/* The unseen multiset is counted on the set in its built order,
+		 * kind by kind, where the loop's branches are predictable: the
+		 * shuffle does not change it. */
+		gems_unseen_reset(g);
 		shuffle_rooms(&g->rules, g->rooms, g->n_rooms);
 		gems_move_up(g->rooms, g->n_rooms);
 	}
 	g->lair_at = gems_mark_spiders(g->rooms, g->n_rooms);
+	if (fixed)
+		gems_unseen_reset(g);
+	else if (adv == GEMS_ADV_POISON) /* only a poison makes dead spiders (G9, G25) */
+		for (int i = 0; i < g->n_rooms; i++)
+			if (g->rooms[i].spider == GEMS_SPIDER_DEAD)
+				g->unseen_warn[g->rooms[i].arg]--;
 	if (gems_adv_before_lair(g->rooms, g->n_rooms, g->lair_at)) {
 		g->adv_used |= (uint8_t)(1u << g->dungeon);
 		gems_emit(out, GEMS_EV_ADV_USED, -1, adv, g->dungeon + 1, 0);

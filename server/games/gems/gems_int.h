@@ -39,7 +39,8 @@ int gems_mark_spiders(gems_room *rooms, int n);        /* G9: lair index or -1 *
 bool gems_adv_before_lair(const gems_room *rooms, int n, int lair_at); /* G10 */
 /* G10: five distinct adventures, least used first (ties random), shuffled. */
 void gems_pick_adventures(rng *r, const int32_t uses[GEMS_N_ADV], uint8_t out[GEMS_DUNGEONS]);
-/* Builds the current dungeon's list (or takes `fixed`), emits G10's use. */
+/* Builds the current dungeon's list (or takes `fixed`), counts its unseen
+ * rooms (gems_unseen_reset), emits G10's use. */
 void gems_build_dungeon(gems_game *g, const gems_room *fixed, int n_fixed, game_events *out);
 /* gems_init with dungeon 1's list given verbatim (no shuffle, no move-up;
  * G9 still applies): for tests that need a known room order. */
@@ -52,6 +53,9 @@ void gems_begin_dungeon(gems_game *g, const gems_room *fixed, int n_fixed, game_
 void gems_advance(gems_game *g, game_events *out);
 void gems_open_decision(gems_game *g, int phase);
 bool gems_is_legal(const gems_game *g, int seat, game_choice c);
+/* gems_apply without the validation: for choices known to be legal (the
+ * AI's own, in gems_play_ai). */
+void gems_resolve(gems_game *g, const game_choice *choices, game_events *out);
 
 /* gems_adventures.c */
 void gems_adv_enter(gems_game *g, int adv, int part, game_events *out);
@@ -63,7 +67,7 @@ uint32_t gems_adv_options(const gems_game *g, int adv, int seat);
 
 /* gems_odds.c — G25–G28 */
 void gems_odds_update(gems_game *g);
-void gems_unseen_reset(gems_game *g);               /* at a dungeon's start */
+void gems_unseen_reset(gems_game *g);               /* the whole list, unseen */
 void gems_unseen_remove(gems_game *g, gems_room r);  /* as a room is entered */
 double gems_lair_odds(const gems_game *g);
 double gems_rumor(const gems_game *g);

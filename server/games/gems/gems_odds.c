@@ -51,7 +51,17 @@ void gems_unseen_reset(gems_game *g)
 	g->gem_sum_levels = UINT32_MAX;
 }
 
-void gems_unseen_remove(gems_game *g, gems_room r) { count_room(g, r, -1); }
+/* A gem room entered leaves the cached sum (unseen_gems) valid: its gems at
+ * the cached bravery come off it, instead of a new sum over the levels. */
+void gems_unseen_remove(gems_game *g, gems_room r)
+{
+	bool cached = r.kind == GEMS_ROOM_GEM && g->gem_sum_levels == g->unseen_levels;
+	count_room(g, r, -1);
+	if (cached) {
+		g->gem_sum -= gems_room_gems(g->gem_sum_bravery, r.arg);
+		g->gem_sum_levels = g->unseen_levels;
+	}
+}
 
 /* G25: unseen warnings of a type already met, over the unseen rooms. The
  * warnings G9 made dead spiders are not in unseen_warn (count_room): they
@@ -117,7 +127,10 @@ void gems_odds_update(gems_game *g)
 		value += g->floor_bars[i];
 	g->floor_value = value;
 	int inside = g->inside > 0 ? g->inside : 1;
-	g->inv_sqrt_inside = 1.0 / sqrt((double)inside);
+	if (inside != g->inv_sqrt_of) { /* changes only when someone leaves */
+		g->inv_sqrt_inside = 1.0 / sqrt((double)inside);
+		g->inv_sqrt_of = inside;
+	}
 	g->ev_base = (1.0 - g->odds) * g->rumor / inside;
 }
 
@@ -136,8 +149,7 @@ double gems_ev(const gems_game *g, int seat)
 double gems_take(const gems_game *g, int seat)
 {
 	double v = g->floor_value;
-	for (int c = 0; c < GEMS_COIN_ROOMS; c++)
-		if (g->seat[seat].coin_mask >> c & 1)
-			v += g->coin_rem[c];
+	for (uint32_t m = g->seat[seat].coin_mask; m; m &= m - 1)
+		v += g->coin_rem[__builtin_ctz(m)];
 	return v * g->inv_sqrt_inside;
 }

@@ -21,8 +21,7 @@ static uint32_t inside_mask(const gems_game *g)
 void gems_begin_dungeon(gems_game *g, const gems_room *fixed, int n_fixed, game_events *out)
 {
 	g->bars_undiscovered++; /* G5 */
-	gems_build_dungeon(g, fixed, n_fixed, out);
-	gems_unseen_reset(g);
+	gems_build_dungeon(g, fixed, n_fixed, out); /* and counts its unseen rooms */
 	g->cur = -1;
 	g->depth = 0;
 	g->bravery = g->seats;
@@ -177,12 +176,12 @@ static void share_coins(gems_game *g, uint32_t leavers, int *coins)
  * remainders; everything goes to the chest. */
 static void leave_group(gems_game *g, uint32_t leavers, bool voluntary, game_events *out)
 {
+	if (!leavers)
+		return;
 	int who[GAME_MAX_SEATS], n = 0, coins[GAME_MAX_SEATS] = {0};
 	for (int i = 0; i < g->seats; i++)
 		if (leavers >> i & 1)
 			who[n++] = i;
-	if (!n)
-		return;
 	int share = g->floor_gems / n;
 	g->floor_gems -= share * n;
 	share_coins(g, leavers, coins);
@@ -404,6 +403,12 @@ int gems_apply(gems_game *g, const game_choice *choices, game_events *out, char 
 	int rc = validate(g, choices, err, errlen);
 	if (rc != GAME_OK)
 		return rc;
+	gems_resolve(g, choices, out);
+	return GAME_OK;
+}
+
+void gems_resolve(gems_game *g, const game_choice *choices, game_events *out)
+{
 	uint32_t leavers = 0, stayers = 0;
 	for (int i = 0; i < g->seats; i++) {
 		if (!(g->pending >> i & 1))
@@ -424,5 +429,4 @@ int gems_apply(gems_game *g, const game_choice *choices, game_events *out, char 
 	}
 	finish_decision(g, leavers, stayers, sphinx, out);
 	g->decisions++;
-	return GAME_OK;
 }
