@@ -193,7 +193,8 @@ typedef struct gems_game {
 	uint8_t adv[GEMS_DUNGEONS]; /* the adventure of each dungeon */
 	uint8_t adv_known;          /* the current dungeon's adventure was met or revealed */
 	uint8_t adv_used;           /* bit d: dungeon d emitted GEMS_EV_ADV_USED (G10) */
-	uint8_t pad0[2];
+	uint8_t people_carried;     /* someone carried people in this dungeon (G22) */
+	uint8_t pad0;
 
 	/* the current dungeon */
 	gems_room rooms[GEMS_MAX_ROOMS];

@@ -290,6 +290,7 @@ static void carry(gems_game *g, const game_choice *ch, uint32_t stayers, game_ev
 			carriers |= 1u << i;
 	if (!carriers)
 		return;
+	g->people_carried = 1;
 	int queens = rng_below(&g->rules, 3) < 2;
 	gems_emit(out, GEMS_EV_CARRY, -1, queens, gems_popcount(carriers), 0);
 	for (int i = 0; i < g->seats; i++) {

@@ -31,15 +31,28 @@ static int best_other_chest(const gems_game *g, int seat)
 	return best;
 }
 
-/* The generator of this decision's draws for a seat (see the top). */
-static void decision_rng(rng *r, const gems_game *g, int seat)
+/* The generator of this decision's draws for a seat (see the top), seeded
+ * only when a draw is needed: most decisions need none, and since each
+ * decision has a generator of its own, one never drawn changes nothing. */
+typedef struct decision_rng {
+	rng r;
+	bool seeded;
+	const gems_game *g;
+	int seat;
+} decision_rng;
+
+static rng *draws(decision_rng *d)
 {
-	uint64_t x = g->seed + ((uint64_t)g->decisions << 8 | (uint64_t)seat);
-	rng_seed(r, rng_splitmix64(&x), GEMS_STREAM_AI);
+	if (!d->seeded) {
+		uint64_t x = d->g->seed + ((uint64_t)d->g->decisions << 8 | (uint64_t)d->seat);
+		rng_seed(&d->r, rng_splitmix64(&x), GEMS_STREAM_AI);
+		d->seeded = true;
+	}
+	return &d->r;
 }
 
 /* The design's stay/leave checks, in order (G30, G31). */
-static bool wants_to_leave(const gems_game *g, int seat, rng *r)
+static bool wants_to_leave(const gems_game *g, int seat, decision_rng *r)
 {
 	const gems_seat *s = &g->seat[seat];
 	const gems_persona *p = &s->ai;
@@ -60,7 +73,7 @@ static bool wants_to_leave(const gems_game *g, int seat, rng *r)
 	if (g->rumor_leave2 != GEMS_NO_RUMOR_LEAVE && 2 * g->depth >= g->rumor_leave2)
 		return true;
 	if (g->first_warning_depth && g->depth - g->first_warning_depth >= p->post_warning_delay &&
-	    s->hand >= 1 && rng_unit(r) < odds_leave)
+	    s->hand >= 1 && rng_unit(draws(r)) < odds_leave)
 		return true;
 	return false;
 }
@@ -73,22 +86,23 @@ static bool at_monte(const gems_game *g)
 
 game_choice gems_ai_choose(const gems_game *g, int seat)
 {
-	uint32_t mask = gems_options_mask(g, seat);
+	uint32_t mask = gems_options_of(g, seat);
 	if (!mask)
 		return GAME_NO_CHOICE;
 	if (!(mask & (mask - 1)))
 		return (game_choice)__builtin_ctz(mask);
-	rng r;
-	decision_rng(&r, g, seat);
+	decision_rng r = {.g = g, .seat = seat};
 	if ((mask & 1u << GEMS_C_LEAVE) && wants_to_leave(g, seat, &r))
 		return GEMS_C_LEAVE;
 	mask &= ~(1u << GEMS_C_LEAVE);
-	if (at_monte(g) && rng_unit(&r) < g->seat[seat].ai.attention) {
+	if (at_monte(g) && rng_unit(draws(&r)) < g->seat[seat].ai.attention) {
 		for (int p = 0; p < 3; p++)
 			if (g->monte_layout[p] == 2)
 				return GEMS_C_CARD1 + p;
 	}
-	return nth_bit(mask, rng_below(&r, (uint32_t)__builtin_popcount(mask)));
+	if (!(mask & (mask - 1))) /* one stay option: a draw below 1 is always 0 */
+		return (game_choice)__builtin_ctz(mask);
+	return nth_bit(mask, rng_below(draws(&r), (uint32_t)__builtin_popcount(mask)));
 }
 
 void gems_play_ai(gems_game *g, game_events *out)

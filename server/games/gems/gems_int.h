@@ -15,11 +15,39 @@
 #define GEMS_STREAM_RULES 0x67656d73u /* "gems" */
 #define GEMS_STREAM_AI 0x61692121u
 
-/* gems_rules.c — formulas */
-int gems_room_gems(int bravery, int level);            /* G12 */
-int gems_bar_size(int bars_in_chests);                 /* 1 small, 2 medium, 3 large */
-int gems_bar_value(int size, int seats);               /* G6 */
-int gems_bravery_drop(int seats, int leavers);         /* G13: 1 or 0 */
+/* gems_rules.c — formulas; the few the engine needs at every room are
+ * inline here. */
+extern const int8_t gems_gem_table[10][15]; /* G12 for bravery 0..9 (below 2 as 2) */
+int gems_room_gems_formula(int bravery, int level);
+
+/* G12: gems in a room of level 0–14 at this bravery. */
+static inline int gems_room_gems(int bravery, int level)
+{
+	if (bravery <= 9 && level >= 0 && level < 15)
+		return gems_gem_table[bravery < 0 ? 0 : bravery][level];
+	return gems_room_gems_formula(bravery, level);
+}
+
+/* 1 small, 2 medium, 3 large, by the bars already in chests. */
+static inline int gems_bar_size(int bars_in_chests)
+{
+	if (bars_in_chests < 3)
+		return 1;
+	return bars_in_chests <= 5 ? 2 : 3;
+}
+
+static inline int gems_bar_value(int size, int seats) /* G6 */
+{
+	return size * (seats < 6 ? seats : 6);
+}
+
+static inline int gems_bravery_drop(int seats, int leavers) /* G13: 1 or 0 */
+{
+	return leavers == 1 || (leavers == 2 && seats >= 7);
+}
+
+static inline int gems_popcount(uint32_t x) { return __builtin_popcount(x); }
+
 /* G19 weighted split: shares[i] = gems·w[i] / Σw (floor); returns the rest. */
 int gems_split(int gems, const int *weights, int n, int *shares);
 int gems_ferry_toll(int part);                         /* G11: 4/3/2 */
@@ -27,7 +55,6 @@ int gems_sunmoon_amount(int part);                     /* 2/4/6 */
 int gems_monte_third(int part);                        /* 0/-2/-4 */
 int gems_scout_radius(int part);                       /* 8/5/2 */
 int gems_adv_rooms(int adv);                           /* 3, or 6 */
-int gems_popcount(uint32_t x);
 
 /* gems_build.c — set-up and dungeon building */
 /* G7: counts[t] rooms of warning type t for dungeon 0–4; returns the types. */
@@ -53,6 +80,21 @@ void gems_begin_dungeon(gems_game *g, const gems_room *fixed, int n_fixed, game_
 void gems_advance(gems_game *g, game_events *out);
 void gems_open_decision(gems_game *g, int phase);
 bool gems_is_legal(const gems_game *g, int seat, game_choice c);
+uint32_t gems_adv_options(const gems_game *g, int adv, int seat);
+
+/* gems_options_mask (gems.h), inline for the AI and the validation. */
+static inline uint32_t gems_options_of(const gems_game *g, int seat)
+{
+	if (g->phase == GEMS_PH_OVER || seat < 0 || seat >= g->seats || !(g->pending >> seat & 1))
+		return 0;
+	uint32_t leave = g->seat[seat].owed ? 0 : 1u << GEMS_C_LEAVE; /* G21 */
+	if (g->phase == GEMS_PH_COIN)
+		return leave | 1u << GEMS_C_STAY;
+	gems_room r = g->rooms[g->cur];
+	if (r.kind == GEMS_ROOM_ADV)
+		return leave | gems_adv_options(g, r.arg, seat);
+	return leave | 1u << GEMS_C_STAY;
+}
 /* gems_apply without the validation: for choices known to be legal (the
  * AI's own, in gems_play_ai). */
 void gems_resolve(gems_game *g, const game_choice *choices, game_events *out);
@@ -63,7 +105,6 @@ void gems_adv_resolve(gems_game *g, int adv, int part, const game_choice *choice
 		      uint32_t stayers, game_events *out);
 void gems_sphinx_coins(gems_game *g, uint32_t stayers, game_events *out);
 void gems_people_effect(gems_game *g, game_events *out);
-uint32_t gems_adv_options(const gems_game *g, int adv, int seat);
 
 /* gems_odds.c — G25–G28 */
 void gems_odds_update(gems_game *g);
@@ -71,9 +112,7 @@ void gems_unseen_reset(gems_game *g);               /* the whole list, unseen */
 void gems_unseen_remove(gems_game *g, gems_room r);  /* as a room is entered */
 double gems_lair_odds(const gems_game *g);
 double gems_rumor(const gems_game *g);
-double gems_ev(const gems_game *g, int seat);
 double gems_ev_formula(double lair, double rumor, int inside, int hand); /* G27 */
-double gems_take(const gems_game *g, int seat);
 int gems_current_bar_value(const gems_game *g);
 
 /* gems_stats.c */
@@ -88,6 +127,23 @@ static inline int gems_met_kind(gems_room r)
 	return r.spider == GEMS_SPIDER_LAIR  ? GEMS_ROOM_LAIR
 	       : r.spider == GEMS_SPIDER_DEAD ? GEMS_ROOM_DEAD
 					      : GEMS_ROOM_WARNING;
+}
+
+/* G27, from the numbers of the current decision (gems_odds_update), so that
+ * it is gems_ev_formula(odds, rumor, inside, hand) with one multiply. Inline
+ * with gems_take: the AI asks for both at every decision of every seat. */
+static inline double gems_ev(const gems_game *g, int seat)
+{
+	return g->ev_base - g->odds * g->seat[seat].hand;
+}
+
+/* G28: the floor and the seat's coin-room remainders, over sqrt(inside). */
+static inline double gems_take(const gems_game *g, int seat)
+{
+	double v = g->floor_value;
+	for (uint32_t m = g->seat[seat].coin_mask; m; m &= m - 1)
+		v += g->coin_rem[__builtin_ctz(m)];
+	return v * g->inv_sqrt_inside;
 }
 
 static inline void gems_emit(game_events *out, int type, int seat, int32_t a, int32_t b,

@@ -138,18 +138,3 @@ double gems_ev_formula(double lair, double rumor, int inside, int hand)
 {
 	return (1.0 - lair) * rumor / (inside > 0 ? inside : 1) - lair * hand;
 }
-
-/* G27, from the numbers of the current decision (gems_odds_update), so that
- * it is gems_ev_formula(odds, rumor, inside, hand) with one multiply. */
-double gems_ev(const gems_game *g, int seat)
-{
-	return g->ev_base - g->odds * g->seat[seat].hand;
-}
-
-double gems_take(const gems_game *g, int seat)
-{
-	double v = g->floor_value;
-	for (uint32_t m = g->seat[seat].coin_mask; m; m &= m - 1)
-		v += g->coin_rem[__builtin_ctz(m)];
-	return v * g->inv_sqrt_inside;
-}

@@ -33,6 +33,7 @@ void gems_begin_dungeon(gems_game *g, const gems_room *fixed, int n_fixed, game_
 	memset(g->coin_rem, 0, sizeof g->coin_rem);
 	g->sphinx_met = 0;
 	g->adv_known = 0;
+	g->people_carried = 0;
 	g->monte_third = g->monte_swaps = 0;
 	g->scout_r = g->scout_x = 0;
 	g->sphinx_double = -1;
@@ -288,7 +289,8 @@ static int enter_room(gems_game *g, game_events *out)
 		gems_adv_enter(g, r.arg, g->adv_met, out);
 		break;
 	}
-	gems_people_effect(g, out);
+	if (g->people_carried)
+		gems_people_effect(g, out);
 	gems_open_decision(g, GEMS_PH_DECIDE);
 	return -1;
 }
@@ -317,22 +319,11 @@ void gems_advance(gems_game *g, game_events *out)
 	}
 }
 
-uint32_t gems_options_mask(const gems_game *g, int seat)
-{
-	if (g->phase == GEMS_PH_OVER || seat < 0 || seat >= g->seats || !(g->pending >> seat & 1))
-		return 0;
-	uint32_t leave = g->seat[seat].owed ? 0 : 1u << GEMS_C_LEAVE; /* G21 */
-	if (g->phase == GEMS_PH_COIN)
-		return leave | 1u << GEMS_C_STAY;
-	gems_room r = g->rooms[g->cur];
-	if (r.kind == GEMS_ROOM_ADV)
-		return leave | gems_adv_options(g, r.arg, seat);
-	return leave | 1u << GEMS_C_STAY;
-}
+uint32_t gems_options_mask(const gems_game *g, int seat) { return gems_options_of(g, seat); }
 
 bool gems_is_legal(const gems_game *g, int seat, game_choice c)
 {
-	return c >= 0 && c < GEMS_N_CHOICES && (gems_options_mask(g, seat) >> c & 1);
+	return c >= 0 && c < GEMS_N_CHOICES && (gems_options_of(g, seat) >> c & 1);
 }
 
 static int devil_rooms(game_choice c)

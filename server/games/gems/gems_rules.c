@@ -8,7 +8,8 @@
 /* G12: 1 + round(b·(0.29 − 0.012·b)·(L+1)), clamped to 1..25, computed in
  * thousandths so the one exact half (b=5, L=9: 11.5) rounds away from zero.
  * The formula is exact integer arithmetic; the table below holds it for
- * b = 2..9 (every bravery a game can have) because rumors need it often. */
+ * b = 2..9 (every bravery a game can have) because rumors need it often
+ * (gems_room_gems, inline in gems_int.h, reads it). */
 static int gem_formula(int b, int level)
 {
 	long milli = (long)b * (290 - 12 * b) * (level + 1);
@@ -22,29 +23,13 @@ static int gem_formula(int b, int level)
 #define ROW_(b) {G_(b, 0), G_(b, 1), G_(b, 2), G_(b, 3), G_(b, 4), G_(b, 5), G_(b, 6), \
 		 G_(b, 7), G_(b, 8), G_(b, 9), G_(b, 10), G_(b, 11), G_(b, 12), G_(b, 13), \
 		 G_(b, 14)}
-static const int8_t gem_table[10][15] = {
+const int8_t gems_gem_table[10][15] = {
 	ROW_(2), ROW_(2), ROW_(2), ROW_(3), ROW_(4), ROW_(5), ROW_(6), ROW_(7), ROW_(8), ROW_(9),
 };
 
-int gems_room_gems(int bravery, int level)
+int gems_room_gems_formula(int bravery, int level)
 {
-	if (bravery <= 9 && level >= 0 && level < 15)
-		return gem_table[bravery < 0 ? 0 : bravery][level];
 	return gem_formula(bravery < 2 ? 2 : bravery, level);
-}
-
-int gems_bar_size(int bars_in_chests)
-{
-	if (bars_in_chests < 3)
-		return 1;
-	return bars_in_chests <= 5 ? 2 : 3;
-}
-
-int gems_bar_value(int size, int seats) { return size * (seats < 6 ? seats : 6); }
-
-int gems_bravery_drop(int seats, int leavers)
-{
-	return leavers == 1 || (leavers == 2 && seats >= 7);
 }
 
 int gems_split(int gems, const int *weights, int n, int *shares)
@@ -74,5 +59,3 @@ int gems_adv_rooms(int adv)
 {
 	return adv == GEMS_ADV_MUSHROOM || adv == GEMS_ADV_PEOPLE ? 6 : 3;
 }
-
-int gems_popcount(uint32_t x) { return __builtin_popcount(x); }
