@@ -143,6 +143,18 @@ clean:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
+# ---- the load generator (tests/bench/loadgen/main.c; tests/bench/run) ----
+# Built with everything (its smoke test is part of make test); its unit test
+# links its modules.
+LOADGEN_SRC := $(wildcard tests/bench/loadgen/*.c)
+LOADGEN := $(BUILD)/bench/loadgen
+all: $(LOADGEN)
+$(LOADGEN): $(call obj,$(LOADGEN_SRC)) $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	@[ "$(V)" = 1 ] || echo "  LD    $@"
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+$(BUILD)/tests/test_loadgen: $(call obj,$(filter-out tests/bench/loadgen/main.c,$(LOADGEN_SRC)))
+
 # ---- fuzzing (tests/fuzz/fuzz.h, tests/fuzz/run, README "Fuzzing") ----
 # The fuzz targets are plain functions: the regression unit test links them,
 # and `make fuzz` links each with libFuzzer (clang, ASan+UBSan) and runs it
