@@ -7,6 +7,7 @@
  * per decision, the p50/p99 time from a decision's resolution (t_close_us)
  * to its reveal having been handed to every seat's send(), and the peak RSS
  * (2,000 tables with their 16 KiB resume histories, the kind's states).
+ * Decisions/s and bytes per decision are also figures (bench.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "../../common/rng.h"
 #include "../../common/util.h"
 #include "../../server/table.h"
+#include "bench.h"
 
 #ifndef TABLES
 #define TABLES 2000
@@ -44,13 +46,6 @@ static struct {
 } rv[TABLES];
 static uint32_t *lat_us;
 static size_t n_lat, cap_lat;
-
-static uint64_t cpu_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static void on_answer(uv_idle_t *h);
 
@@ -167,12 +162,12 @@ int main(void)
 			table_join(tables[i], player, "bot", j, NULL, NULL);
 		}
 	}
-	uint64_t c0 = cpu_ns(), w0 = now_ns();
+	uint64_t c0 = bench_cpu_ns(), w0 = now_ns();
 	for (int i = 0; i < TABLES; i++)
 		table_start(tables[i], (uint64_t)i * 16 + 1);
 	while (finished < TABLES && decisions < DECISIONS && uv_run(&loop, UV_RUN_ONCE))
 		;
-	double cpu = (double)(cpu_ns() - c0) / 1e9, wall = (double)(now_ns() - w0) / 1e9;
+	double cpu = (double)(bench_cpu_ns() - c0) / 1e9, wall = (double)(now_ns() - w0) / 1e9;
 	qsort(lat_us, n_lat, sizeof *lat_us, cmp_u32);
 	printf("table: %d gems tables x %d seats, %llu decisions, %d games finished\n", TABLES,
 	       SEATS, (unsigned long long)decisions, finished);
@@ -180,6 +175,9 @@ int main(void)
 	       decisions / wall);
 	printf("table: %.0f bytes of JSON sent per decision (all seats)\n",
 	       decisions ? (double)bytes / (double)decisions : 0.0);
+	bench_figure("table_decisions_per_s", (double)(int64_t)(decisions / cpu), "decisions/s");
+	bench_figure("table_bytes_per_decision",
+		     (double)(int64_t)(decisions ? (double)bytes / (double)decisions : 0.0), "bytes");
 	if (n_lat)
 		printf("table: resolve to reveal at every seat: p50 %u us, p99 %u us, max %u us\n",
 		       lat_us[n_lat / 2], lat_us[n_lat * 99 / 100], lat_us[n_lat - 1]);
