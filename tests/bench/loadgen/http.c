@@ -128,3 +128,48 @@ double lg_metric(const char *text, const char *name)
 	}
 	return NAN;
 }
+
+bool lg_histogram(const char *text, const char *name, lg_hist *h)
+{
+	memset(h, 0, sizeof *h);
+	char bucket[128], key[160];
+	snprintf(bucket, sizeof bucket, "%s_bucket{le=\"", name);
+	size_t bl = strlen(bucket);
+	for (const char *p = strstr(text, bucket); p && h->n < LG_HIST_MAX; p = strstr(p + 1, bucket)) {
+		if (p != text && p[-1] != '\n')
+			continue;
+		const char *v = p + bl;
+		h->le[h->n] = strncmp(v, "+Inf", 4) == 0 ? INFINITY : strtod(v, NULL);
+		const char *close = strstr(v, "} ");
+		if (!close)
+			return false;
+		h->cum[h->n++] = strtod(close + 2, NULL);
+	}
+	snprintf(key, sizeof key, "%s_sum", name);
+	h->sum = lg_metric(text, key);
+	snprintf(key, sizeof key, "%s_count", name);
+	h->count = lg_metric(text, key);
+	return h->n > 0 && !isnan(h->count);
+}
+
+double lg_hist_quantile(const lg_hist *a, const lg_hist *b, double q)
+{
+	if (a->n != b->n || !b->n)
+		return NAN;
+	double total = b->cum[b->n - 1] - a->cum[a->n - 1];
+	if (total <= 0)
+		return NAN;
+	double rank = q * total, below = 0, lower = 0;
+	for (int i = 0; i < b->n; i++) {
+		double cum = b->cum[i] - a->cum[i];
+		if (cum >= rank) {
+			if (isinf(b->le[i])) /* beyond the last bound: that bound */
+				return lower;
+			double in = cum - below;
+			return in > 0 ? lower + (b->le[i] - lower) * (rank - below) / in : b->le[i];
+		}
+		below = cum;
+		lower = b->le[i];
+	}
+	return lower;
+}

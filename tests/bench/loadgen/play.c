@@ -389,7 +389,9 @@ static uint64_t self_cpu_ns(void)
 
 typedef struct sample {
 	uint64_t rx_bytes, rx_frames, rx_msgs, rx_payload, wall, laird_cpu, self_cpu;
-	double decisions, durable_sum, durable_n, durable_slow;
+	double decisions, durable_slow;
+	lg_hist reveal; /* laird's window close -> reveal sent */
+	lg_hist store;  /* laird's store: submit -> transaction committed */
 	bool metrics_ok;
 } sample;
 
@@ -408,11 +410,11 @@ static void take_sample(sample *s)
 	s->self_cpu = self_cpu_ns();
 	buf m = {0};
 	if (lg_http_get(R.ctx, "/metrics", 10, &m) == 0) {
-		s->metrics_ok = true;
 		s->decisions = lg_metric(m.data, "lair_decisions_resolved_total");
-		s->durable_sum = lg_metric(m.data, "lair_decision_durable_seconds_sum");
-		s->durable_n = lg_metric(m.data, "lair_decision_durable_seconds_count");
 		s->durable_slow = lg_metric(m.data, "lair_decision_durable_slow_total");
+		s->metrics_ok = !isnan(s->decisions) &&
+				lg_histogram(m.data, "lair_decision_reveal_seconds", &s->reveal) &&
+				lg_histogram(m.data, "lair_store_durable_seconds", &s->store);
 	}
 	buf_free(&m);
 }
@@ -425,7 +427,12 @@ static void report(const sample *a, const sample *b, long rss_peak_kb, double la
 	double dec = b->decisions - a->decisions;
 	double laird = (double)(b->laird_cpu - a->laird_cpu) / 1e9 / secs * 100;
 	double self = (double)(b->self_cpu - a->self_cpu) / 1e9 / secs * 100;
-	double dn = b->durable_n - a->durable_n;
+	double dn = b->reveal.count - a->reveal.count;
+	double reveal_mean = dn > 0 ? (b->reveal.sum - a->reveal.sum) / dn * 1000 : NAN;
+	double reveal_p99 = lg_hist_quantile(&a->reveal, &b->reveal, 0.99) * 1000;
+	double sn = b->store.count - a->store.count;
+	double store_mean = sn > 0 ? (b->store.sum - a->store.sum) / sn * 1000 : NAN;
+	double store_p99 = lg_hist_quantile(&a->store, &b->store, 0.99) * 1000;
 	double p50 = lg_lat_ms(&R.lat, 0.5), p99 = lg_lat_ms(&R.lat, 0.99),
 	       mx = lg_lat_ms(&R.lat, 1.0);
 	char errs[512];
@@ -444,11 +451,13 @@ static void report(const sample *a, const sample *b, long rss_peak_kb, double la
 	       (double)(b->rx_frames - a->rx_frames) / dec);
 	printf("play: CPU: laird %.1f%% of a core, the generator %.1f%% (%.2f of laird's)\n", laird,
 	       self, laird > 0 ? self / laird : NAN);
-	printf("play: store: window close -> decision durable mean %.2f ms, max %.1f ms (since "
-	       "start), %.2f%% >= 20 ms; event loop lag max %.1f ms; laird RSS peak %.1f MB\n",
-	       dn > 0 ? (b->durable_sum - a->durable_sum) / dn * 1000 : NAN, durable_max_ms,
-	       dn > 0 ? (b->durable_slow - a->durable_slow) / dn * 100 : NAN, lag_max_ms,
-	       rss_peak_kb / 1024.0);
+	printf("play: laird's side: window close -> reveal sent mean %.2f ms, p99 %.1f ms "
+	       "(its histogram); decision durable max %.1f ms (since start), %.2f%% >= 20 ms\n",
+	       reveal_mean, reveal_p99, durable_max_ms,
+	       dn > 0 ? (b->durable_slow - a->durable_slow) / dn * 100 : NAN);
+	printf("play: store: submit -> durable mean %.2f ms, p99 %.1f ms (%.0f writes); event loop "
+	       "lag max %.1f ms; laird RSS peak %.1f MB\n",
+	       store_mean, store_p99, sn, lag_max_ms, rss_peak_kb / 1024.0);
 	printf("play: %llu choices, %llu changes of mind (%llu overtaken by the close); errors: %s\n",
 	       (unsigned long long)R.choices, (unsigned long long)R.changes,
 	       (unsigned long long)R.late_changes, errs);
@@ -465,9 +474,11 @@ static void report(const sample *a, const sample *b, long rss_peak_kb, double la
 	lg_figure("laird_cpu_percent", laird, "%");
 	lg_figure("loadgen_cpu_percent", self, "%");
 	lg_figure("laird_rss_mb", rss_peak_kb / 1024.0, "MB");
-	lg_figure("play_store_durable_mean_ms",
-		  dn > 0 ? (b->durable_sum - a->durable_sum) / dn * 1000 : NAN, "ms");
-	lg_figure("play_store_durable_max_ms", durable_max_ms, "ms");
+	lg_figure("play_reveal_sent_mean_ms", reveal_mean, "ms");
+	lg_figure("play_reveal_sent_p99_ms", reveal_p99, "ms");
+	lg_figure("play_decision_durable_max_ms", durable_max_ms, "ms");
+	lg_figure("store_durable_mean_ms", store_mean, "ms");
+	lg_figure("store_durable_p99_ms", store_p99, "ms");
 	lg_figure("play_loop_lag_max_ms", lag_max_ms, "ms");
 	lg_figure("play_errors", (double)R.errors.total, "errors");
 }
@@ -516,7 +527,7 @@ int lg_play_run(lg_ctx *ctx, const lg_play_opts *o)
 	double lag = NAN, dmax = NAN;
 	if (lg_http_get(ctx, "/metrics", 10, &m) == 0) {
 		lag = lg_metric(m.data, "lair_event_loop_lag_max_seconds") * 1000;
-		dmax = lg_metric(m.data, "lair_decision_durable_seconds_max") * 1000;
+		dmax = lg_metric(m.data, "lair_decision_durable_max_seconds") * 1000;
 	}
 	buf_free(&m);
 	size_t held = 0;
