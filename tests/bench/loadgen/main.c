@@ -293,15 +293,15 @@ int main(int argc, char **argv)
 	alarm((unsigned)bound);
 
 	uv_loop_t loop;
-	uv_loop_init(&loop);
 	lg_ctx ctx = {.loop = &loop, .seed = o.seed};
+	if (o.connect && (rc = connect_to(&ctx, &o)))
+		return rc;
+	uv_loop_init(&loop);
 	uint64_t tag = o.seed;
 	tag = rng_splitmix64(&tag) ^ now_ns();
 	for (int i = 0; i < 5; i++, tag /= 36)
 		ctx.tag[i] = "0123456789abcdefghijklmnopqrstuvwxyz"[tag % 36];
 	printf("loadgen: idle %zu, play %zu (load %s)\n", o.io.n, o.po.n, bench_loadavg());
-	if (o.connect && (rc = connect_to(&ctx, &o)))
-		return rc;
 	rc = 0;
 	if (o.check)
 		rc |= scenario(&ctx, &o, CHECK);
