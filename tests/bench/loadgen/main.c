@@ -236,8 +236,10 @@ static int scenario(lg_ctx *ctx, const options *o, int which)
 	const char *args[48] = {"--max-connections", maxc, "--max-conns-per-ip", "0",
 				"--max-tables-per-lobby", tables, "--idle-timeout-sec", "0",
 				"--hello-timeout-sec", "120", "--window-ms", "1000",
-				"--turn-timeout-ms", "30000", "--log-level", "warn"};
-	int na = 16;
+				"--turn-timeout-ms", "30000", "--log-level", "warn",
+				/* every bot comes from loopback */
+				"--new-players-per-ip-hour", "0", "--new-tables-per-ip-min", "0"};
+	int na = 20;
 	for (int i = 0; i < o->n_extra; i++)
 		args[na++] = o->extra[i];
 	args[na] = NULL;
