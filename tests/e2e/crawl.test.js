@@ -190,6 +190,10 @@ test('two humans and an AI play a whole crawl run; first runs end with it', asyn
 		const st = await a.ok('stats', { kind: 'crawl' });
 		const runs = st.stats.find((x) => x.key === 'crawl_runs');
 		assert.strictEqual(runs.value, 1);
+		// and the server-wide records (C46)
+		const rec = await a.ok('records', { kind: 'crawl' });
+		assert.strictEqual(rec.records.runs, 1);
+		assert.strictEqual(rec.records.wins, r.won ? 1 : 0);
 		// the run is recorded: at the rematch nobody is on a first run
 		await a.ok('rematch', { table: tid });
 		await a.ok('table_start', { table: tid });

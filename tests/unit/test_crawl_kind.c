@@ -407,3 +407,32 @@ TEST(crawl_C47_C38_views_and_events_hide_what_the_party_does_not_know)
 	CHECK(identified_later > 0); /* and some became known */
 	K->config_free(c);
 }
+
+/* An event names its monster by the kind it carries, so a reveal whose
+ * events span a departure still names the monsters of the level left. */
+TEST(crawl_C47_events_name_their_monsters_after_the_level_is_gone)
+{
+	void *c = cfg_of(NULL);
+	char err[200];
+	game_state *st = K->create(c, 1, 8, NULL, NULL, err, sizeof err);
+	REQUIRE(st);
+	cr_game *g = (cr_game *)st;
+	REQUIRE(g->n_mon > 0);
+	int kind = g->mon[0].kind;
+	game_event ev = {.type = CR_EV_KILL, .seat = 0, .a = CR_MON_REF(g, 0), .b = 3, .c = 2};
+	g->n_mon = 0; /* the party left: the level's monsters are gone */
+	cJSON *j = K->event_json(st, &ev, 0);
+	REQUIRE(j);
+	CHECK_STR(cJSON_GetObjectItem(j, "name")->valuestring, g->cfg.ct.monster[kind].name);
+	CHECK_EQ(cJSON_GetObjectItem(j, "monster")->valueint, 0);
+	cJSON_Delete(j);
+	/* an item event for a kind no drawing produced is not rendered with one */
+	game_event bad = {.type = CR_EV_ITEM, .seat = 0, .a = -1, .b = 0};
+	j = K->event_json(st, &bad, 0);
+	REQUIRE(j);
+	CHECK(cJSON_GetObjectItem(j, "item") == NULL);
+	cJSON_Delete(j);
+	CHECK_EQ(cr_give_item(g, 0, -1, NULL), -1);
+	K->destroy(st);
+	K->config_free(c);
+}

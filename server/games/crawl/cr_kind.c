@@ -700,12 +700,12 @@ static const char *const stop_names[] = {"arrived", "monster", "found", "hurt",
 					 "blocked", "screen",  "done"};
 static const char *const stat_names[] = {"max_hp", "attack", "defense", "xp"};
 
-static void monster_fields(const cr_game *g, cJSON *o, int m)
+static void monster_fields(const cr_game *g, cJSON *o, int32_t ref)
 {
-	if (m < 0 || m >= g->n_mon)
-		return;
-	num(o, "monster", m);
-	cJSON_AddStringToObject(o, "name", CT(g)->monster[g->mon[m].kind].name);
+	int kind = CR_MON_KIND(ref);
+	num(o, "monster", CR_MON_INDEX(ref));
+	if (kind < CT(g)->n_monsters)
+		cJSON_AddStringToObject(o, "name", CT(g)->monster[kind].name);
 }
 
 static cJSON *event_json(const game_state *st, const game_event *ev, int viewer)
@@ -800,7 +800,8 @@ static cJSON *event_json(const game_state *st, const game_event *ev, int viewer)
 	case CR_EV_USE:
 	case CR_EV_EQUIP:
 	case CR_EV_IDENTIFY:
-		cJSON_AddItemToObject(o, "item", item_json(g, ev->a));
+		if (ev->a >= 0 && ev->a < CT(g)->n_items)
+			cJSON_AddItemToObject(o, "item", item_json(g, ev->a));
 		if (ev->type == CR_EV_ITEM)
 			num(o, "slot", ev->b);
 		if (ev->type == CR_EV_USE)

@@ -168,6 +168,8 @@ void cr_gain_xp(cr_game *g, int seat, int xp, game_events *evs)
 
 int cr_give_item(cr_game *g, int seat, int kind, game_events *evs)
 {
+	if (kind < 0 || kind >= CT(g)->n_items)
+		return -1; /* nothing was drawn */
 	cr_hero *h = &g->h[seat];
 	int slots = cr_inv_slots(g, seat);
 	for (int i = 0; i < slots; i++)
@@ -337,7 +339,7 @@ void cr_ambush(cr_game *g, int seat, bool elite, rng *r, game_events *evs)
 			return;
 		int m = add_monster(g, kind, p.x, p.y, true);
 		if (m >= 0)
-			cr_emit(evs, CR_EV_AMBUSH, seat, m, 0, 0);
+			cr_emit(evs, CR_EV_AMBUSH, seat, CR_MON_REF(g, m), 0, 0);
 	}
 }
 
@@ -362,7 +364,7 @@ void cr_hurt_monster(cr_game *g, int seat, int m, int dmg, game_events *evs)
 		return;
 	mo->awake = true;
 	mo->hp = (int16_t)(mo->hp - dmg);
-	cr_emit(evs, CR_EV_ATTACK, seat, m, dmg, mo->hp > 0 ? mo->hp : 0);
+	cr_emit(evs, CR_EV_ATTACK, seat, CR_MON_REF(g, m), dmg, mo->hp > 0 ? mo->hp : 0);
 	if (mo->hp > 0)
 		return;
 	mo->alive = false;
@@ -373,7 +375,7 @@ void cr_hurt_monster(cr_game *g, int seat, int m, int dmg, game_events *evs)
 		h->elite_kills++;
 	int gold = k->gold_lo + (int)rng_below(&g->rules, (uint32_t)(k->gold_hi - k->gold_lo + 1));
 	gold = gold_scaled(g, seat, gold);
-	cr_emit(evs, CR_EV_KILL, seat, m, k->xp, gold);
+	cr_emit(evs, CR_EV_KILL, seat, CR_MON_REF(g, m), k->xp, gold);
 	if (gold)
 		cr_gain_gold(g, seat, gold, evs);
 	int heal = relic_sum(g, seat, offsetof(cr_relic, heal_on_kill));
@@ -405,7 +407,7 @@ static void monster_attacks(cr_game *g, int m, int seat, game_events *evs)
 		dmg = 1;
 	h->hp = (int16_t)(h->hp - dmg);
 	h->damage_taken += dmg;
-	cr_emit(evs, CR_EV_HIT, seat, m, dmg, h->hp > 0 ? h->hp : 0);
+	cr_emit(evs, CR_EV_HIT, seat, CR_MON_REF(g, m), dmg, h->hp > 0 ? h->hp : 0);
 	if (h->hp <= 0)
 		hero_falls(g, seat, evs);
 }
@@ -461,7 +463,7 @@ static void monsters_act(cr_game *g, game_events *evs)
 			if (!mo->awake)
 				continue;
 			if (k->boss)
-				cr_emit(evs, CR_EV_DEVIL, -1, m, 0, 0);
+				cr_emit(evs, CR_EV_DEVIL, -1, CR_MON_REF(g, m), 0, 0);
 		}
 		for (int act = 0; act < k->speed && mo->alive && !g->over; act++) {
 			int victim = -1;

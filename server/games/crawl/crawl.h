@@ -289,17 +289,23 @@ uint32_t cr_pending(const cr_game *g);
 
 /* ---- events (game_event.type; a, b, c as listed) --------------------------- */
 
+/* A monster in an event: its index on the level and its kind, so that the
+ * event names it rightly even once the party has left that level. */
+#define CR_MON_REF(g, m) ((int32_t)(m) | (int32_t)(g)->mon[m].kind << 16)
+#define CR_MON_INDEX(a) ((a) & 0xffff)
+#define CR_MON_KIND(a) ((a) >> 16 & 0xff)
+
 enum cr_ev {
 	CR_EV_LEVEL = 1,  /* a act, b visit, c ? tiles: the party arrived */
 	CR_EV_STEP,       /* seat; a x, b y */
-	CR_EV_ATTACK,     /* seat; a monster index, b damage, c hp left */
-	CR_EV_HIT,        /* seat (the victim); a monster index, b damage, c hp left */
-	CR_EV_KILL,       /* seat; a monster index, b xp, c gold */
+	CR_EV_ATTACK,     /* seat; a monster (CR_MON_REF), b damage, c hp left */
+	CR_EV_HIT,        /* seat (the victim); a monster, b damage, c hp left */
+	CR_EV_KILL,       /* seat; a monster, b xp, c gold */
 	CR_EV_FALL,       /* seat */
 	CR_EV_REVIVE,     /* seat; a hp */
 	CR_EV_LEVEL_UP,   /* seat; a level */
 	CR_EV_QMARK,      /* seat; a room type, b 1 if rolled, c ? entered this run */
-	CR_EV_AMBUSH,     /* seat; a monster index */
+	CR_EV_AMBUSH,     /* seat; a monster */
 	CR_EV_CHEST,      /* seat; a gold, b item kind (-1) */
 	CR_EV_TREASURE,   /* seat; a gold, b item kind (-1), c relic (-1) */
 	CR_EV_EVENT,      /* seat (-1 shared); a event, b 1 shared */
@@ -323,7 +329,7 @@ enum cr_ev {
 	CR_EV_MAP,        /* seat: the level's layout revealed */
 	CR_EV_TELEPORT,   /* seat; a x, b y */
 	CR_EV_FIRE,       /* seat; a damage, b monsters hit */
-	CR_EV_DEVIL,      /* a monster index: the devil woke */
+	CR_EV_DEVIL,      /* a monster: the devil woke */
 	CR_EV_GAME_OVER,  /* a enum cr_end, b rounds, c the best seat's score */
 	CR_EV_NOTHING,    /* seat: no event was allowed (C22) */
 };
