@@ -361,7 +361,8 @@ static void opt(cJSON *arr, game_choice c, const char *label)
  * party can walk to is a legal "travel:X,Y" all the same). */
 static void travel_opts(const cr_game *g, int seat, cJSON *arr)
 {
-	char err[8];
+	uint16_t dist[CR_MAX_H][CR_MAX_W]; /* one search for every target */
+	cr_bfs_seen(g, g->h[seat].x, g->h[seat].y, dist);
 	struct {
 		int x, y, d;
 		const char *what;
@@ -379,8 +380,7 @@ static void travel_opts(const cr_game *g, int seat, cJSON *arr)
 					   : f & CR_F_CHEST ? "a chest"
 					   : f & CR_F_QMARK ? "a ? tile"
 							    : NULL;
-			if (!what || cr_choice_check(g, seat, CR_C_TRAVEL + y * 256 + x, err,
-						     sizeof err) != 0)
+			if (!what || dist[y][x] == CR_FAR || dist[y][x] == 0)
 				continue;
 			t[n].x = x;
 			t[n].y = y;
