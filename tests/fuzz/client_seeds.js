@@ -2,7 +2,7 @@
 /*
  * client_seeds.js — records the seeds of the client fuzz target
  * (fuzz_client.c): the frames a real laird sends a player and a spectator
- * of whole gems and deepfall games, one frame a line, cut into windows
+ * of whole games of every kind, one frame a line, cut into windows
  * that each start with a `table` snapshot (a late spectator's, for the
  * middle of a game) or end with the result, each under MAX bytes.
  *
@@ -54,17 +54,20 @@ function windows(all) {
 	return res;
 }
 
+/* How the player at seat 0 chooses; a kind without an entry is played by
+ * AI in every seat, its host watching. */
 const choices = {
 	gems: (opts) => opts[0].id,
-	deepfall: () => ({ target: 1, press: 0, recruit: false, exit: 'persist' }),
+	deepfall: () => ({ target: 1, recruit: false, exit: 'persist' }),
 };
 
 /* A player at seat 0 with AI in the others, choosing as choices[kind]
  * says, and a spectator who comes in once `late` reveals have been seen. */
 async function game(srv, admin, kind, seats, seed, late) {
 	const p = await client(srv, { token: admin });
+	const ai = choices[kind] ? seats - 1 : seats;
 	const snap = await p.req('table_create',
-		{ kind, seats, ai: seats - 1, start: true, seed: String(seed) });
+		{ kind, seats, ai, start: true, seed: String(seed) });
 	if (snap.type !== 'table') throw new Error(`${kind}: ${snap.code}: ${snap.message}`);
 	const table = snap.table;
 	let spectator = null;
@@ -74,7 +77,8 @@ async function game(srv, admin, kind, seats, seed, late) {
 		p.ws.on('message', async (data) => {
 			const m = JSON.parse(data.toString());
 			if (m.table !== table) return;
-			if (m.type === 'options' && m.seat === 0 && Array.isArray(m.options))
+			if (m.type === 'options' && m.seat === 0 && Array.isArray(m.options) &&
+			    choices[kind])
 				p.send({ type: 'choose', table, decision: m.decision,
 					choice: choices[kind](m.options) });
 			if (m.type === 'reveal' && ++reveals === late && !spectator) {
@@ -107,6 +111,8 @@ async function main() {
 			...await game(srv, admin, 'gems', 5, 2, 12),
 			...await game(srv, admin, 'deepfall', 2, 3, 3),
 			...await game(srv, admin, 'deepfall', 4, 4, 8),
+			...await game(srv, admin, 'crawl', 2, 5, 6),
+			...await game(srv, admin, 'crawl', 3, 6, 20),
 		];
 		seeds.forEach((s, i) => fs.writeFileSync(path.join(out,
 			`game_${String(i).padStart(2, '0')}`), s));
