@@ -31,6 +31,8 @@ static void usage(FILE *o)
 		"  tables drop-quarantined ID     delete a table kept aside, for good\n"
 		"  players [list-online]          list online players\n"
 		"  players kick NAME [--reason T] disconnect a player\n"
+		"  players prune [--older-than D] delete players who never played, created\n"
+		"                                 more than D ago (7d, 12h, 30m, 0; default 1d)\n"
 		"  stats                          server statistics (also: server stats)\n"
 		"  set-token TOKEN                store the admin token for --server\n"
 		"\n"
@@ -153,6 +155,31 @@ static void print_ok(const cJSON *reply, FILE *out)
 	fprintf(out, "ok\n");
 }
 
+static void print_pruned(const cJSON *reply, FILE *out)
+{
+	char n[32];
+	fprintf(out, "%s players pruned\n", oneshot_str(reply, "pruned", n, sizeof n));
+}
+
+/* "7d", "12h", "30m", "45s" or "0" in milliseconds; -1 if it is none. */
+static long long duration_ms(const char *s)
+{
+	char *end;
+	long long v = strtoll(s, &end, 10);
+	if (end == s || v < 0 || v > 100000000)
+		return -1;
+	if (!*end)
+		return v == 0 ? 0 : -1;
+	static const struct {
+		const char *unit;
+		long long ms;
+	} units[] = {{"s", 1000}, {"m", 60000}, {"h", 3600000}, {"d", 86400000}};
+	for (size_t i = 0; i < sizeof units / sizeof *units; i++)
+		if (!strcmp(end, units[i].unit))
+			return v * units[i].ms;
+	return -1;
+}
+
 static int set_token(const char *server, const char *tok)
 {
 	char dir[1024], err[512];
@@ -168,10 +195,11 @@ static int set_token(const char *server, const char *tok)
 int cmd_admin(int argc, char **argv)
 {
 	const char *server = NULL, *token = NULL, *lobby = NULL, *reason = NULL, *pos[4];
+	const char *older = NULL;
 	int json = 0, n = 0;
 	struct arg_opt opts[] = {{"server", &server, NULL}, {"token", &token, NULL},
 				 {"lobby", &lobby, NULL},   {"reason", &reason, NULL},
-				 {"json", NULL, &json}};
+				 {"older-than", &older, NULL}, {"json", NULL, &json}};
 	char err[768];
 	int r = args_parse(argc, argv, opts, sizeof opts / sizeof opts[0], pos, 4, &n, err,
 			   sizeof err);
@@ -250,6 +278,20 @@ int cmd_admin(int argc, char **argv)
 		if (reason)
 			cJSON_AddStringToObject(req, "reason", reason);
 		extra = n > 3;
+	} else if (!strcmp(what, "players") && !strcmp(verb, "prune")) {
+		req = lsess_msg("admin_players_prune");
+		if (older) {
+			long long ms = duration_ms(older);
+			if (ms < 0) {
+				snprintf(err, sizeof err, "bad --older-than '%s' (7d, 12h, 30m, 45s, 0)",
+					 older);
+				cJSON_Delete(req);
+				return oneshot_usage_error(json, "admin", err);
+			}
+			cJSON_AddNumberToObject(req, "older_than_ms", (double)ms);
+		}
+		print = print_pruned;
+		extra = n > 2;
 	} else if ((!strcmp(what, "stats") && n == 1) ||
 		   (!strcmp(what, "server") && n == 2 && !strcmp(verb, "stats"))) {
 		req = lsess_msg("admin_stats");

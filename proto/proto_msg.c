@@ -200,6 +200,10 @@ static const type_spec types[PROTO_TYPE_COUNT] = {
 		{"table", F_I64, false, 1, ID_MAX, PROTO_ABSENT, C_NONE, OFF(table.table)},
 	}},
 	[PROTO_ADMIN_QUARANTINED_DROP] = {"admin_quarantined_drop", {REQ_TABLE}},
+	[PROTO_ADMIN_PLAYERS_PRUNE] = {"admin_players_prune", {
+		{"older_than_ms", F_I64, false, 0, ID_MAX, 86400000, C_NONE,
+		 OFF(prune.older_than_ms)},
+	}},
 };
 
 const char *proto_type_name(enum proto_type t)

@@ -75,6 +75,7 @@ enum proto_type {
 	PROTO_ADMIN_STATS,
 	PROTO_ADMIN_QUARANTINED,
 	PROTO_ADMIN_QUARANTINED_DROP,
+	PROTO_ADMIN_PLAYERS_PRUNE,
 	PROTO_TYPE_COUNT
 };
 
@@ -205,6 +206,10 @@ typedef struct proto_msg {
 		struct {
 			const char *player, *reason;
 		} kick;
+		/* admin_players_prune */
+		struct {
+			int64_t older_than_ms; /* default: a day */
+		} prune;
 	} u;
 } proto_msg;
 

@@ -179,6 +179,44 @@ void handle_admin_kick(session *s, proto_msg *m)
 	conn_close(victim->c, NET_CLOSE_NORMAL, "kicked");
 }
 
+/* Players who never played are deleted (their names free again), except
+ * the ones online or at a table now, whose ids the store is given. */
+static void pruned(void *ud, int err, int64_t n)
+{
+	session *s = ud;
+	s->req = NULL;
+	if (err != STORE_OK) {
+		app_error(s, s->req_id, PROTO_E_INTERNAL, NULL, "the store failed (%s)",
+			  store_strerror(err));
+	} else {
+		log_info("app", "admin %s pruned %lld players who never played",
+			 s->pl ? s->pl->name : "?", (long long)n);
+		cJSON *r = proto_new("players_pruned", s->req_id);
+		cJSON_AddNumberToObject(r, "pruned", (double)n);
+		app_send(s, r);
+	}
+	app_session_unbusy(s);
+}
+
+void handle_admin_players_prune(session *s, proto_msg *m)
+{
+	app *a = s->app;
+	int64_t *keep = xmalloc((a->players.len + 1) * sizeof *keep);
+	size_t n = 0;
+	for (size_t i = 0; i < a->players.cap; i++)
+		if (a->players.slots[i].key && a->players.slots[i].val)
+			keep[n++] = (int64_t)a->players.slots[i].key;
+	int64_t before = app_unix_ms() - m->u.prune.older_than_ms;
+	s->req = store_players_prune(a->store, before, keep, n, pruned, s);
+	free(keep);
+	if (!s->req) {
+		app_error(s, m->id, PROTO_E_DRAINING, NULL, "the server is shutting down");
+		return;
+	}
+	s->req_id = m->id ? cJSON_Duplicate(m->id, true) : NULL;
+	s->busy = true;
+}
+
 void handle_admin_stats(session *s, proto_msg *m)
 {
 	app *a = s->app;

@@ -16,6 +16,7 @@ void handle_admin_tables(session *s, proto_msg *m);
 void handle_admin_table_close(session *s, proto_msg *m);
 void handle_admin_players(session *s, proto_msg *m);
 void handle_admin_kick(session *s, proto_msg *m);
+void handle_admin_players_prune(session *s, proto_msg *m);
 void handle_admin_stats(session *s, proto_msg *m);
 
 /* On start: if the database has no admin yet, make player "admin" one and

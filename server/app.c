@@ -69,6 +69,7 @@ static const struct {
 	[PROTO_ADMIN_STATS] = {handle_admin_stats, false, false},
 	[PROTO_ADMIN_QUARANTINED] = {handle_admin_quarantined, false, false},
 	[PROTO_ADMIN_QUARANTINED_DROP] = {handle_admin_quarantined_drop, false, false},
+	[PROTO_ADMIN_PLAYERS_PRUNE] = {handle_admin_players_prune, false, false},
 };
 
 int64_t app_unix_ms(void)

@@ -281,6 +281,7 @@ static void deliver(store_req *r)
 			r->cb.done(r->ud, err);
 		break;
 	case OP_GAME_FINISH:
+	case OP_PLAYERS_PRUNE:
 		if (r->cb.id)
 			r->cb.id(r->ud, err, err ? 0 : c->out.id);
 		break;
@@ -552,6 +553,27 @@ store_req *store_player_by_name(store *st, const char *name, store_player_cb cb,
 }
 
 /* in.name, in.hash, in.first_only */
+static int cmp_i64(const void *x, const void *y)
+{
+	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* in.id: created before; in.keep, in.n_keep */
+store_req *store_players_prune(store *st, int64_t created_before, const int64_t *keep,
+			       size_t n_keep, store_id_cb cb, void *ud)
+{
+	store_req *r = req_new(st, OP_PLAYERS_PRUNE, ud);
+	r->cb.id = cb;
+	r->in.id = created_before;
+	r->in.keep = store_req_own(r, xmalloc((n_keep + 1) * sizeof *keep));
+	if (n_keep)
+		memcpy(r->in.keep, keep, n_keep * sizeof *keep);
+	qsort(r->in.keep, n_keep, sizeof *keep, cmp_i64);
+	r->in.n_keep = n_keep;
+	return submit(r);
+}
+
 store_req *store_admin_issue(store *st, const char *name, const char *token, bool first_only,
 			     store_player_cb cb, void *ud)
 {

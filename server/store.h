@@ -215,6 +215,13 @@ typedef void (*store_id_cb)(void *ud, int err, int64_t id);
  * STORE_ERR_INVALID for missing fields, STORE_ERR_DB otherwise. */
 store_req *store_game_finish(store *st, const store_game *g, store_id_cb cb, void *ud);
 
+/* Deletes the players who never played — no finished game, statistic,
+ * achievement or kind played — and are not admins, were created before
+ * created_before (unix ms), and are not among keep[n_keep] (the players
+ * online or at a table now: copied). cb gets how many went, as its id. */
+store_req *store_players_prune(store *st, int64_t created_before, const int64_t *keep,
+			       size_t n_keep, store_id_cb cb, void *ud);
+
 /* ---- reads: statistics, achievements, game records --------------------- */
 
 typedef struct store_stat {

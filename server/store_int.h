@@ -78,6 +78,8 @@ enum store_stmt {
 	S_QUARANTINED_DROP,
 	S_KINDS_INSERT,
 	S_KINDS_OF,
+	S_PLAYERS_UNPLAYED,
+	S_PLAYER_DELETE,
 	S__COUNT
 };
 
@@ -100,6 +102,7 @@ enum store_op {
 	OP_LIVE_QUARANTINE,
 	OP_QUARANTINED,
 	OP_QUARANTINED_DROP,
+	OP_PLAYERS_PRUNE,
 };
 
 struct store_req {
@@ -137,6 +140,8 @@ struct store_req {
 		int64_t id, seq, last_seq;
 		int role, limit;
 		bool first_only;
+		int64_t *keep;         /* OP_PLAYERS_PRUNE: sorted copy */
+		size_t n_keep;
 		store_game game;       /* OP_GAME_FINISH, deep copy */
 		store_live_table live; /* OP_LIVE_START, deep copy */
 		store_games_query query;

@@ -113,6 +113,14 @@ static const char *const stmt_sql[S__COUNT] = {
 	[S_KINDS_INSERT] = "INSERT OR IGNORE INTO player_kinds (player_id, kind, first_game) "
 			   "VALUES (?1, ?2, ?3)",
 	[S_KINDS_OF] = "SELECT kind FROM player_kinds WHERE player_id = ?1",
+	/* players who never played (pruning) */
+	[S_PLAYERS_UNPLAYED] = "SELECT id FROM players p WHERE role = 0 AND created_at < ?1 "
+			       "AND NOT EXISTS (SELECT 1 FROM game_players g WHERE g.player_id = p.id) "
+			       "AND NOT EXISTS (SELECT 1 FROM player_stats s WHERE s.player_id = p.id) "
+			       "AND NOT EXISTS (SELECT 1 FROM player_achievements a "
+			       "WHERE a.player_id = p.id) "
+			       "AND NOT EXISTS (SELECT 1 FROM player_kinds k WHERE k.player_id = p.id)",
+	[S_PLAYER_DELETE] = "DELETE FROM players WHERE id = ?1",
 };
 
 static int64_t wall_ms(void)
@@ -628,6 +636,51 @@ static int op_admin_issue(store *st, store_req *r)
 	return STORE_OK;
 }
 
+static bool kept(const store_req *r, int64_t id)
+{
+	size_t lo = 0, hi = r->in.n_keep;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->in.keep[mid] == id)
+			return true;
+		if (r->in.keep[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/* The candidates first, then the deletes (not while the select runs). */
+static int op_players_prune(store *st, store_req *r)
+{
+	sqlite3_stmt *s = stmt(st, S_PLAYERS_UNPLAYED);
+	sqlite3_bind_int64(s, 1, r->in.id);
+	int64_t *ids = NULL;
+	size_t n = 0, cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(s, 0);
+		if (kept(r, id))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			ids = xrealloc(ids, cap * sizeof *ids);
+		}
+		ids[n++] = id;
+	}
+	sqlite3_reset(s);
+	int err = rc == SQLITE_DONE ? STORE_OK : db_fail(st, "finding players to prune");
+	for (size_t i = 0; i < n && !err; i++) {
+		sqlite3_stmt *d = stmt(st, S_PLAYER_DELETE);
+		sqlite3_bind_int64(d, 1, ids[i]);
+		err = run(st, d, "pruning a player");
+	}
+	free(ids);
+	r->out.id = err ? 0 : (int64_t)n;
+	return err;
+}
+
 static int shared_save(store *st, const char *kind, const char *json)
 {
 	sqlite3_stmt *s = stmt(st, S_SHARED_SAVE);
@@ -997,6 +1050,7 @@ static int op_run(store *st, store_req *r)
 	case OP_LIVE_QUARANTINE: return op_live_quarantine(st, r);
 	case OP_QUARANTINED: return op_quarantined(st, r);
 	case OP_QUARANTINED_DROP: return op_quarantined_drop(st, r);
+	case OP_PLAYERS_PRUNE: return op_players_prune(st, r);
 	}
 	return STORE_ERR_INVALID;
 }

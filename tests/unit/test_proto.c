@@ -349,6 +349,7 @@ TEST(proto_every_type_decodes_with_required_fields)
 		"{\"type\":\"admin_kick\",\"player\":\"x\"}", "{\"type\":\"admin_stats\"}",
 		"{\"type\":\"admin_quarantined\"}",
 		"{\"type\":\"admin_quarantined_drop\",\"table\":1}",
+		"{\"type\":\"admin_players_prune\"}",
 	};
 	CHECK_EQ(sizeof ok / sizeof ok[0], PROTO_TYPE_COUNT);
 	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
