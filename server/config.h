@@ -33,7 +33,7 @@ typedef struct laird_config {
 	char metrics_bind[64];    /* "ADDR:PORT": /metrics there only; "" = the main port */
 	/* storage */
 	char db_path[512];        /* "./var/lair.db" */
-	/* limits (issue 5) */
+	/* limits */
 	int max_connections;      /* whole server */
 	int max_conns_per_ip;
 	size_t max_frame_bytes;   /* a larger client frame closes with 1009 */
