@@ -263,6 +263,7 @@ async function runParent(o) {
 	const srv = await startLaird({
 		args: ['--max-connections', String(conns + 500), '--max-conns-per-ip', '0',
 			'--new-players-per-ip-hour', '0', '--new-tables-per-ip-min', '0',
+			'--new-players-per-ip-hour', '0', '--new-tables-per-ip-min', '0',
 			'--max-tables-per-lobby', String(o.tables + 100), '--window-ms', String(o.windowMs),
 			'--reveal-pause-ms', '0', '--idle-timeout-sec', '0', '--hello-timeout-sec', '120',
 			'--turn-timeout-ms', '30000', '--log-level', 'warn'],

@@ -33,8 +33,9 @@
  * the server and ends the run whatever happens.
  *
  * Connections: the file limit is raised for this process and the server it
- * starts (setrlimit; raising the hard limit needs root or a high enough
- * LimitNOFILE); beyond LG_CONNS_PER_SOURCE connections the bots connect
+ * starts (setrlimit; raising the hard limit needs CAP_SYS_RESOURCE, else
+ * the counts are cut to what the hard limit allows, and the run says so);
+ * beyond LG_CONNS_PER_SOURCE connections the bots connect
  * from 127.0.0.2, 127.0.0.3, ... (each source address has its own
  * ephemeral ports). deploy/README.md "Many connections" lists the settings.
  *
@@ -169,26 +170,33 @@ static int parse(int argc, char **argv, options *o)
 	return 0;
 }
 
-/* Room for n connections here and in the server started from here. */
-static int raise_files(size_t n)
+#define FD_MARGIN 200 /* the server's own files: listener, database, pipes */
+
+/* Room for n connections here and in the server started from here (each
+ * process holds one end of each). When the hard limit cannot be raised
+ * (no CAP_SYS_RESOURCE), the most it allows; 0 when it cannot be read. */
+static size_t raise_files(size_t n)
 {
-	rlim_t want = (rlim_t)n + 4096;
+	rlim_t want = (rlim_t)n + FD_MARGIN;
 	struct rlimit rl;
 	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
-		return -1;
-	if (rl.rlim_cur >= want && rl.rlim_max >= want)
 		return 0;
-	if (rl.rlim_max < want)
-		rl.rlim_max = want; /* needs root (CAP_SYS_RESOURCE) */
-	rl.rlim_cur = want;
-	if (setrlimit(RLIMIT_NOFILE, &rl) != 0) {
-		fprintf(stderr, "loadgen: cannot raise the open-file limit to %llu: %s; run as root, "
-				"or raise it first (ulimit -Hn, LimitNOFILE=; fs.nr_open): see "
-				"deploy/README.md \"Many connections\"\n",
-			(unsigned long long)want, strerror(errno));
-		return -1;
-	}
-	return 0;
+	if (rl.rlim_cur >= want && rl.rlim_max >= want)
+		return n;
+	struct rlimit up = {want, rl.rlim_max > want ? rl.rlim_max : want};
+	if (setrlimit(RLIMIT_NOFILE, &up) == 0)
+		return n;
+	int why = errno;
+	rl.rlim_cur = rl.rlim_max; /* at least all the hard limit gives */
+	if (setrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_max <= FD_MARGIN + 5)
+		return 0;
+	size_t most = (size_t)rl.rlim_max - FD_MARGIN;
+	fprintf(stderr, "loadgen: the open-file hard limit is %llu and cannot be raised to %llu "
+			"(%s: raising it needs CAP_SYS_RESOURCE, or LimitNOFILE= / ulimit -Hn "
+			"first, see deploy/README.md \"Many connections\"): at most %zu "
+			"connections here\n",
+		(unsigned long long)rl.rlim_max, (unsigned long long)want, strerror(why), most);
+	return most;
 }
 
 static void set_sources(lg_ctx *ctx, size_t n)
@@ -283,8 +291,17 @@ int main(int argc, char **argv)
 	if (rc)
 		return rc;
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (raise_files(MAX(o.io.n, o.po.n)) != 0)
-		return 2;
+	size_t most = raise_files(MAX(o.io.n, o.po.n));
+	if (!most)
+		return usage("cannot read or raise the open-file limit");
+	if (o.io.n > most || o.po.n > most) {
+		printf("loadgen: idle %zu and play %zu asked; the file limit allows %zu each\n",
+		       o.io.n, o.po.n, most);
+		lg_figure("idle_connections_asked", (double)o.io.n, "connections");
+		lg_figure("play_connections_asked", (double)o.po.n, "connections");
+		o.io.n = MIN(o.io.n, most);
+		o.po.n = MIN(o.po.n, most) / 5 * 5;
+	}
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGALRM, on_fatal_signal);
 	signal(SIGINT, on_fatal_signal);
