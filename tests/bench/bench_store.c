@@ -1,7 +1,7 @@
 /*
  * bench_store.c — how fast the store makes decisions durable, the write on
- * the path from the change-your-mind window closing to the reveal (issue 5:
- * decisions are written before their reveal). 2,000 live tables each append
+ * the path from the change-your-mind window closing to the reveal
+ * (decisions are written before their reveal). 2,000 live tables each append
  * one decision per wave, as if every table resolved a decision at once;
  * then finished games with statistics. Prints decisions/s and the p50/p99
  * time from submit to the durable callback (the p99 also as the figure

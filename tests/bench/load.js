@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 'use strict';
 /*
- * load.js — laird's loopback load benchmark (issue 3), run by tests/bench/load.
+ * load.js — laird's loopback load benchmark with node bots, run by tests/bench/load
+ * (LOAD_NODE=1 make bench): the protocol's second opinion beside the C load
+ * generator (tests/bench/loadgen/).
  *
  * Starts one laird (temporary database, free port, limits raised for the
  * load), forks W worker processes (node, `ws`) that open `tables` × 5 bot
