@@ -173,30 +173,32 @@ static int parse(int argc, char **argv, options *o)
 #define FD_MARGIN 200 /* the server's own files: listener, database, pipes */
 
 /* Room for n connections here and in the server started from here (each
- * process holds one end of each). When the hard limit cannot be raised
- * (no CAP_SYS_RESOURCE), the most it allows; 0 when it cannot be read. */
-static size_t raise_files(size_t n)
+ * process holds one end of each): true, with *most = n, or when the hard
+ * limit cannot be raised (no CAP_SYS_RESOURCE) the most it allows; false
+ * when the limit cannot be read or allows next to nothing. */
+static bool raise_files(size_t n, size_t *most)
 {
 	rlim_t want = (rlim_t)n + FD_MARGIN;
 	struct rlimit rl;
+	*most = n;
 	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
-		return 0;
+		return false;
 	if (rl.rlim_cur >= want && rl.rlim_max >= want)
-		return n;
+		return true;
 	struct rlimit up = {want, rl.rlim_max > want ? rl.rlim_max : want};
 	if (setrlimit(RLIMIT_NOFILE, &up) == 0)
-		return n;
+		return true;
 	int why = errno;
 	rl.rlim_cur = rl.rlim_max; /* at least all the hard limit gives */
 	if (setrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_max <= FD_MARGIN + 5)
-		return 0;
-	size_t most = (size_t)rl.rlim_max - FD_MARGIN;
+		return false;
+	*most = (size_t)rl.rlim_max - FD_MARGIN;
 	fprintf(stderr, "loadgen: the open-file hard limit is %llu and cannot be raised to %llu "
 			"(%s: raising it needs CAP_SYS_RESOURCE, or LimitNOFILE= / ulimit -Hn "
 			"first, see deploy/README.md \"Many connections\"): at most %zu "
 			"connections here\n",
-		(unsigned long long)rl.rlim_max, (unsigned long long)want, strerror(why), most);
-	return most;
+		(unsigned long long)rl.rlim_max, (unsigned long long)want, strerror(why), *most);
+	return true;
 }
 
 static void set_sources(lg_ctx *ctx, size_t n)
@@ -291,8 +293,8 @@ int main(int argc, char **argv)
 	if (rc)
 		return rc;
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	size_t most = raise_files(MAX(o.io.n, o.po.n));
-	if (!most)
+	size_t most;
+	if (!raise_files(MAX(o.io.n, o.po.n), &most))
 		return usage("cannot read or raise the open-file limit");
 	if (o.io.n > most || o.po.n > most) {
 		printf("loadgen: idle %zu and play %zu asked; the file limit allows %zu each\n",
