@@ -4,6 +4,7 @@
 #include "laird.h"
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -209,7 +210,8 @@ long lg_proc_rss_kb(int pid)
 	return kb;
 }
 
-uint64_t lg_proc_cpu_ns(int pid)
+/* /proc/PID/stat: user + system clock ticks of every thread. */
+static uint64_t stat_cpu_ns(int pid)
 {
 	char path[64], text[1024];
 	snprintf(path, sizeof path, "/proc/%d/stat", pid);
@@ -227,4 +229,29 @@ uint64_t lg_proc_cpu_ns(int pid)
 		return 0;
 	long hz = sysconf(_SC_CLK_TCK);
 	return (ut + st) * (1000000000ull / (unsigned long long)(hz > 0 ? hz : 100));
+}
+
+uint64_t lg_proc_cpu_ns(int pid)
+{
+	/* Each thread's time on a CPU in ns (schedstat's first field): finer
+	 * than /proc/PID/stat's clock ticks, which a short run would feel. */
+	char path[64], line[128];
+	snprintf(path, sizeof path, "/proc/%d/task", pid);
+	DIR *d = opendir(path);
+	uint64_t ns = 0;
+	for (struct dirent *e; d && (e = readdir(d));) {
+		if (e->d_name[0] == '.')
+			continue;
+		char p[400];
+		snprintf(p, sizeof p, "%s/%s/schedstat", path, e->d_name);
+		FILE *f = fopen(p, "r");
+		unsigned long long t;
+		if (f && fgets(line, sizeof line, f) && sscanf(line, "%llu", &t) == 1)
+			ns += t;
+		if (f)
+			fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return ns ? ns : stat_cpu_ns(pid); /* a kernel without schedstat */
 }

@@ -27,7 +27,7 @@ int lg_laird_running(const lg_laird *l);
 const char *lg_laird_output(const lg_laird *l);
 
 /* /proc figures of any process: VmRSS in KB (-1 when unreadable), and
- * user + system CPU time of all its threads in ns. */
+ * the CPU time of all its threads in ns (user and system). */
 long lg_proc_rss_kb(int pid);
 uint64_t lg_proc_cpu_ns(int pid);
 
