@@ -8,14 +8,8 @@
  */
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { startLaird } = require('./lib/laird');
+const { startLaird, stopClean } = require('./lib/laird');
 const { player, raw, resume, adminToken } = require('./lib/app');
-
-async function stopClean(srv) {
-	const r = await srv.stop();
-	assert.equal(r.code, 0, `laird exit ${r.code} ${r.signal}:\n${r.output}`);
-	return r;
-}
 
 /* n players, connected and said hello, a few at a time. */
 async function players(srv, prefix, n) {

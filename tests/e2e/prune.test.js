@@ -10,15 +10,9 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { startLaird } = require('./lib/laird');
+const { startLaird, stopClean } = require('./lib/laird');
 const { player, raw, resume, adminToken, autoplay } = require('./lib/app');
 const { runLair } = require('./lib/tmux');
-
-async function stopClean(srv) {
-	const r = await srv.stop();
-	assert.equal(r.code, 0, `laird exit ${r.code} ${r.signal}:\n${r.output}`);
-	return r;
-}
 
 const FAST = ['--window-ms', '0', '--reveal-pause-ms', '0', '--ai-pacing-ms', '0'];
 

@@ -10,14 +10,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
-const { startLaird, runLaird, connect } = require('./lib/laird');
-
-/* Stops laird and checks it exited 0 (under ASan, also: no leak). */
-async function stopClean(srv) {
-	const r = await srv.stop();
-	assert.equal(r.code, 0, `laird exit ${r.code} ${r.signal}:\n${r.output}`);
-	return r;
-}
+const { startLaird, runLaird, connect, stopClean } = require('./lib/laird');
 
 /* The sockets of process pid that listen on TCP, as the kernel has them:
  * the socket inodes among /proc/PID/fd, looked up in /proc/net/tcp{,6}. */

@@ -10,20 +10,8 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { spawn } = require('node:child_process');
-const { startLaird } = require('./lib/laird');
+const { startLaird, stopClean, metric } = require('./lib/laird');
 const { player, raw, resume, adminToken } = require('./lib/app');
-
-async function stopClean(srv) {
-	const r = await srv.stop();
-	assert.equal(r.code, 0, `laird exit ${r.code} ${r.signal}:\n${r.output}`);
-	return r;
-}
-
-async function metric(srv, name) {
-	const r = await srv.get('/metrics');
-	const line = r.body.split('\n').find((l) => l.startsWith(name + ' '));
-	return line ? Number(line.split(' ')[1]) : undefined;
-}
 
 /* Polls /metrics until the store has at least n requests in hand. */
 async function storeQueued(srv, n) {

@@ -12,23 +12,8 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const WebSocket = require('ws');
-const { startLaird, connect } = require('./lib/laird');
+const { startLaird, connect, stopClean, metric } = require('./lib/laird');
 const { player, resume, adminToken } = require('./lib/app');
-
-async function stopClean(srv) {
-	const r = await srv.stop();
-	assert.equal(r.code, 0, `laird exit ${r.code} ${r.signal}:\n${r.output}`);
-	return r;
-}
-
-async function metric(srv, name) {
-	const r = await srv.get('/metrics');
-	for (const line of r.body.split('\n')) {
-		const i = line.lastIndexOf(' ');
-		if (line.slice(0, i) === name) return Number(line.slice(i + 1));
-	}
-	return undefined;
-}
 
 /* A frame the ws library would never send: written to the socket as is. */
 function rawFrame(c, payload, { mask = true, opcode = 1 } = {}) {

@@ -37,6 +37,8 @@
  *
  *   runLaird(args, { timeoutMs }) -> { code, signal, stdout, stderr } runs laird
  *   to completion (--help, bad flags, busy port).
+ *   await stopClean(srv)              // stop(), and throw unless it exited 0
+ *   await metric(srv, 'lair_connections')  // one /metrics sample, or undefined
  *
  * LAIRD (set by tests/run) points at the binary; default build/laird.
  */
@@ -282,4 +284,22 @@ function connect(url, { timeoutMs = 5000, headers } = {}) {
 	});
 }
 
-module.exports = { startLaird, runLaird, connect, httpGet, hasValgrind, LAIRD };
+/* Stops laird and throws unless it exited 0 (under ASan: no leak either). */
+async function stopClean(srv) {
+	const r = await srv.stop();
+	if (r.code !== 0) throw new Error(`laird exit ${r.code} ${r.signal}:\n${r.output}`);
+	return r;
+}
+
+/* One sample of laird's /metrics, by its full name ('lair_x{code="y"}');
+ * undefined when absent. */
+async function metric(srv, name) {
+	const r = await srv.get('/metrics');
+	for (const line of r.body.split('\n')) {
+		const i = line.lastIndexOf(' ');
+		if (i > 0 && line.slice(0, i) === name) return Number(line.slice(i + 1));
+	}
+	return undefined;
+}
+
+module.exports = { startLaird, runLaird, connect, httpGet, hasValgrind, stopClean, metric, LAIRD };
