@@ -1,0 +1,31 @@
+"""The envelope and hello (PROTOCOL.md §1-§4), the ground every other check
+stands on: a session as §11 shows it, and the errors a broken client gets."""
+from lairtest import Client, ensure, uname
+from registry import check, attack
+
+
+@check
+def hello_welcome_ping(ctx):
+    c = Client(ctx.laird)
+    ensure(c.req({"type": "ping"})["type"] == "pong", "ping before hello answers pong")
+    w = c.hello(name=uname())
+    ensure(w["protocol"] == 1 and len(w["token"]) == 64, "welcome with a 64-hex token")
+    ensure(w["player"]["admin"] is False and w["lobby"] is None and w["tables"] == [], "a fresh player")
+    ensure(w["limits"]["max_frame_bytes"] == 16384, "the default frame limit is announced")
+    # a string id is echoed as it is
+    r = c.reply(c.send({"type": "ping", "id": "x-1"}))
+    ensure(r["id"] == "x-1" and r["type"] == "pong", "a string id echoes")
+    c.close()
+
+
+@attack
+def broken_requests(ctx):
+    c = ctx.client()
+    c.ws.send_text('{"type":"ping","id":7')
+    ensure(c.wait(lambda m: m["type"] == "error")["code"] == "bad_json", "bad_json")
+    ensure(c.err({"type": "fly"})["code"] == "unknown_type", "unknown type")
+    e = c.err({"type": "table_join", "table": "seven"})
+    ensure(e["code"] == "bad_field" and e["field"] == "table", "a table id as a string: bad_field table")
+    e = c.err({"type": "hello", "protocol": 1, "name": "x"})
+    ensure(e["code"] == "already_hello", "second hello")
+    ensure(c.req({"type": "ping"})["type"] == "pong", "the connection stays open after errors")
