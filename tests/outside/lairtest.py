@@ -218,7 +218,7 @@ class Laird:
         self.db = db or os.path.join(self.dir, "lair.db")
         self.flags = list(flags)
         self.env = env
-        self.admin_token = None
+        self._admin_token = None
         self.proc = None
         self.start()
 
@@ -248,9 +248,20 @@ class Laird:
             raise RuntimeError("laird did not say it listens")
         if not getattr(self, "port", None) or self.proc.poll() is not None:
             raise RuntimeError("laird did not start: " + self.stderr()[-2000:])
-        if self.admin_token is None:
+
+    @property
+    def admin_token(self):
+        """The token laird prints at its first start (stderr, after it
+        listens: waited for)."""
+        deadline = time.time() + WAIT
+        while self._admin_token is None and time.time() < deadline:
             m = re.search(r"ADMIN_TOKEN=([0-9a-f]{64})", self.stderr())
-            self.admin_token = m.group(1) if m else None
+            if m:
+                self._admin_token = m.group(1)
+            else:
+                time.sleep(0.02)  # polling a file laird writes; bounded
+        ensure(self._admin_token, "laird printed no admin token")
+        return self._admin_token
 
     @property
     def url(self):

@@ -35,7 +35,8 @@ class Context:
     # creation limits (the limit checks start their own).
     SHARED_FLAGS = ["--window-ms", "200", "--reveal-pause-ms", "0",
                     "--ai-pacing-ms", "0", "--new-players-per-ip-hour", "0",
-                    "--new-tables-per-ip-min", "0", "--max-tables-per-player", "50"]
+                    "--new-tables-per-ip-min", "0", "--max-tables-per-player", "50",
+                    "--rate-msgs-per-sec", "1000", "--rate-burst", "2000"]
 
     def __init__(self):
         self._shared = None
