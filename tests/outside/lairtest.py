@@ -248,6 +248,9 @@ class Laird:
             raise RuntimeError("laird did not say it listens")
         if not getattr(self, "port", None) or self.proc.poll() is not None:
             raise RuntimeError("laird did not start: " + self.stderr()[-2000:])
+        if self._admin_token is None and not os.path.exists(self.db + ".started"):
+            open(self.db + ".started", "w").close()
+            self.admin_token  # printed at the first start only: read it now
 
     @property
     def admin_token(self):
