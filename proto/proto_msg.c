@@ -460,6 +460,26 @@ static enum proto_err cross_checks(proto_msg *msg, proto_error *err)
 	return PROTO_OK;
 }
 
+/* Whether a string of the JSON text holds the escape \u0000. cJSON turns it
+ * into a NUL byte and every C string then ends there: "zz\u0000yy" would be
+ * read as the name "zz", a password as its prefix. No field of the protocol
+ * may hold U+0000, so such a message is refused whole (PROTOCOL.md §2).
+ * The text is valid JSON here: strings are closed and escapes complete. */
+static bool json_has_nul_escape(const char *text, size_t len)
+{
+	bool in_string = false;
+	for (size_t i = 0; i < len; i++) {
+		if (text[i] == '"') {
+			in_string = !in_string;
+		} else if (in_string && text[i] == '\\' && i + 1 < len) {
+			if (text[i + 1] == 'u' && i + 5 < len && !memcmp(text + i + 2, "0000", 4))
+				return true;
+			i++; /* the escaped character: never a closing quote */
+		}
+	}
+	return false;
+}
+
 enum proto_err proto_decode(const char *text, size_t len, proto_msg *msg, proto_error *err)
 {
 	memset(msg, 0, sizeof *msg);
@@ -492,6 +512,10 @@ enum proto_err proto_decode(const char *text, size_t len, proto_msg *msg, proto_
 				    "id must be an integer (|id| < 2^53) or a string of at most "
 				    "%d bytes", PROTO_ID_MAX);
 	}
+
+	if (json_has_nul_escape(text, len))
+		return fail(err, PROTO_E_BAD_JSON, NULL,
+			    "a string holds \\u0000 (U+0000), which no field may hold");
 
 	const cJSON *type = cJSON_GetObjectItemCaseSensitive(msg->root, "type");
 	if (!type)

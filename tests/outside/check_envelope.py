@@ -29,3 +29,24 @@ def broken_requests(ctx):
     e = c.err({"type": "hello", "protocol": 1, "name": "x"})
     ensure(e["code"] == "already_hello", "second hello")
     ensure(c.req({"type": "ping"})["type"] == "pong", "the connection stays open after errors")
+
+
+@attack
+def nul_in_strings(ctx):
+    """PROTOCOL.md §2: a string holding U+0000 refuses the message whole
+    (it was read up to the NUL: the name "zz\u0000yy" made player "zz", a
+    password "pw\u0000x" was set as "pw")."""
+    c = Client(ctx.laird)
+    name = uname("Nul")
+    e = c.err({"type": "hello", "protocol": 1, "name": name + "\u0000tail"})
+    ensure(e["code"] == "bad_json", "a NUL in a name: bad_json, got %s" % e)
+    ensure(c.err({"type": "stats", "player": name})["code"] == "not_found", "no player was made")
+    c.hello(name=name)
+    for msg in ({"type": "table_create", "kind": "gems", "seats": 2, "private": True, "password": "pw\u0000x"},
+                {"type": "table_create", "kind": "gems\u0000", "seats": 2},
+                {"type": "rename", "name": "a\u0000"}, {"type": "ping\u0000"},
+                {"type": "ping", "x\u0000": 1}):
+        e = c.err(msg)
+        ensure(e["code"] == "bad_json", "%s: bad_json, got %s" % (msg, e["code"]))
+    ensure(c.req({"type": "ping", "note": "\\u0000 is text here"})["type"] == "pong",
+           "an escaped backslash before u0000 is plain text")

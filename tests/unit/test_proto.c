@@ -67,6 +67,18 @@ TEST(proto_bad_json)
 	expect_err("{\"type\":\"ping\"} \n", PROTO_OK, "");
 }
 
+/* A \u0000 escape in any string refuses the message: C strings would end
+ * there ("zz\u0000yy" read as the name "zz"). An escaped backslash before
+ * "u0000" is plain text, and so is U+0000 written any other way it cannot be. */
+TEST(proto_nul_escape_is_bad_json)
+{
+	expect_err("{\"type\":\"hello\",\"protocol\":1,\"name\":\"zz\\u0000yy\"}", PROTO_E_BAD_JSON, "");
+	expect_err("{\"type\":\"ping\",\"x\\u0000\":1}", PROTO_E_BAD_JSON, "");
+	expect_err("{\"type\":\"ping\",\"id\":\"a\\u0000\"}", PROTO_E_BAD_JSON, "");
+	expect_err("{\"type\":\"ping\",\"x\":\"\\\\u0000\"}", PROTO_OK, "");
+	expect_err("{\"type\":\"ping\",\"x\":\"\\u0001\\\"u0000\"}", PROTO_OK, "");
+}
+
 TEST(proto_not_an_object_is_bad_message)
 {
 	expect_err("[1,2]", PROTO_E_BAD_MESSAGE, "");
