@@ -39,6 +39,7 @@
 #include "games/game.h"
 #include "metrics.h"
 #include "net.h"
+#include "netaddr.h"
 #include "store.h"
 #include "systemd.h"
 
@@ -274,5 +275,27 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%slaird: %s\n", log_prefix(LOG_ERROR), err);
 		return 2;
 	}
+	/* Addresses are settings too: a name or a typo is a bad setting (exit
+	 * 2, which systemd does not retry), not a failure to start (exit 1). */
+	netaddr a;
+	int port;
+	if (!netaddr_parse(L.cfg.bind, &a)) {
+		fprintf(stderr, "%slaird: bind: \"%s\" is not an IP address (e.g. 127.0.0.1, ::1, "
+			"0.0.0.0 for every IPv4 address, :: for every address)\n",
+			log_prefix(LOG_ERROR), L.cfg.bind);
+		return 2;
+	}
+	if (L.cfg.metrics_bind[0] && !netaddr_parse_hostport(L.cfg.metrics_bind, &a, &port)) {
+		fprintf(stderr, "%slaird: metrics_bind: \"%s\" is not ADDR:PORT (e.g. 127.0.0.1:9100, "
+			"[::1]:9100)\n", log_prefix(LOG_ERROR), L.cfg.metrics_bind);
+		return 2;
+	}
+	netaddr_list proxies;
+	char lerr[256];
+	if (netaddr_list_parse(L.cfg.trusted_proxies, &proxies, lerr, sizeof lerr) != 0) {
+		fprintf(stderr, "%slaird: trusted_proxies: %s\n", log_prefix(LOG_ERROR), lerr);
+		return 2;
+	}
+	netaddr_list_free(&proxies);
 	return run(&L);
 }

@@ -115,11 +115,11 @@ test('--bind ::1 listens on ::1 only', { skip: !hasIPv6Loopback() && 'no IPv6 lo
 		}
 	});
 
-test('--bind takes an IP address, never a name: a clear error, exit 1', async () => {
+test('--bind takes an IP address, never a name: a clear error, exit 2 (a bad setting)', async () => {
 	for (const bad of ['localhost', 'lo', '127.0.0.1:80', '1.2.3']) {
 		const r = await runLaird(['--bind', bad, '--port', '0', '--db-path',
 			`${os.tmpdir()}/lair-never-created.db`]);
-		assert.equal(r.code, 1, `--bind ${bad}: ${r.stderr}`);
+		assert.equal(r.code, 2, `--bind ${bad}: ${r.stderr}`);
 		assert.match(r.stderr, new RegExp(`"${bad.replace(/\./g, '\\.')}" is not an IP address`));
 	}
 });
@@ -164,10 +164,10 @@ test('trust_proxy: behind a trusted proxy the last untrusted hop is the client',
 	}
 });
 
-test('--trusted-proxies with a bad entry: a clear error, exit 1', async () => {
+test('--trusted-proxies with a bad entry: a clear error, exit 2 (a bad setting)', async () => {
 	const r = await runLaird(['--trusted-proxies', '127.0.0.1, proxy.example', '--port', '0',
 		'--db-path', `${os.tmpdir()}/lair-never-created.db`]);
-	assert.equal(r.code, 1, r.stderr);
+	assert.equal(r.code, 2, r.stderr);
 	assert.match(r.stderr, /trusted_proxies: "proxy\.example" is not an address or CIDR block/);
 });
 
@@ -289,10 +289,10 @@ test('--metrics-bind: /metrics on that listener only; the public port answers 40
 	}
 });
 
-test('--metrics-bind must be ADDR:PORT: a clear error, exit 1', async () => {
+test('--metrics-bind must be ADDR:PORT: a clear error, exit 2 (a bad setting)', async () => {
 	const r = await runLaird(['--metrics-bind', '9100', '--port', '0', '--db-path',
 		`${os.tmpdir()}/lair-never-created.db`]);
-	assert.equal(r.code, 1, r.stderr);
+	assert.equal(r.code, 2, r.stderr);
 	assert.match(r.stderr, /metrics_bind: "9100" is not ADDR:PORT/);
 });
 
