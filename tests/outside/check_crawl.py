@@ -94,7 +94,7 @@ def hostile_choices(ctx):
     p, adm, tid = seeded_table(ctx, 5)
     o = p.wait(lambda m: m["type"] == "options" and m.get("table") == tid and "options" in m)
     offered = {x["id"] for x in o["options"]}
-    bad = ["fly", "", "WAIT", "wait ", "e\u0000", "n\n", "portal", "out", "leave", "explore",
+    bad = ["fly", "", "WAIT", "wait ", "e\u0000", "s\u0000", "n\n", "portal", "out", "leave", "explore",
            "jump:1", "jump:2", "jump:0", "jump:-1", "jump:99999999999", "buy:0", "buy:3",
            "event:0", "event:-1", "use:0", "use:8", "use:-1", "drop:0", "drop:999",
            "travel:1,1", "travel:0,0", "travel:-1,-1", "travel:99999,4", "travel:19,4,1",
@@ -104,6 +104,9 @@ def hostile_choices(ctx):
     bad = [b for b in bad if not (isinstance(b, str) and b in offered)]
     for b in bad:
         e = p.err({"type": "choose", "table": tid, "decision": 1, "choice": b})
+        if isinstance(b, str) and "\0" in b:  # PROTOCOL.md §2: no string holds U+0000
+            ensure(e["code"] == "bad_json", "choice %r: bad_json, got %s" % (b, e))
+            continue
         ensure(e["code"] == "illegal_choice" and e.get("field") == "choice",
                "choice %r: illegal_choice (choice), got %s" % (str(b)[:40], e))
         ensure(len(e["message"]) < 1000, "the error does not echo a huge choice whole")
