@@ -235,3 +235,54 @@ def travel_is_no_oracle(ctx):
                   and (x, y) != (view["party"][0]["x"], view["party"][0]["y"])]
     x, y = seen_floor[-1]
     p.req({"type": "choose", "table": tid, "decision": o["decision"], "choice": "travel:%d,%d" % (x, y)})
+
+
+def to_act_two(ctx, seed):
+    """Plays a two-act run (30 x 12) to the first decision of act 2: the
+    bot heads for the portal down and steps in; the AI follows (C48)."""
+    p, adm, tid = seeded_table(ctx, seed, config={"acts": 2, "width": 30, "height": 12})
+
+    def chooser(v, opts):
+        if v["act"] == 1 and any(o["id"] == "portal" for o in opts):
+            return "portal"
+        return cb.sensible(v, 0, opts, goal_char=">" if cb.tiles(v, ">") else "?")
+    view, o = cb.play_until(p, tid, 0, lambda v, m: v["act"] == 2, max_decisions=150, chooser=chooser)
+    return p, tid, view, o
+
+
+@attack
+def quick_jump_without_the_fee(ctx):
+    """C37: `jump:A` costs 25 gold per act of distance. Seed 3 reaches act 2
+    with 15 gold: the jump back is neither offered nor accepted, and no
+    other act is reachable."""
+    p, tid, view, o = to_act_two(ctx, 3)
+    gold = view["party"][0]["gold"]
+    ensure(gold < 25, "seed 3 arrives with less than the fee (%d)" % gold)
+    ids = {x["id"] for x in o["options"]}
+    ensure("jump:1" not in ids, "jump:1 offered with %d gold" % gold)
+    for b in ("jump:1", "jump:2", "jump:3", "jump:0", "out", "portal"):
+        e = p.err({"type": "choose", "table": tid, "decision": o["decision"], "choice": b})
+        ensure(e["code"] == "illegal_choice", "%s: illegal_choice, got %s" % (b, e["code"]))
+
+
+@check
+def quick_jump_fee_and_refund(ctx):
+    """C37: seed 2 reaches act 2 with 43 gold: jump:1 costs 25, paid on
+    entering the gateway, given back on stepping out."""
+    p, tid, view, o = to_act_two(ctx, 2)
+    gold = view["party"][0]["gold"]
+    jump = [x for x in o["options"] if x["id"] == "jump:1"]
+    ensure(gold >= 25 and jump, "jump:1 offered with %d gold" % gold)
+    p.req({"type": "choose", "table": tid, "decision": o["decision"], "choice": "jump:1"})
+    r = p.wait(lambda m: m["type"] == "reveal" and m.get("table") == tid and m["decision"] == o["decision"])
+    hero = r["view"]["party"][0]
+    ensure(hero["state"] == "gateway" and hero["gateway"] == 1 and hero["gold"] == gold - 25,
+           "in a gateway to act 1, 25 gold paid: %s" % {k: hero[k] for k in ("state", "gateway", "gold")})
+    ge = [e for e in r["events"] if e["event"] == "gateway" and e.get("seat") == 0]
+    ensure(ge and ge[0]["to_act"] == 1 and ge[0]["fee"] == 25, "a gateway event with its fee: %s" % ge)
+    o2 = p.wait(lambda m: m["type"] == "options" and m.get("table") == tid and m.get("seat") == 0)
+    ensure("out" in {x["id"] for x in o2["options"]}, "a scoundrel in a gateway may step out")
+    p.req({"type": "choose", "table": tid, "decision": o2["decision"], "choice": "out"})
+    r2 = p.wait(lambda m: m["type"] == "reveal" and m.get("table") == tid and m["decision"] == o2["decision"])
+    hero = r2["view"]["party"][0]
+    ensure(hero["state"] != "gateway" and hero["gold"] == gold, "stepping out gives the fee back")

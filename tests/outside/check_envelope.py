@@ -50,3 +50,28 @@ def nul_in_strings(ctx):
         ensure(e["code"] == "bad_json", "%s: bad_json, got %s" % (msg, e["code"]))
     ensure(c.req({"type": "ping", "note": "\\u0000 is text here"})["type"] == "pong",
            "an escaped backslash before u0000 is plain text")
+
+
+@attack
+def oversized_and_fragmented(ctx):
+    """§1: a message over max_frame_bytes (16384) closes with 1009, also
+    when it comes in fragments; one at the limit is read."""
+    from lairtest import WS
+    c = ctx.client()
+    pad = 16384 - len('{"type":"ping","id":1,"x":""}')
+    c.ws.send_text('{"type":"ping","id":1,"x":"%s"}' % ("a" * pad))
+    ensure(c.reply(1)["type"] == "pong", "a message of exactly the limit is read")
+    big = '{"type":"ping","x":"%s"}' % ("a" * 16400)
+    half = len(big) // 2
+    c.ws.send_raw(WS.frame(1, big[:half].encode(), fin=False) + WS.frame(0, big[half:].encode()))
+    code, reason = c.ws.wait_closed()
+    ensure(code == 1009 and "16384" in reason, "fragments over the limit: 1009, got %s %r" % (code, reason))
+    d = ctx.client()
+    d.ws.send_raw(WS.frame(1, b'{"type":"ping"}', mask=False))
+    ensure(d.ws.wait_closed()[0] == 1002, "an unmasked frame: 1002")
+    e = ctx.client()
+    e.ws.send_raw(WS.frame(2, b'{"type":"ping"}'))
+    ensure(e.ws.wait_closed()[0] == 1003, "a binary frame: 1003")
+    f = ctx.client()
+    f.ws.send_raw(WS.frame(1, b'{"type":"ping","x":"\xff"}'))
+    ensure(f.ws.wait_closed()[0] == 1007, "invalid UTF-8: 1007")

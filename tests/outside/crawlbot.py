@@ -172,6 +172,18 @@ def check_view_hidden(view, where):
                     check_item_hidden(s["item"], where + " shop")
 
 
+def check_options_hidden(view, options, where):
+    """The travel targets a seat is offered are tiles the party has seen
+    (C36, C47): an unseen ? or portal in them would be a map leak."""
+    for o in options:
+        if o["id"].startswith("travel:"):
+            x, y = (int(v) for v in o["id"][len("travel:"):].split(","))
+            ensure((o.get("x"), o.get("y")) == (x, y), "%s: a travel option's x, y are its id's" % where)
+            ensure(view["map"][y][x] != " ", "%s: travel offered to an unseen tile %r" % (where, o))
+            ensure(view["map"][y][x] in "?$<>_", "%s: a notable tile, as crawl.md lists: %r is %r"
+                   % (where, o, view["map"][y][x]))
+
+
 def play_until(client, tid, seat, until, max_decisions=200, chooser=None, spectator=None,
                first=None):
     """Plays `seat` at table `tid` with the sensible bot (or chooser(view,
@@ -188,12 +200,18 @@ def play_until(client, tid, seat, until, max_decisions=200, chooser=None, specta
                 m["type"] == "result" or (m["type"] == "options" and m.get("seat") == seat)),
                 what="options for seat %d" % seat)
         ensure(o["type"] != "result", "the run ended before what the check looks for")
-        if view is None:  # the last view before these options
-            for m in client.log:
-                if m.get("table") == tid and m["type"] in ("start", "reveal"):
-                    view = m["view"]
-                if m.get("table") == tid and m["type"] == "table" and m.get("game"):
-                    view = m["game"]["view"]
+        # the view these options follow: the last start, reveal or snapshot
+        # of the table before them (reveals of decisions that did not ask
+        # this seat included: a traveller's, a new level's)
+        k = max(i for i, m in enumerate(client.log) if m is o)
+        for m in reversed(client.log[:k]):
+            if m.get("table") == tid and m["type"] in ("start", "reveal"):
+                view = m["view"]
+                break
+            if m.get("table") == tid and m["type"] == "table" and m.get("game"):
+                view = m["game"]["view"]
+                break
+        check_options_hidden(view, o["options"], "decision %d options" % o["decision"])
         if until(view, o):
             return view, o
         choice = (chooser or (lambda v, opts: sensible(v, seat, opts)))(view, o["options"])

@@ -33,7 +33,7 @@ def attack(fn=None, known=None):
 class Context:
     # The shared laird: quick rounds (the docs' flags), no per-address
     # creation limits (the limit checks start their own).
-    SHARED_FLAGS = ["--window-ms", "200", "--reveal-pause-ms", "0",
+    SHARED_FLAGS = ["--window-ms", "0", "--reveal-pause-ms", "0",
                     "--ai-pacing-ms", "0", "--new-players-per-ip-hour", "0",
                     "--new-tables-per-ip-min", "0", "--max-tables-per-player", "50",
                     "--rate-msgs-per-sec", "1000", "--rate-burst", "2000"]
