@@ -79,6 +79,17 @@ def press_then_act(ctx):
 
 
 @attack
+def choose_out_of_play(ctx):
+    """PROTOCOL.md §3: choose at a table not in play is wrong_phase."""
+    a = ctx.client()
+    t = a.req({"type": "table_create", "kind": "deepfall", "seats": 2, "ai": 1})["table"]
+    for ch in ({"press": True}, {"target": 1}):
+        ensure(a.err({"type": "choose", "table": t, "choice": ch})["code"] == "wrong_phase",
+               "choose before the start: wrong_phase")
+    ensure(a.err({"type": "selecting", "table": t})["code"] in ("not_pending", "wrong_phase"), "selecting before the start")
+
+
+@attack
 def hostile_choices(ctx):
     alice, bob, carol, tid = two_humans(ctx)
     o1 = opts(alice, tid, 1)
