@@ -869,7 +869,9 @@ void handle_table_create(session *s, proto_msg *m)
 		return;
 	}
 	a->next_table_id++;
-	app_table *at = register_table(a, t, l->id, p->id);
+	/* In no lobby until lobby_add_table below: the lobby hears of the
+	 * new table once, whole, not of each seat filled on the way. */
+	app_table *at = register_table(a, t, 0, p->id);
 	p->hosted++;
 
 	/* The creator's own updates are in the snapshot it gets as the reply. */
@@ -1006,9 +1008,12 @@ void handle_table_start(session *s, proto_msg *m)
 	app_table *at = need_table(s, m);
 	if (!at)
 		return;
+	/* A table whose start record is being written still says `waiting`,
+	 * but its game is made: another start is wrong_phase (table.md §7).
+	 * Checked here, since the ok goes out before table_start runs. */
+	bool can_start = table_get_state(at->t) == TABLE_WAITING && !at->starting;
 	/* ok first: the start and first options follow it. */
-	if (table_get_state(at->t) == TABLE_WAITING &&
-	    table_host_player(at->t) == (uint64_t)s->pl->id) {
+	if (can_start && table_host_player(at->t) == (uint64_t)s->pl->id) {
 		app_ok(s, m->id);
 		int rc = table_start(at->t, (uint64_t)s->pl->id);
 		if (rc != TABLE_OK)
@@ -1016,10 +1021,10 @@ void handle_table_start(session *s, proto_msg *m)
 				 table_err_code(rc));
 		return;
 	}
-	int rc = table_get_state(at->t) != TABLE_WAITING ? TABLE_ERR_WRONG_PHASE
-							   : TABLE_ERR_FORBIDDEN;
-	table_fail(s, m, rc, NULL,
-		   rc == TABLE_ERR_WRONG_PHASE ? "the table has already started" : err_text(rc));
+	int rc = can_start ? TABLE_ERR_FORBIDDEN : TABLE_ERR_WRONG_PHASE;
+	const char *why = at->starting ? "the table's game is starting"
+				       : "the table has already started";
+	table_fail(s, m, rc, NULL, rc == TABLE_ERR_WRONG_PHASE ? why : err_text(rc));
 }
 
 void handle_choose(session *s, proto_msg *m)

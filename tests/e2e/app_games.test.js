@@ -11,6 +11,7 @@ const test = require('node:test');
 const assert = require('node:assert');
 const { startLaird } = require('./lib/laird');
 const { player, resume, autoplay, within, adminToken } = require('./lib/app');
+const { lockDatabase, storeQueued } = require('./lib/store_lock');
 
 const FAST = ['--window-ms', '60', '--reveal-pause-ms', '0', '--ai-pacing-ms', '0',
 	'--rate-burst', '400', '--rate-msgs-per-sec', '400', '--max-tables-per-player', '20'];
@@ -261,6 +262,28 @@ test('table life: AI seats, passwords, host rules, live lobby list', async () =>
 	for (const p of [host, watcher, guest]) p.c.close();
 });
 
+/* PROTOCOL.md: table_update is sent when a table is created: the new
+ * table as created (its creator seated, its AI seats), once, never the
+ * half-made table of the steps inside table_create. */
+test('a new table reaches the lobby once, whole: creator and AI seats in one table_update',
+	async () => {
+		const watcher = await player(srv, 'newswatch');
+		await watcher.ok('lobby_join', { lobby: 1 });
+		const host = await player(srv, 'builder');
+		const t = (await host.ok('table_create', { kind: 'gems', seats: 4, ai: 2,
+			name: 'made whole' })).table;
+		// The watcher's reply comes after every update queued for it before.
+		await watcher.ok('ping');
+		const upds = watcher.c.received.filter((m) => m.type === 'table_update' &&
+			m.table.id === t);
+		assert.strictEqual(upds.length, 1, JSON.stringify(upds));
+		assert.deepStrictEqual(upds[0].table.humans, ['builder', null, null, null]);
+		assert.deepStrictEqual(upds[0].table.ai, [false, true, true, false]);
+		await host.ok('table_close', { table: t });
+		host.c.close();
+		watcher.c.close();
+	});
+
 test('bad input at a table: not_seated, not_your_seat, not_pending, illegal_choice, wrong_phase', async () => {
 	const a = await player(srv, 'strict');
 	const b = await player(srv, 'outsider');
@@ -295,6 +318,46 @@ test('bad input at a table: not_seated, not_your_seat, not_pending, illegal_choi
 	assert.strictEqual(r.code, 'not_pending');
 	for (const p of [a, b, c]) p.c.close();
 });
+
+/* table.md §7: the table stays `waiting` while its start record is
+ * written; another table_start meanwhile is wrong_phase, not ok. Held
+ * there deterministically: the database's write lock is taken from
+ * outside, so the start record waits until the test lets it go. */
+test('a table_start while the start record is being written gets wrong_phase; one game starts',
+	async () => {
+		const a = await player(srv, 'eager');
+		const b = await player(srv, 'seated');
+		const t = (await a.ok('table_create', { kind: 'gems', seats: 2 })).table;
+		await b.ok('table_join', { table: t });
+		const lock = await lockDatabase(srv.dbPath);
+		let released = false;
+		try {
+			await a.ok('table_start', { table: t });
+			await storeQueued(srv, 1); // the start record waits on the lock
+			let r = await a.req('table_start', { table: t });
+			assert.strictEqual(r.code, 'wrong_phase', JSON.stringify(r));
+			r = await b.req('table_start', { table: t });
+			assert.strictEqual(r.code, 'wrong_phase', JSON.stringify(r));
+			// Nothing of the game is shown before its start is durable.
+			const snap = b.c.waitFor((m) => m.type === 'table' && m.table === t);
+			await b.ok('table_sync', { table: t });
+			assert.strictEqual((await snap).state, 'waiting');
+			await lock.release();
+			released = true;
+			await a.c.waitFor((m) => m.type === 'options' && m.table === t && m.decision === 1,
+				10000, 'the first options');
+			r = await a.req('table_start', { table: t });
+			assert.strictEqual(r.code, 'wrong_phase', 'in play');
+			const starts = a.c.received.filter((m) => m.type === 'start' && m.table === t);
+			assert.strictEqual(starts.length, 1, 'one game started');
+			assert.ok(!/did not start/.test(srv.output()), srv.output().slice(-2000));
+		} finally {
+			if (!released) await lock.release();
+			await a.ok('table_close', { table: t });
+			a.c.close();
+			b.c.close();
+		}
+	});
 
 test('statistics and adventure-use counts persist across a restart', async () => {
 	const fs = require('node:fs');

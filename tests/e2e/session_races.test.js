@@ -9,40 +9,9 @@
  */
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { spawn } = require('node:child_process');
-const { startLaird, stopClean, metric } = require('./lib/laird');
+const { startLaird, stopClean } = require('./lib/laird');
 const { player, raw, resume, adminToken } = require('./lib/app');
-
-/* Polls /metrics until the store has at least n requests in hand. */
-async function storeQueued(srv, n) {
-	const deadline = Date.now() + 10000;
-	while ((await metric(srv, 'lair_store_queue_depth')) < n) {
-		if (Date.now() > deadline) throw new Error(`the store never held ${n} requests`);
-		await new Promise((r) => setTimeout(r, 10)); // poll interval
-	}
-}
-
-/* Holds the database's write lock until release() (sqlite3's shell). */
-async function lockDatabase(dbPath) {
-	const sh = spawn('sqlite3', [dbPath], { stdio: ['pipe', 'pipe', 'pipe'] });
-	let out = '';
-	const locked = new Promise((resolve, reject) => {
-		sh.stdout.on('data', (d) => {
-			out += d;
-			if (/locked-now/.test(out)) resolve();
-		});
-		sh.on('exit', (code) => reject(new Error(`sqlite3 exited ${code}: ${out}`)));
-	});
-	sh.stdin.write("BEGIN IMMEDIATE;\nSELECT 'locked-now';\n");
-	await locked;
-	return {
-		release: () => new Promise((resolve) => {
-			sh.removeAllListeners('exit');
-			sh.on('exit', resolve);
-			sh.stdin.end('COMMIT;\n');
-		}),
-	};
-}
+const { lockDatabase, storeQueued } = require('./lib/store_lock');
 
 /* A write that waits on the lock and so holds up the store thread. */
 async function blockStore(srv) {
