@@ -9,11 +9,16 @@
  *   const t = await startLair(['play', '--server', url, '--name', 'ann'],
  *                             { env: { XDG_CONFIG_HOME: dir } });
  *     // opts: env, cols/rows (80×24), wrap: a command lair runs under
- *     //   (e.g. ['valgrind', ...flags])
+ *     //   (e.g. ['valgrind', ...flags]), record: keep every byte lair
+ *     //   writes (tmux pipe-pane) for t.drawn()
  *   await t.waitScreen(/No tables yet/, 5000)  // -> the screen text
  *   await t.keys('C')                           // literal keys
  *   t.screen()                                  // the screen now
  *   t.screenAnsi()                              // with colour escapes
+ *   t.drawn()     // (record) every row lair has drawn so far, in order, as
+ *                 // text: a frame shown for less than a poll of screen()
+ *                 // is there too (lair rewrites a changed row whole)
+ *   await t.waitDrawn(/swap 7 of 7/, 5000)      // -> drawn() once it matches
  *   const code = await t.waitExit(5000)         // lair's exit code
  *   await t.kill()                              // always (in finally)
  *
@@ -47,21 +52,41 @@ function shq(s) {
 	return `'${String(s).replace(/'/g, `'\\''`)}'`;
 }
 
-async function startLair(args, { env = {}, cols = 80, rows = 24, wrap = [] } = {}) {
+/* Terminal escape sequences out of a pane's raw output: what is left is
+ * the text written, in order. Attributes (SGR) go; a cursor move or other
+ * control sequence becomes a line break, so two rows never run together. */
+function stripEscapes(raw) {
+	return raw.replace(/\x1b\[[0-9;]*m/g, '')
+		.replace(/\x1b\[[0-9;?<=>]*[ -\/]*[@-~]/g, '\n')
+		.replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, '')
+		.replace(/\x1b[()][0-9A-Za-z]|\x1b[=>78MDEc]/g, '');
+}
+
+async function startLair(args, { env = {}, cols = 80, rows = 24, wrap = [], record = false } = {}) {
 	const sock = `lair-e2e-${process.pid}-${++serial}`;
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lair-tmux-'));
 	const exitFile = path.join(dir, 'exit');
 	const errFile = path.join(dir, 'stderr');
+	const outFile = path.join(dir, 'output');
 	const envs = Object.entries(env).map(([k, v]) => `${k}=${shq(v)}`).join(' ');
 	// The pane stays after lair exits so the test can read the last screen;
 	// stderr goes to a file (it would draw over the screen).
 	const argv = [...wrap, LAIR, ...args].map(shq).join(' ');
-	const cmd = `env ${envs} ${argv} 2>${shq(errFile)}; ` +
+	// With record, lair starts only once the pane's output is piped to a
+	// file (the "go" file), so the recording misses nothing.
+	const goFile = path.join(dir, 'go');
+	const wait = record ? `while [ ! -e ${shq(goFile)} ]; do sleep 0.01; done; ` : '';
+	const cmd = `${wait}env ${envs} ${argv} 2>${shq(errFile)}; ` +
 		`echo $? > ${shq(exitFile)}; exec sleep 600`;
 	const r = tmux(sock, ['-f', '/dev/null', 'new-session', '-d', '-x', String(cols),
 		'-y', String(rows), '-s', 'lair', cmd]);
 	if (r.status !== 0) throw new Error(`tmux new-session failed: ${r.stderr}`);
 	tmux(sock, ['set-option', '-g', 'status', 'off']);
+	if (record) {
+		const p = tmux(sock, ['pipe-pane', '-t', 'lair', `cat >> ${shq(outFile)}`]);
+		if (p.status !== 0) throw new Error(`tmux pipe-pane failed: ${p.stderr}`);
+		fs.writeFileSync(goFile, '');
+	}
 
 	const t = {
 		sock,
@@ -73,6 +98,25 @@ async function startLair(args, { env = {}, cols = 80, rows = 24, wrap = [] } = {
 		screenAnsi() {
 			const c = tmux(sock, ['capture-pane', '-p', '-e', '-t', 'lair']);
 			return c.status === 0 ? c.stdout : '';
+		},
+		drawn() {
+			try {
+				return stripEscapes(fs.readFileSync(outFile, 'latin1'));
+			} catch {
+				return '';
+			}
+		},
+		async waitDrawn(re, ms = 5000) {
+			const deadline = Date.now() + ms;
+			for (;;) {
+				const d = t.drawn();
+				if (re.test(d)) return d;
+				if (Date.now() > deadline) {
+					throw new Error(`timeout after ${ms} ms waiting for ${re} in lair's ` +
+						`output; the screen:\n${t.screen()}\n--- lair stderr ---\n${t.stderr()}`);
+				}
+				await new Promise((res) => setTimeout(res, 50)); // poll interval
+			}
 		},
 		stderr() {
 			try {
