@@ -3,6 +3,8 @@
  * by row: a changed row is rewritten whole (80 cells is cheap), an unchanged
  * one costs nothing, so a countdown ticking once a second writes one row.
  */
+#include <errno.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,6 +33,7 @@ void scr_init(struct scr *s, int fd, int color)
 	s->fd = fd;
 	s->color = color;
 	s->full = 1;
+	s->out_wait_ms = SCR_OUT_WAIT_MS;
 	scr_clear(s);
 }
 
@@ -100,14 +103,36 @@ int scr_contains(struct scr *s, const char *text)
 	return 0;
 }
 
+/* The terminal can take output slower than lair makes it (a busy machine, a
+ * slow link), and its file description is non-blocking: stdin and stdout
+ * of a terminal share one, and libuv's poll of stdin sets O_NONBLOCK on it.
+ * So a write may fall short with EAGAIN: then wait for the terminal, up to
+ * out_wait_ms in all. What is not written (that long a wait, a vanished
+ * terminal) is not on screen, whatever `shown` says: the next flush
+ * redraws everything (dropping the rest left a stale screen for good). */
 static void out(struct scr *s, const char *p, size_t n)
 {
+	int waited = 0;
 	while (n > 0 && s->fd >= 0) {
 		ssize_t w = write(s->fd, p, n);
-		if (w <= 0)
-			return; /* a vanished terminal: nothing useful to do */
-		p += w;
-		n -= (size_t)w;
+		if (w > 0) {
+			p += w;
+			n -= (size_t)w;
+			continue;
+		}
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && waited < s->out_wait_ms) {
+			struct pollfd pfd = {.fd = s->fd, .events = POLLOUT};
+			int step = s->out_wait_ms - waited < 100 ? s->out_wait_ms - waited : 100;
+			int r = poll(&pfd, 1, step);
+			if (r == 0)
+				waited += step;
+			if (r >= 0 || errno == EINTR)
+				continue;
+		}
+		s->full = 1;
+		return;
 	}
 }
 

@@ -17,6 +17,7 @@
 
 #define SCR_W 80
 #define SCR_H 24
+#define SCR_OUT_WAIT_MS 5000
 
 /* Attributes: a colour in the low 4 bits, flags above. */
 enum scr_color {
@@ -47,6 +48,8 @@ struct scr {
 	int raw;           /* the tty is in raw mode (scr_term_leave restores) */
 	int cols, rows;    /* the terminal's size; 0: unknown (taken to fit) */
 	int small_shown;   /* cols << 16 | rows the "too small" notice is up for */
+	int out_wait_ms;   /* a flush waits this long for a slow terminal at most
+			    * (SCR_OUT_WAIT_MS; tests set less) */
 	char row_buf[SCR_W + 1];
 };
 

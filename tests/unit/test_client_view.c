@@ -5,6 +5,9 @@
  * a human follows, and the rendering of a gems view into screen lines.
  */
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <string.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -127,6 +130,100 @@ TEST(client_screen_flush_writes_only_changes_and_colour_when_asked)
 	}
 	close(p[0]);
 	close(p[1]);
+}
+
+/* A terminal that does not take a frame (full, its file description
+ * non-blocking as lair's is): the frame is not taken for shown, and the
+ * next flush, once the terminal reads again, redraws the whole screen. It
+ * stayed stale before (lair play under load: the result never drawn). */
+TEST(client_screen_a_frame_the_terminal_did_not_take_is_drawn_again)
+{
+	int p[2];
+	REQUIRE(pipe(p) == 0);
+	fcntl(p[0], F_SETFL, O_NONBLOCK);
+	fcntl(p[1], F_SETFL, O_NONBLOCK);
+	char junk[4096];
+	memset(junk, 'j', sizeof junk);
+	while (write(p[1], junk, sizeof junk) > 0) {
+	} /* the pipe is full */
+	struct scr s;
+	scr_init(&s, p[1], 0);
+	s.out_wait_ms = 0;
+	scr_put(&s, 3, 0, 0, "GAME OVER");
+	scr_flush(&s); /* EAGAIN: nothing of it written */
+	static char out[1 << 20];
+	while (drain(p[0], out, sizeof out) > 0) {
+	}
+	scr_flush(&s); /* nothing changed since, but the frame is not on screen */
+	drain(p[0], out, sizeof out);
+	CHECK(strstr(out, "GAME OVER") != NULL);
+	CHECK(strstr(out, "\033[2J") != NULL); /* whole */
+	scr_flush(&s); /* now it is */
+	CHECK_EQ(drain(p[0], out, sizeof out), 0);
+	close(p[0]);
+	close(p[1]);
+}
+
+/* A terminal read on another thread, at times slower than frames come:
+ * every frame gets there whole (a write that falls short with EAGAIN waits
+ * for the reader). */
+struct slow_reader {
+	int fd;
+	size_t got;
+	int saw_last;
+};
+
+static void *slow_read(void *arg)
+{
+	struct slow_reader *r = arg;
+	char buf[512], tail[16] = "";
+	ssize_t n;
+	while ((n = read(r->fd, buf, sizeof buf)) != 0) {
+		if (n < 0) {
+			struct pollfd pfd = {.fd = r->fd, .events = POLLIN};
+			poll(&pfd, 1, 1000);
+			continue;
+		}
+		r->got += (size_t)n;
+		/* "frame 49" may straddle two reads */
+		char joined[16 + sizeof buf + 1];
+		size_t t = strlen(tail);
+		memcpy(joined, tail, t);
+		memcpy(joined + t, buf, (size_t)n);
+		joined[t + (size_t)n] = '\0';
+		if (strstr(joined, "frame 49"))
+			r->saw_last = 1;
+		size_t keep = (size_t)n < 8 ? (size_t)n : 8;
+		memcpy(tail, buf + n - keep, keep);
+		tail[keep] = '\0';
+	}
+	return NULL;
+}
+
+TEST(client_screen_frames_reach_a_slow_terminal_whole)
+{
+	int p[2];
+	REQUIRE(pipe(p) == 0);
+	fcntl(p[0], F_SETFL, O_NONBLOCK);
+	fcntl(p[1], F_SETFL, O_NONBLOCK);
+	fcntl(p[1], F_SETPIPE_SZ, 4096);
+	struct slow_reader r = {.fd = p[0]};
+	pthread_t th;
+	REQUIRE(pthread_create(&th, NULL, slow_read, &r) == 0);
+	struct scr s;
+	scr_init(&s, p[1], 1);
+	for (int f = 0; f < 50; f++) { /* every row changes: ~3 KB a frame */
+		for (int row = 0; row < SCR_H; row++)
+			scr_printf(&s, row, 0, (uint8_t)(row % 7 + 1), "frame %d row %d %060d", f,
+				   row, f);
+		scr_flush(&s);
+		CHECK_EQ(s.full, 0); /* all of it written */
+	}
+	close(p[1]);
+	pthread_join(th, NULL);
+	close(p[0]);
+	CHECK(r.saw_last);
+	CHECK(r.got > 50 * 24 * 80);
 }
 
 /* Below 80x24 the terminal gets a "too small" notice (once per size), never
