@@ -64,50 +64,49 @@ static double jitter(ai_ctx *x)
 
 /* ---- pressing (the risk appetite) ---------------------------------------- */
 
-/* Expected faces of the next hand: drawn from the draw pile, then from the
- * reshuffled discard when the pile runs short (both piles' counts are
- * public). */
-/* Faces of each face kind summed over a pile (counts per die kind first:
- * one increment a die, then six faces a kind). */
-static void pile_faces(const uint8_t *pile, int n, int *out)
+/* The Dread and Faith faces summed over a pile: the dice of each kind
+ * counted first (one increment a die), then each kind's faces. */
+static void pile_dread_faith(const uint8_t *pile, int n, int *dread, int *faith)
 {
 	int kinds[DF_NDIE] = {0};
 	for (int i = 0; i < n; i++)
 		kinds[pile[i]]++;
+	*dread = *faith = 0;
 	for (int d = 0; d < DF_NDIE; d++)
-		if (kinds[d])
-			for (int k = 0; k < 6; k++)
-				out[df_dice[d].face[k]] += kinds[d];
-}
-
-static void next_hand(const ai_ctx *x, double *e)
-{
-	const df_party *pa = x->pa;
-	int hs = df_hand_size(x->g, x->seat);
-	int cd[DF_NFACES] = {0}, cx[DF_NFACES] = {0};
-	pile_faces(pa->draw, pa->n_draw, cd);
-	int from_draw = hs < pa->n_draw ? hs : pa->n_draw;
-	int from_disc = hs - from_draw < pa->n_disc ? hs - from_draw : pa->n_disc;
-	if (from_disc > 0)
-		pile_faces(pa->disc, pa->n_disc, cx);
-	for (int f = 0; f < DF_NFACES; f++)
-		e[f] = (pa->n_draw ? from_draw * cd[f] / (6.0 * pa->n_draw) : 0) +
-		       (from_disc > 0 ? from_disc * cx[f] / (6.0 * pa->n_disc) : 0);
+		for (int k = 0; k < 6; k++) {
+			*dread += df_dice[d].face[k] == DF_DREAD ? kinds[d] : 0;
+			*faith += df_dice[d].face[k] == DF_FAITH ? kinds[d] : 0;
+		}
 }
 
 /* The Dread that would stand after one more hand, on average: its Dread and
  * the press's own, less what is left to cancel it (Faith kept, the rest of
- * a Revenant's conversion, the new hand's Faith). */
+ * a Revenant's conversion, the new hand's Faith). The next hand's expected
+ * faces: drawn from the draw pile, then from the reshuffled discard when
+ * the pile runs short (both piles' counts are public). */
 static double standing_after_press(const ai_ctx *x)
 {
 	const df_game *g = x->g;
-	double e[DF_NFACES];
-	next_hand(x, e);
+	const df_party *pa = x->pa;
+	int hs = df_hand_size(g, x->seat);
+	int from_draw = hs < pa->n_draw ? hs : pa->n_draw;
+	int from_disc = hs - from_draw < pa->n_disc ? hs - from_draw : pa->n_disc;
+	double dread = 0, faith = 0;
+	int d, f;
+	if (pa->n_draw) {
+		pile_dread_faith(pa->draw, pa->n_draw, &d, &f);
+		dread = from_draw * d / (6.0 * pa->n_draw);
+		faith = from_draw * f / (6.0 * pa->n_draw);
+	}
+	if (from_disc > 0) {
+		pile_dread_faith(pa->disc, pa->n_disc, &d, &f);
+		dread += from_disc * d / (6.0 * pa->n_disc);
+		faith += from_disc * f / (6.0 * pa->n_disc);
+	}
 	double conv_left = 0;
-	if (df_lineages[x->pa->lineage].flags & DF_L_DREAD_TO_METTLE)
+	if (df_lineages[pa->lineage].flags & DF_L_DREAD_TO_METTLE)
 		conv_left = g->cfg.revenant_convert - x->t.to_mettle;
-	double add = e[DF_DREAD] + g->cfg.press_dread - x->t.sym[DF_FAITH] - e[DF_FAITH] -
-		     conv_left;
+	double add = dread + g->cfg.press_dread - x->t.sym[DF_FAITH] - faith - conv_left;
 	return x->t.sym[DF_DREAD] + (add > 0 ? add : 0);
 }
 

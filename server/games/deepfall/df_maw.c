@@ -47,6 +47,18 @@ static bool spread(df_game *g, int f, int amount)
 	return true;
 }
 
+/* The rooms in `gone` left the board: no party's claimed set keeps them
+ * (a party's production and Last Stand look only at its claimed rooms;
+ * fewer of them, less to look at). */
+static void forget(df_game *g, const uint64_t *gone)
+{
+	for (int s = 0; s < g->seats; s++) {
+		df_party *pa = &g->pl[s].party;
+		for (int w = 0; w < (int)(sizeof pa->claimed / sizeof pa->claimed[0]); w++)
+			pa->claimed[w] &= ~gone[w];
+	}
+}
+
 /* DF57: the refugee plunder on a room a Worthy End consumed flees to the
  * live rooms of its floor, or waits on the floor when none is left. */
 static void flee(df_game *g, int i, game_events *evs)
@@ -93,6 +105,7 @@ static void worthy_end(df_game *g, int seat, int floor, game_events *evs)
 		gone[i >> 6] |= 1ull << (i & 63);
 		consumed++;
 	}
+	forget(g, gone);
 	if (g->cfg.plunder_flees) /* DF57: but its refugees flee */
 		for (int w = 0; w < (int)(sizeof gone / sizeof gone[0]); w++)
 			for (uint64_t m = gone[w]; m; m &= m - 1)
@@ -188,6 +201,12 @@ void df_collapse(df_game *g, int f, game_events *evs)
 		if (pa->active && pa->floor == f)
 			taken(g, s, evs);
 	}
+	uint64_t gone[sizeof g->pl[0].party.claimed / sizeof g->pl[0].party.claimed[0]] = {0};
+	for (int r = 0; r < R; r++) {
+		int i = (f - 1) * R + r;
+		gone[i >> 6] |= 1ull << (i & 63);
+	}
+	forget(g, gone);
 	g->frontier = f - 1;
 	/* DF67: refugee plunder rises to the floor above, split evenly; where
 	 * no room is left alive it is lost, or with DF57 waits on the floor. */
