@@ -23,6 +23,20 @@ TEST(deepfall_DF24_recruit_die_has_one_of_each_face)
 		CHECK_EQ(seen[f], 1);
 }
 
+TEST(deepfall_DF24_every_die_counts_its_faces_as_its_sides_show)
+{
+	for (int d = 0; d < DF_NDIE; d++) {
+		int seen[DF_NFACES] = {0}, sides = 0;
+		for (int k = 0; k < 6; k++)
+			seen[df_dice[d].face[k]]++;
+		for (int f = 0; f < DF_NFACES; f++) {
+			CHECK_EQ(df_dice[d].count[f], seen[f]);
+			sides += df_dice[d].count[f];
+		}
+		CHECK_EQ(sides, 6);
+	}
+}
+
 TEST(deepfall_DF3_DF11_room_glory_is_sublinear_in_depth_and_whole)
 {
 	df_config c = cfg_default();

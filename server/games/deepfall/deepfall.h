@@ -111,7 +111,8 @@ enum {
 
 typedef struct df_die_def {
 	const char *name;
-	uint8_t face[6]; /* enum df_face per side */
+	uint8_t face[6];           /* enum df_face per side */
+	uint8_t count[DF_NFACES]; /* sides showing each face (derived from face) */
 } df_die_def;
 
 typedef struct df_lineage_def {

@@ -64,19 +64,16 @@ static double jitter(ai_ctx *x)
 
 /* ---- pressing (the risk appetite) ---------------------------------------- */
 
-/* The Dread and Faith faces summed over a pile: the dice of each kind
- * counted first (one increment a die), then each kind's faces. */
+/* The Dread and Faith faces summed over a pile, die by die. */
 static void pile_dread_faith(const uint8_t *pile, int n, int *dread, int *faith)
 {
-	int kinds[DF_NDIE] = {0};
-	for (int i = 0; i < n; i++)
-		kinds[pile[i]]++;
-	*dread = *faith = 0;
-	for (int d = 0; d < DF_NDIE; d++)
-		for (int k = 0; k < 6; k++) {
-			*dread += df_dice[d].face[k] == DF_DREAD ? kinds[d] : 0;
-			*faith += df_dice[d].face[k] == DF_FAITH ? kinds[d] : 0;
-		}
+	int dr = 0, fa = 0;
+	for (int i = 0; i < n; i++) {
+		dr += df_dice[pile[i]].count[DF_DREAD];
+		fa += df_dice[pile[i]].count[DF_FAITH];
+	}
+	*dread = dr;
+	*faith = fa;
 }
 
 /* The Dread that would stand after one more hand, on average: its Dread and

@@ -25,16 +25,29 @@
 const char *const df_face_names[DF_NFACES] = {"steel", "cunning", "faith",
 					      "greed", "mettle", "dread"};
 
-/* DF24: Recruit is one of each face; the others lean to their calling. */
+/* DF24: Recruit is one of each face; the others lean to their calling.
+ * Each die's count of every face is derived from its six sides here, at
+ * compile time (the bots sum a pile's faces die by die). */
+#define N(f, a, b, c, d, e, g) ((a == f) + (b == f) + (c == f) + (d == f) + (e == f) + (g == f))
+#define DIE(name, a, b, c, d, e, g)                                                       \
+	{                                                                                 \
+		name, {a, b, c, d, e, g},                                                 \
+		{                                                                         \
+			N(S, a, b, c, d, e, g), N(C, a, b, c, d, e, g), N(F, a, b, c, d, e, g), \
+			N(G, a, b, c, d, e, g), N(M, a, b, c, d, e, g), N(D, a, b, c, d, e, g)  \
+		}                                                                         \
+	}
 const df_die_def df_dice[DF_NDIE] = {
-	[DF_DIE_RECRUIT] = {"recruit", {S, C, F, G, M, D}},
-	[DF_DIE_WARRIOR] = {"warrior", {S, S, S, G, M, D}},
-	[DF_DIE_SCHOLAR] = {"scholar", {C, C, C, F, M, D}},
-	[DF_DIE_PRIEST] = {"priest", {F, F, F, S, M, D}},
-	[DF_DIE_ROGUE] = {"rogue", {C, C, G, G, M, D}},
-	[DF_DIE_CHAMPION] = {"champion", {S, S, S, F, M, M}},
-	[DF_DIE_RELIC] = {"relic", {S, C, F, G, G, M}},
+	[DF_DIE_RECRUIT] = DIE("recruit", S, C, F, G, M, D),
+	[DF_DIE_WARRIOR] = DIE("warrior", S, S, S, G, M, D),
+	[DF_DIE_SCHOLAR] = DIE("scholar", C, C, C, F, M, D),
+	[DF_DIE_PRIEST] = DIE("priest", F, F, F, S, M, D),
+	[DF_DIE_ROGUE] = DIE("rogue", C, C, G, G, M, D),
+	[DF_DIE_CHAMPION] = DIE("champion", S, S, S, F, M, M),
+	[DF_DIE_RELIC] = DIE("relic", S, C, F, G, G, M),
 };
+#undef DIE
+#undef N
 
 #undef S
 #undef C

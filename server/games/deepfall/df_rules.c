@@ -227,13 +227,14 @@ void df_claim(df_game *g, int seat, int *tot, bool trinity, game_events *evs)
 			target = r;
 			target_val = rm->value;
 		}
+		if (rm->value <= best_val)
+			continue; /* not better than an affordable one found */
 		int lock = df_themes[rm->theme].lock;
 		int bonus = (cf & DF_C_LOCK_BONUS) && lock > 0 ? 1 : 0;
 		int have_s = tot[DF_STEEL] + rm->prog_s[seat];
 		int have_c = tot[DF_CUNNING] + rm->prog_c[seat] + bonus;
 		bool vault_ok = rm->theme != DF_VAULT || trinity || (cf & DF_C_SOLO_VAULT);
-		if (have_s >= df_threat_for(g, seat, rm) && have_c >= lock && vault_ok &&
-		    rm->value > best_val) {
+		if (have_s >= df_threat_for(g, seat, rm) && have_c >= lock && vault_ok) {
 			best = r;
 			best_val = rm->value;
 		}
