@@ -124,11 +124,19 @@ int df_choice_check(const df_game *g, int seat, game_choice code, char *err, siz
 
 /* ---- the round ------------------------------------------------------------ */
 
+/* The i-th seat in this round's order, from the start seat (DF35); no
+ * division: the round engine asks for every seat at every step. */
+static int seat_in_order(const df_game *g, int i)
+{
+	int s = g->start_seat + i;
+	return s < g->seats ? s : s - g->seats;
+}
+
 /* DF31: every party draws and rolls its opening hand. */
 static void open_round(df_game *g, game_events *evs)
 {
 	for (int i = 0; i < g->seats; i++) {
-		int s = (g->start_seat + i) % g->seats;
+		int s = seat_in_order(g, i);
 		if (g->pl[s].party.active)
 			df_roll_hand(g, s, evs);
 	}
@@ -184,7 +192,7 @@ static void end_round(df_game *g, game_events *evs)
 {
 	int falls = df_maw_falls(g, 0, NULL);
 	for (int i = 0; i < g->seats; i++) {
-		int s = (g->start_seat + i) % g->seats;
+		int s = seat_in_order(g, i);
 		df_act a;
 		if (g->pl[s].party.acted && df_act_unpack(g->pl[s].party.act, &a) == 0)
 			df_resolve(g, s, a, falls, evs);
@@ -232,7 +240,7 @@ int df_apply(df_game *g, const game_choice *choices, game_events *evs, char *err
 	/* DF32, DF33: the acts are kept for the end of the round; the pressed
 	 * hands are rolled now, in seat order from the start seat. */
 	for (int i = 0; i < g->seats; i++) {
-		int s = (g->start_seat + i) % g->seats;
+		int s = seat_in_order(g, i);
 		df_party *pa = &g->pl[s].party;
 		if (!(pend >> s & 1))
 			continue;
