@@ -122,6 +122,9 @@ void df_roll_hand(df_game *g, int seat, game_events *evs)
 
 /* ---- the turn's symbols (DF40-DF42) ------------------------------------- */
 
+/* Written with selects rather than branches where the outcome is a die's:
+ * the simulator computes these totals a hundred times a game, and a
+ * mispredicted branch costs more than the few operations it skips. */
 void df_turn_totals(const df_game *g, int seat, df_totals *t)
 {
 	const df_party *pa = &g->pl[seat].party;
@@ -130,36 +133,35 @@ void df_turn_totals(const df_game *g, int seat, df_totals *t)
 	int *sym = t->sym;
 	for (int f = 0; f < DF_NFACES; f++)
 		sym[f] = pa->rolled[f];
-	t->trinity = sym[DF_STEEL] && sym[DF_CUNNING] && sym[DF_FAITH];
+	t->trinity = (sym[DF_STEEL] > 0) & (sym[DF_CUNNING] > 0) & (sym[DF_FAITH] > 0);
 	int presses = pa->hands > 1 ? pa->hands - 1 : 0;
 	sym[DF_DREAD] += presses * g->cfg.press_dread; /* greed stacks the peril */
 	t->rolled_dread = sym[DF_DREAD];
 	const int8_t mods[3] = {lin->steel, lin->cunning, lin->faith};
 	for (int f = 0; f < 3; f++) {
 		sym[f] += mods[f];
-		if (sym[f] < 0)
-			sym[f] = 0;
+		sym[f] = sym[f] < 0 ? 0 : sym[f];
 	}
-	/* DF41: Catan production from every held room whose symbol was rolled. */
-	if (g->cfg.production)
-		for (int w = 0; w < (int)(sizeof pa->claimed / sizeof pa->claimed[0]); w++)
-			for (uint64_t m = pa->claimed[w]; m; m &= m - 1) {
-				const df_room *rm = &g->rooms[w * 64 + __builtin_ctzll(m)];
-				int p = df_themes[rm->theme].produces;
-				if (rm->act[seat] && rm->alive && p >= 0 && pa->rolled[p] > 0)
-					sym[p] += g->cfg.production;
-			}
+	/* DF41: Catan production from every held room whose symbol was
+	 * rolled (a room producing nothing adds to a spare slot). */
+	int prod[DF_NFACES + 1] = {0};
+	for (int w = 0; w < (int)(sizeof pa->claimed / sizeof pa->claimed[0]); w++)
+		for (uint64_t m = pa->claimed[w]; m; m &= m - 1) {
+			const df_room *rm = &g->rooms[w * 64 + __builtin_ctzll(m)];
+			int p = df_themes[rm->theme].produces;
+			p = p < 0 ? DF_NFACES : p;
+			prod[p] += (rm->act[seat] != 0) & (rm->alive != 0) & (pa->rolled[p] > 0);
+		}
+	for (int f = 0; f < DF_NFACES; f++)
+		sym[f] += prod[f] * g->cfg.production;
 	/* DF42: Revenant conversion, the Hierophant's cancel, then Faith. */
-	int dread = sym[DF_DREAD], conv = 0, cancel = 0;
-	if (lin->flags & DF_L_DREAD_TO_METTLE) {
-		conv = dread < g->cfg.revenant_convert ? dread : g->cfg.revenant_convert;
-		dread -= conv;
-		sym[DF_METTLE] += conv;
-	}
-	if ((cf & DF_C_DREAD_CANCEL) && dread > 0) {
-		dread--;
-		cancel++;
-	}
+	int dread = sym[DF_DREAD];
+	int rc = g->cfg.revenant_convert;
+	int conv = (lin->flags & DF_L_DREAD_TO_METTLE) ? (dread < rc ? dread : rc) : 0;
+	dread -= conv;
+	sym[DF_METTLE] += conv;
+	int cancel = (cf & DF_C_DREAD_CANCEL) && dread > 0;
+	dread -= cancel;
 	int f = dread < sym[DF_FAITH] ? dread : sym[DF_FAITH];
 	sym[DF_FAITH] -= f;
 	dread -= f;
