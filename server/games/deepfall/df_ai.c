@@ -225,9 +225,20 @@ static void needs_init(const ai_ctx *x, needs *n)
  * the steps bought can claim (0.4 of it when a rival's marker is at least
  * as strong), a little for progress toward a room it cannot claim yet, the
  * loot, and the dividend of new depth (weighted by depth_bias), less a
- * little per step bought. -1 when f is out of reach. */
+ * little per step bought. -1 when f is out of reach.
+ *
+ * Each room's share of its worth is picked from one table by an index
+ * worked out with selects, not branches: whether a room is open, claimable
+ * or outbid are dice outcomes a branch would mispredict. A room the party
+ * cannot take (collapsed, consumed, already its own) gets the share 0,
+ * which the maximum ignores. */
 static double floor_value(const ai_ctx *x, const needs *n, int f, double depth_bias)
 {
+	/* Progress toward a room it cannot claim: a fraction for every symbol
+	 * put in (by shortfall 0..7); then outbid, claimable, closed. */
+	static const double share[11] = {0.15, 0.075, 0.05,  0.0375, 0.03, 0.025,
+					  0.0214, 0.01875, 0.4, 1.0,    0.0};
+	enum { OUTBID = 8, CLAIM = 9, CLOSED = 10 };
 	const df_game *g = x->g;
 	const df_party *pa = x->pa;
 	const int me = x->seat;
@@ -238,32 +249,30 @@ static double floor_value(const ai_ctx *x, const needs *n, int f, double depth_b
 		return -1;
 	c -= pay > m ? pay - m : 0;
 	int s = x->t.sym[DF_STEEL];
+	int mine = 1 + s + c;
 	double best = 0;
+	const df_room *rooms = &g->rooms[(f - 1) * g->cfg.rooms];
 	for (int r = 0; r < g->cfg.rooms; r++) {
-		const df_room *rm = &g->rooms[(f - 1) * g->cfg.rooms + r];
+		const df_room *rm = &rooms[r];
 		int worth = df_room_pays(&g->cfg, rm->value, f); /* DF56, DF59 */
-		if (!rm->alive || rm->act[me] || worth <= best)
-			continue; /* (a room is worth at most what it pays) */
 		int ns = n->threat[rm->theme] - rm->prog_s[me];
 		int nc = n->lock[rm->theme] - rm->prog_c[me];
-		double v;
-		if (s >= ns && c >= nc && (rm->theme != DF_VAULT || n->vault_ok)) {
-			int mine = 1 + s + c, opp = 0;
-			if (g->cfg.strength_surplus)
-				mine -= (ns > 0 ? ns : 0) + (nc > 0 ? nc : 0);
-			mine *= n->dbl[me];
-			for (int o = 0; o < g->seats; o++) {
-				int st = rm->act[o] * n->dbl[o] + rm->fallen[o];
-				opp = o != me && st > opp ? st : opp;
-			}
-			v = worth * (opp >= mine ? 0.4 : 1.0);
-		} else {
-			/* Progress toward it: a fraction for every symbol put in. */
-			static const double part[8] = {0.15,  0.075, 0.05,  0.0375,
-						       0.03,  0.025, 0.0214, 0.01875};
-			int shortfall = (ns > s ? ns - s : 0) + (nc > c ? nc - c : 0);
-			v = worth * part[shortfall < 7 ? shortfall : 7];
+		int opp = 0;
+		for (int o = 0; o < g->seats; o++) {
+			int st = (rm->act[o] * n->dbl[o] + rm->fallen[o]) * (o != me);
+			opp = st > opp ? st : opp;
 		}
+		int bid = mine;
+		if (g->cfg.strength_surplus)
+			bid -= (ns > 0 ? ns : 0) + (nc > 0 ? nc : 0);
+		bid *= n->dbl[me];
+		int shortfall = (ns - s) * (ns > s) + (nc - c) * (nc > c);
+		bool claim = (s >= ns) & (c >= nc) & ((rm->theme != DF_VAULT) | n->vault_ok);
+		bool open = (rm->alive != 0) & (rm->act[me] == 0);
+		int k = shortfall < 7 ? shortfall : 7;
+		k = claim ? (opp >= bid ? OUTBID : CLAIM) : k;
+		k = open ? k : CLOSED;
+		double v = worth * share[k];
 		best = v > best ? v : best;
 	}
 	double loot = x->t.sym[DF_GREED] * df_depth_scale(&g->cfg, f, g->cfg.loot_per_greed);
