@@ -220,26 +220,32 @@ void df_claim(df_game *g, int seat, int *tot, bool trinity, game_events *evs)
 	df_player *pl = &g->pl[seat];
 	df_party *pa = &pl->party;
 	uint16_t cf = df_callings[pa->calling].flags;
+	/* df_threat_for, a denizen's anger worked out once per faction (slot
+	 * 0: a room of no faction); then every room weighed with selects, not
+	 * branches on what the dice left (see df_turn_totals). */
+	int anger[DF_NDENIZEN + 1] = {0};
+	for (int d = 0; d < DF_NDENIZEN && !(cf & DF_C_CALM_DENIZENS); d++) {
+		int e = pa->anger[d] / g->cfg.denizen_step;
+		anger[d + 1] = e < g->cfg.denizen_cap ? e : g->cfg.denizen_cap;
+	}
+	bool smash = df_lineages[pa->lineage].flags & DF_L_IGNORE_THREAT;
+	bool vault_any = trinity || (cf & DF_C_SOLO_VAULT);
+	bool lock_bonus = cf & DF_C_LOCK_BONUS;
 	int best = -1, best_val = -1, target = -1, target_val = -1;
 	for (int r = 0; r < g->cfg.rooms; r++) {
-		df_room *rm = df_room_at(g, pa->floor, r);
-		if (!rm->alive || rm->act[seat])
-			continue;
-		if (rm->value > target_val) {
-			target = r;
-			target_val = rm->value;
-		}
-		if (rm->value <= best_val)
-			continue; /* not better than an affordable one found */
-		int lock = df_themes[rm->theme].lock;
-		int bonus = (cf & DF_C_LOCK_BONUS) && lock > 0 ? 1 : 0;
+		const df_room *rm = df_room_at(g, pa->floor, r);
+		const df_theme_def *th = &df_themes[rm->theme];
+		bool open = (rm->alive != 0) & (rm->act[seat] == 0);
+		bool top = open & (rm->value > target_val);
+		target = top ? r : target;
+		target_val = top ? rm->value : target_val;
+		int threat = smash ? 0 : th->threat + anger[th->denizen + 1];
 		int have_s = tot[DF_STEEL] + rm->prog_s[seat];
-		int have_c = tot[DF_CUNNING] + rm->prog_c[seat] + bonus;
-		bool vault_ok = rm->theme != DF_VAULT || trinity || (cf & DF_C_SOLO_VAULT);
-		if (have_s >= df_threat_for(g, seat, rm) && have_c >= lock && vault_ok) {
-			best = r;
-			best_val = rm->value;
-		}
+		int have_c = tot[DF_CUNNING] + rm->prog_c[seat] + (lock_bonus & (th->lock > 0));
+		bool ok = open & (rm->value > best_val) & (have_s >= threat) & (have_c >= th->lock) &
+			  ((rm->theme != DF_VAULT) | vault_any);
+		best = ok ? r : best;
+		best_val = ok ? rm->value : best_val;
 	}
 	if (best >= 0) {
 		df_room *rm = df_room_at(g, pa->floor, best);
