@@ -30,6 +30,7 @@ static inline void clear_turns(df_game *g)
 		pa->hands = 0;
 		pa->acted = 0;
 		memset(pa->rolled, 0, sizeof pa->rolled);
+		df_turn_totals(g, s, &pa->tot);
 	}
 	g->round_dread = g->round_press = 0;
 }
@@ -44,6 +45,7 @@ static inline void setup(df_game *g, int seats, const int *lin, const int *cal)
 	for (int s = 0; s < seats; s++) {
 		g->pl[s].party.lineage = (uint8_t)lin[s];
 		g->pl[s].party.calling = (uint8_t)cal[s];
+		df_turn_totals(g, s, &g->pl[s].party.tot);
 	}
 }
 
@@ -56,6 +58,7 @@ static inline void set_turn(df_game *g, int seat, int hands, int steel, int cunn
 	for (int i = 0; i < DF_NFACES; i++)
 		pa->rolled[i] = (uint8_t)f[i];
 	pa->hands = (uint8_t)hands;
+	df_turn_totals(g, seat, &pa->tot); /* as a roll leaves them */
 }
 
 static inline df_room *plain_room(df_game *g, int f, int r, int theme)

@@ -231,6 +231,17 @@ typedef struct df_room {
 	uint8_t prog_s[DF_MAX_SEATS], prog_c[DF_MAX_SEATS]; /* assault progress */
 } df_room;
 
+/* A party's symbols for the rest of its turn, as the act step will resolve
+ * them (DF40-DF42): the faces rolled with the pressed Dread, the Lineage's
+ * per-turn costs, production from held rooms, then Dread resolution. */
+typedef struct df_totals {
+	int sym[DF_NFACES];  /* after all of the above; sym[DF_DREAD] is what stands */
+	int rolled_dread;    /* Dread rolled plus press_dread per press */
+	int cancelled, to_mettle;
+	int setbacks;        /* Setbacks the standing Dread will cause */
+	bool trinity;        /* Steel, Cunning and Faith all rolled (DF45) */
+} df_totals;
+
 typedef struct df_party {
 	uint8_t active, lineage, calling, floor, deepest, last_stand, entry;
 	uint8_t n_draw, n_disc, n_wound, golem_setbacks;
@@ -242,6 +253,11 @@ typedef struct df_party {
 	uint8_t hand[DF_MAX_BAG];
 	uint8_t n_hand, hands, acted;
 	uint8_t rolled[DF_NFACES];
+	/* The turn's totals (df_turn_totals) as of its last hand rolled:
+	 * nothing changes them before its act resolves (DF34: nothing another
+	 * party does changes an act), so the bots and the resolution read
+	 * them here instead of working them out again. */
+	df_totals tot;
 	game_choice act;
 	/* The rooms this party claimed, a bit per room index: the only rooms
 	 * its active markers can be on (production and the Last Stand's free
@@ -376,16 +392,6 @@ void df_game_init(df_game *g, const df_config *cfg, int seats, uint64_t seed, ga
 int df_apply(df_game *g, const game_choice *choices, game_events *evs, char *err,
 	     size_t errlen);
 
-/* A party's symbols for the rest of its turn, as the act step will resolve
- * them (DF40-DF42): the faces rolled with the pressed Dread, the Lineage's
- * per-turn costs, production from held rooms, then Dread resolution. */
-typedef struct df_totals {
-	int sym[DF_NFACES];  /* after all of the above; sym[DF_DREAD] is what stands */
-	int rolled_dread;    /* Dread rolled plus press_dread per press */
-	int cancelled, to_mettle;
-	int setbacks;        /* Setbacks the standing Dread will cause */
-	bool trinity;        /* Steel, Cunning and Faith all rolled (DF45) */
-} df_totals;
 void df_turn_totals(const df_game *g, int seat, df_totals *t);
 
 /* Whether the seat may declare a Last Stand with its act now (DF51):

@@ -44,7 +44,7 @@ static void ctx_init(ai_ctx *x, const df_game *g, int seat)
 	int cost = g->cfg.move_cost -
 		   ((df_callings[x->pa->calling].flags & DF_C_CHEAP_MOVES) ? 1 : 0);
 	x->cost = cost < 1 ? 1 : cost;
-	df_turn_totals(g, seat, &x->t);
+	x->t = x->pa->tot;
 	x->falls = 0;
 	x->safe = x->F;
 	x->bank = x->pa->unbanked + df_dividend(g, seat);

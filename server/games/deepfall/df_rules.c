@@ -111,6 +111,7 @@ void df_roll_hand(df_game *g, int seat, game_events *evs)
 	for (int f = 0; f < DF_NFACES; f++)
 		pa->rolled[f] = (uint8_t)(pa->rolled[f] + faces[f]);
 	pa->hands++;
+	df_turn_totals(g, seat, &pa->tot);
 	g->round_dread += faces[DF_DREAD]; /* DF60: every Dread rolled feeds the Maw */
 	if (evs) {
 		int32_t packed = 0;
@@ -407,8 +408,7 @@ void df_resolve(df_game *g, int seat, df_act a, int falls, game_events *evs)
 	if (!pa->active)
 		return;
 	const df_calling_def *cal = &df_callings[pa->calling];
-	df_totals t;
-	df_turn_totals(g, seat, &t);
+	df_totals t = pa->tot;
 	int *tot = t.sym;
 	if (t.rolled_dread)
 		df_emit(evs, DF_EV_DREAD, seat, t.rolled_dread, t.cancelled, t.to_mettle);
