@@ -212,9 +212,10 @@ static void needs_init(const ai_ctx *x, needs *n)
 		n->threat[t] = (int8_t)(smash ? 0 : th->threat + (th->denizen >= 0 ? extra[th->denizen] : 0));
 		n->lock[t] = (int8_t)(th->lock - ((cf & DF_C_LOCK_BONUS) && th->lock ? 1 : 0));
 	}
-	for (int o = 0; o < g->seats; o++) {
+	for (int o = 0; o < DF_MAX_SEATS; o++) {
 		const df_party *po = &g->pl[o].party;
-		n->dbl[o] = po->active && (df_callings[po->calling].flags & DF_C_DOUBLE_MARKERS)
+		n->dbl[o] = o >= g->seats ? 0
+			    : po->active && (df_callings[po->calling].flags & DF_C_DOUBLE_MARKERS)
 				    ? 2
 				    : 1;
 	}
@@ -257,8 +258,10 @@ static double floor_value(const ai_ctx *x, const needs *n, int f, double depth_b
 		int worth = df_room_pays(&g->cfg, rm->value, f); /* DF56, DF59 */
 		int ns = n->threat[rm->theme] - rm->prog_s[me];
 		int nc = n->lock[rm->theme] - rm->prog_c[me];
+		/* every seat slot, unused ones empty: a fixed count the compiler
+		 * can work in vectors */
 		int opp = 0;
-		for (int o = 0; o < g->seats; o++) {
+		for (int o = 0; o < DF_MAX_SEATS; o++) {
 			int st = (rm->act[o] * n->dbl[o] + rm->fallen[o]) * (o != me);
 			opp = st > opp ? st : opp;
 		}
