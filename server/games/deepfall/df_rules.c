@@ -145,13 +145,15 @@ void df_turn_totals(const df_game *g, int seat, df_totals *t)
 	}
 	/* DF41: Catan production from every held room whose symbol was
 	 * rolled (a room producing nothing adds to a spare slot). */
-	int prod[DF_NFACES + 1] = {0};
+	int prod[DF_NFACES + 1] = {0}, got[DF_NFACES + 1] = {0};
+	for (int f = 0; f < DF_NFACES; f++)
+		got[f] = pa->rolled[f] > 0;
 	for (int w = 0; w < (int)(sizeof pa->claimed / sizeof pa->claimed[0]); w++)
 		for (uint64_t m = pa->claimed[w]; m; m &= m - 1) {
 			const df_room *rm = &g->rooms[w * 64 + __builtin_ctzll(m)];
 			int p = df_themes[rm->theme].produces;
 			p = p < 0 ? DF_NFACES : p;
-			prod[p] += (rm->act[seat] != 0) & (rm->alive != 0) & (pa->rolled[p] > 0);
+			prod[p] += (rm->act[seat] != 0) & (rm->alive != 0) & got[p];
 		}
 	for (int f = 0; f < DF_NFACES; f++)
 		sym[f] += prod[f] * g->cfg.production;
