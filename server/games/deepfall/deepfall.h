@@ -323,9 +323,21 @@ typedef struct df_act {
 	int target, recruit, exit;
 } df_act;
 
-game_choice df_act_pack(df_act a);
+static inline game_choice df_act_pack(df_act a)
+{
+	return (game_choice)(DF_ACT_TAG | a.target | a.recruit << 8 | a.exit << 9);
+}
+
 /* 0 and *a if code is an act code, else -1. */
-int df_act_unpack(game_choice code, df_act *a);
+static inline int df_act_unpack(game_choice code, df_act *a)
+{
+	if (code < 0 || !(code & DF_ACT_TAG) || (code & ~(DF_ACT_TAG | 0x7ff)))
+		return -1;
+	a->target = code & 0xff;
+	a->recruit = (code >> 8) & 1;
+	a->exit = (code >> 9) & 3;
+	return 0;
+}
 
 /* Seats that must choose now (0 when the game is over). Inline, like the
  * other small helpers below: the bots and the round engine call them for

@@ -175,11 +175,10 @@ static void reckon_maw(ai_ctx *x, int presses)
 	uint32_t pend = df_pending(g);
 	int extra = 0;
 	for (int s = 0; s < g->seats; s++) {
-		if (s == x->seat || !(pend >> s & 1) || !df_can_press(g, s))
-			continue;
+		bool rolling = (s != x->seat) & (pend >> s & 1) & df_can_press(g, s);
 		int left = g->cfg.max_press + 1 - g->pl[s].party.hands;
 		int n = presses < left ? presses : left;
-		extra += n * (g->cfg.press_push + g->cfg.dread_push * df_hand_size(g, s) / 6);
+		extra += rolling * n * (g->cfg.press_push + g->cfg.dread_push * df_hand_size(g, s) / 6);
 	}
 	x->falls = df_maw_falls(g, extra, NULL);
 	x->safe = x->F - x->falls;

@@ -25,23 +25,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* ---- choice codes -------------------------------------------------------- */
-
-game_choice df_act_pack(df_act a)
-{
-	return (game_choice)(DF_ACT_TAG | a.target | a.recruit << 8 | a.exit << 9);
-}
-
-int df_act_unpack(game_choice code, df_act *a)
-{
-	if (code < 0 || !(code & DF_ACT_TAG) || (code & ~(DF_ACT_TAG | 0x7ff)))
-		return -1;
-	a->target = code & 0xff;
-	a->recruit = (code >> 8) & 1;
-	a->exit = (code >> 9) & 3;
-	return 0;
-}
-
 /* DF51: free with a Vault or Throne held or as a Wardancer, else paid with
  * the turn's Mettle; never twice. */
 bool df_stand_free(const df_game *g, int seat)

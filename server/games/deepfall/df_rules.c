@@ -378,23 +378,20 @@ bool df_must_leave(const df_game *g, int seat, const df_totals *t, int falls)
 static void move(df_game *g, int seat, int target, int *tot, game_events *evs)
 {
 	df_party *pa = &g->pl[seat].party;
-	int from = pa->floor, moves = df_moves(g, seat), bought = 0;
+	int from = pa->floor, moves = df_moves(g, seat);
 	int cost = move_cost(g, seat);
 	if (target > g->frontier)
 		target = g->frontier;
-	while (pa->floor != target) {
-		if (moves > 0) {
-			moves--;
-		} else if (tot[DF_METTLE] + tot[DF_CUNNING] >= cost) {
-			int m = tot[DF_METTLE] < cost ? tot[DF_METTLE] : cost;
-			tot[DF_METTLE] -= m;
-			tot[DF_CUNNING] -= cost - m;
-			bought++;
-		} else {
-			break;
-		}
-		pa->floor = (uint8_t)(pa->floor + (target > pa->floor ? 1 : -1));
-	}
+	/* Step by step, that is: the free steps, then each step bought while
+	 * the Mettle and Cunning left pay for it, Mettle first. */
+	int dist = target > from ? target - from : from - target;
+	int free = dist < moves ? dist : moves;
+	int afford = (tot[DF_METTLE] + tot[DF_CUNNING]) / cost;
+	int bought = dist - free < afford ? dist - free : afford;
+	int pay = bought * cost, m = tot[DF_METTLE] < pay ? tot[DF_METTLE] : pay;
+	tot[DF_METTLE] -= m;
+	tot[DF_CUNNING] -= pay - m;
+	pa->floor = (uint8_t)(target > from ? from + free + bought : from - free - bought);
 	if (pa->floor > pa->deepest)
 		pa->deepest = pa->floor;
 	if (pa->deepest > g->pl[seat].deepest)
