@@ -148,6 +148,8 @@ extern const char *const df_denizen_names[DF_NDENIZEN];
 
 /* Weight of theme t on floor f of d (0: never there); see df_content.c. */
 int df_theme_weight(int theme, int floor, int floors);
+/* Every theme's weight on floor f into w[DF_NTHEME]; returns their sum. */
+int df_theme_weights(int floor, int floors, int *w);
 /* Short lower-case ids used in JSON ("dvergar", "golem_born", "vault"). */
 const char *df_lineage_id(int l);
 const char *df_calling_id(int c);

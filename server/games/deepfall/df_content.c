@@ -123,15 +123,32 @@ const df_theme_def df_themes[DF_NTHEME] = {
  * is commonest on the floors at its home depth and fades 1 weight per 8
  * points of depth away; the Throne only on the two deepest floors. Floor 1's
  * first room is always the Threshold (placed by the rules, weight 0 here). */
-int df_theme_weight(int theme, int floor, int floors)
+static int weight_at(int theme, int floor, int floors, int depth)
 {
 	if (theme <= DF_THRESHOLD || theme >= DF_NTHEME)
 		return 0;
 	if (theme == DF_THRONE && floor < floors - 1)
 		return 0;
-	int depth = floors > 1 ? (floor - 1) * 100 / (floors - 1) : 0;
 	int w = 10 - abs(depth - (int)df_themes[theme].home) / 8;
 	return w > 0 ? w : 0;
+}
+
+static int floor_depth(int floor, int floors)
+{
+	return floors > 1 ? (floor - 1) * 100 / (floors - 1) : 0;
+}
+
+int df_theme_weight(int theme, int floor, int floors)
+{
+	return weight_at(theme, floor, floors, floor_depth(floor, floors));
+}
+
+int df_theme_weights(int floor, int floors, int *w)
+{
+	int depth = floor_depth(floor, floors), total = 0;
+	for (int t = 0; t < DF_NTHEME; t++)
+		total += w[t] = weight_at(t, floor, floors, depth);
+	return total;
 }
 
 static const char *const lineage_ids[DF_NLINEAGE] = {"dvergar", "wisp",    "revenant",

@@ -153,9 +153,7 @@ void df_game_init(df_game *g, const df_config *cfg, int seats, uint64_t seed, ga
 	g->frontier = cfg->floors;
 	g->round = 1;
 	for (int f = 1; f <= cfg->floors; f++) {
-		int w[DF_NTHEME], total = 0;
-		for (int t = 0; t < DF_NTHEME; t++)
-			total += w[t] = df_theme_weight(t, f, cfg->floors);
+		int w[DF_NTHEME], total = df_theme_weights(f, cfg->floors, w);
 		for (int r = 0; r < cfg->rooms; r++) {
 			df_room *rm = df_room_at(g, f, r);
 			rm->theme = (uint8_t)(f == 1 && r == 0 ? DF_THRESHOLD
