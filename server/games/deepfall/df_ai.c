@@ -349,9 +349,9 @@ static df_act cashout(ai_ctx *x)
 {
 	const df_game *g = x->g;
 	df_act a = {0, 1, DF_PERSIST};
-	reckon_maw(x, g->cfg.max_press); /* fears the worst */
 	if (x->pa->last_stand)
 		return standing(x, a);
+	reckon_maw(x, g->cfg.max_press); /* fears the worst */
 	a.target = safe_floor(x, 1.0);
 	if (df_must_leave(g, x->seat, &x->t, x->falls))
 		return leave(x, a, 1.5);
@@ -364,9 +364,9 @@ static df_act cashout(ai_ctx *x)
 static df_act presson(ai_ctx *x)
 {
 	df_act a = {0, 1, DF_PERSIST};
-	reckon_maw(x, 2);
 	if (x->pa->last_stand)
 		return standing(x, a);
+	reckon_maw(x, 2);
 	a.target = safe_floor(x, 0.5);
 	if (df_must_leave(x->g, x->seat, &x->t, x->falls))
 		return leave(x, a, 1.0);
@@ -378,16 +378,17 @@ static df_act worthyend(ai_ctx *x)
 {
 	const df_game *g = x->g;
 	df_act a = {x->F, 1, DF_PERSIST};
-	reckon_maw(x, 2);
 	if (x->pa->last_stand)
 		return standing(x, a);
+	reckon_maw(x, 2);
 	/* Deep and able to stand: declare it and ride the frontier down. */
 	if (df_stand_offered_t(g, x->seat, &x->t) && x->pa->deepest >= x->F - 1) {
 		a.exit = DF_LAST_STAND;
 		return a;
 	}
-	a.target = best_floor(x, x->F - 1, x->F, 1.0);
-	if (x->falls) {
+	if (!x->falls) {
+		a.target = best_floor(x, x->F - 1, x->F, 1.0);
+	} else {
 		a.target = safe_floor(x, 1.0);
 		if (df_must_leave(g, x->seat, &x->t, x->falls))
 			return leave(x, a, 0.5);
