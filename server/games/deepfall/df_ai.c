@@ -153,14 +153,15 @@ static bool press_rule(const ai_ctx *x, int strategy)
 	int have = x->t.sym[DF_STEEL] + x->t.sym[DF_CUNNING];
 	switch (strategy) {
 	case DF_AI_CASHOUT: /* presses rarely: only for a claim, well clear of a Setback */
-		return have < want_symbols(x) && appetite(x, 2, 1.5);
+		return x->pa->hands < 2 && have < want_symbols(x) && appetite(x, 2, 1.5);
 	case DF_AI_PRESSON: /* presses until the next Setback is likely */
 		return appetite(x, 1 + x->g->cfg.max_press, 0);
 	case DF_AI_WORTHYEND: /* presses hard: a Setback is a price worth paying */
 		return appetite(x, 1 + x->g->cfg.max_press, -1.5);
 	default: /* presses moderately, more when behind */
 		return behind(x) ? appetite(x, 3, 0.5)
-				 : have < want_symbols(x) + 2 && appetite(x, 2, 1.0);
+				 : x->pa->hands < 2 && have < want_symbols(x) + 2 &&
+					   appetite(x, 2, 1.0);
 	}
 }
 
