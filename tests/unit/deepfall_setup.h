@@ -67,6 +67,7 @@ static inline df_room *plain_room(df_game *g, int f, int r, int theme)
 	rm->theme = (uint8_t)theme;
 	rm->value = (int16_t)df_room_value(&g->cfg, theme, f);
 	rm->alive = 1;
+	g->top[f] = rm->value > g->top[f] ? rm->value : g->top[f];
 	return rm;
 }
 

@@ -303,6 +303,10 @@ typedef struct df_game {
 	int32_t collapse_glory[DF_MAX_FLOORS + 1]; /* glory paid by each floor's collapse */
 	int32_t collapse_worthy[DF_MAX_FLOORS + 1]; /* the Worthy Ends' part of it */
 	int32_t pile[DF_MAX_FLOORS + 1]; /* plunder waiting on a floor with no live room (DF57) */
+	/* No live room of floor f is worth more than top[f] (the bots pass over
+	 * a floor that cannot beat the best found): set with the rooms, raised
+	 * when plunder lands; a room leaving the board leaves it as it is. */
+	int16_t top[DF_MAX_FLOORS + 1];
 	df_room rooms[DF_MAX_FLOORS * DF_MAX_ROOMS];
 	df_player pl[DF_MAX_SEATS];
 } df_game;

@@ -233,7 +233,8 @@ static void needs_init(const ai_ctx *x, needs *n)
  * or outbid are dice outcomes a branch would mispredict. A room the party
  * cannot take (collapsed, consumed, already its own) gets the share 0,
  * which the maximum ignores. */
-static double floor_value(const ai_ctx *x, const needs *n, int f, double depth_bias)
+static double floor_value(const ai_ctx *x, const needs *n, int f, double depth_bias,
+			  double to_beat)
 {
 	/* Progress toward a room it cannot claim: a fraction for every symbol
 	 * put in (by shortfall 0..7); then outbid, claimable, closed. */
@@ -251,6 +252,14 @@ static double floor_value(const ai_ctx *x, const needs *n, int f, double depth_b
 	c -= pay > m ? pay - m : 0;
 	int s = x->t.sym[DF_STEEL];
 	int mine = 1 + s + c;
+	double loot = x->t.sym[DF_GREED] * df_depth_scale(&g->cfg, f, g->cfg.loot_per_greed);
+	double delve = f > pa->deepest ? (f - pa->deepest) * g->cfg.cash_dividend : 0;
+	/* No room gives more than it pays, and none pays more than a room
+	 * worth top[f] (what a room pays grows with its worth): when even that
+	 * cannot beat the best floor found, the rooms need no look. */
+	double most = df_room_pays(&g->cfg, g->top[f], f) + loot + depth_bias * delve - 0.5 * bought;
+	if (most < to_beat)
+		return most;
 	double best = 0;
 	const df_room *rooms = &g->rooms[(f - 1) * g->cfg.rooms];
 	for (int r = 0; r < g->cfg.rooms; r++) {
@@ -278,13 +287,14 @@ static double floor_value(const ai_ctx *x, const needs *n, int f, double depth_b
 		double v = worth * share[k];
 		best = v > best ? v : best;
 	}
-	double loot = x->t.sym[DF_GREED] * df_depth_scale(&g->cfg, f, g->cfg.loot_per_greed);
-	double delve = f > pa->deepest ? (f - pa->deepest) * g->cfg.cash_dividend : 0;
 	return best + loot + depth_bias * delve - 0.5 * bought;
 }
 
 /* The best floor in [lo, hi] within reach (free steps and at most two
- * steps the turn's Mettle and Cunning buy), or the party's own floor. */
+ * steps the turn's Mettle and Cunning buy), the shallowest of equals, or
+ * the party's own floor when none is worth more than -1. The floors are
+ * weighed from the deepest up, where the best usually is, so that
+ * floor_value passes over the shallower ones that cannot beat it. */
 static int best_floor(const ai_ctx *x, int lo, int hi, double depth_bias)
 {
 	int buy = (x->t.sym[DF_METTLE] + x->t.sym[DF_CUNNING]) / x->cost;
@@ -299,9 +309,9 @@ static int best_floor(const ai_ctx *x, int lo, int hi, double depth_bias)
 	needs n;
 	if (lo <= hi)
 		needs_init(x, &n);
-	for (int f = lo; f <= hi; f++) {
-		double v = floor_value(x, &n, f, depth_bias);
-		if (v > best_v) {
+	for (int f = hi; f >= lo; f--) {
+		double v = floor_value(x, &n, f, depth_bias, best_v);
+		if (v >= best_v && v > -1) {
 			best_v = v;
 			best = f;
 		}

@@ -43,6 +43,7 @@ static bool spread(df_game *g, int f, int amount)
 		int v = rm->value + add, k = rm->risen + add;
 		rm->value = (int16_t)(v > 30000 ? 30000 : v);
 		rm->risen = (int16_t)(k > 30000 ? 30000 : k);
+		g->top[f] = rm->value > g->top[f] ? rm->value : g->top[f];
 	}
 	return true;
 }

@@ -160,6 +160,7 @@ void df_game_init(df_game *g, const df_config *cfg, int seats, uint64_t seed, ga
 							       : pick_theme(g, w, total));
 			rm->value = (int16_t)df_room_value(cfg, rm->theme, f);
 			rm->alive = 1;
+			g->top[f] = rm->value > g->top[f] ? rm->value : g->top[f];
 		}
 	}
 	for (int s = 0; s < seats; s++)
