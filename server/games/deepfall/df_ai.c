@@ -26,7 +26,7 @@ typedef struct ai_ctx {
 	const df_game *g;
 	const df_party *pa;
 	int seat, F, moves, cost; /* frontier, free steps, Mettle+Cunning per bought step */
-	df_totals t;
+	const df_totals *t; /* the turn's totals (the party's, DF34) */
 	int falls; /* floors the Maw eats this round, as the strategy reckons */
 	int safe;  /* the deepest floor still standing after this round */
 	int bank;  /* what a Cash-Out banks now, before this turn's loot */
@@ -34,21 +34,28 @@ typedef struct ai_ctx {
 	rng r;
 } ai_ctx;
 
+/* What every step needs (the press rule reads only this)... */
 static void ctx_init(ai_ctx *x, const df_game *g, int seat)
 {
 	x->g = g;
 	x->pa = &g->pl[seat].party;
 	x->seat = seat;
 	x->F = g->frontier;
-	x->moves = df_moves(g, seat);
+	x->t = &x->pa->tot;
+	x->rng_ready = false;
+}
+
+/* ...and what the act needs besides. */
+static void ctx_act(ai_ctx *x)
+{
+	const df_game *g = x->g;
+	x->moves = df_moves(g, x->seat);
 	int cost = g->cfg.move_cost -
 		   ((df_callings[x->pa->calling].flags & DF_C_CHEAP_MOVES) ? 1 : 0);
 	x->cost = cost < 1 ? 1 : cost;
-	x->t = x->pa->tot;
 	x->falls = 0;
 	x->safe = x->F;
-	x->bank = x->pa->unbanked + df_dividend(g, seat);
-	x->rng_ready = false;
+	x->bank = x->pa->unbanked + df_dividend(g, x->seat);
 }
 
 /* U(0.75, 1.25) from this decision's own generator. */
@@ -102,9 +109,9 @@ static double standing_after_press(const ai_ctx *x)
 	}
 	double conv_left = 0;
 	if (df_lineages[pa->lineage].flags & DF_L_DREAD_TO_METTLE)
-		conv_left = g->cfg.revenant_convert - x->t.to_mettle;
-	double add = dread + g->cfg.press_dread - x->t.sym[DF_FAITH] - faith - conv_left;
-	return x->t.sym[DF_DREAD] + (add > 0 ? add : 0);
+		conv_left = g->cfg.revenant_convert - x->t->to_mettle;
+	double add = dread + g->cfg.press_dread - x->t->sym[DF_FAITH] - faith - conv_left;
+	return x->t->sym[DF_DREAD] + (add > 0 ? add : 0);
 }
 
 /* DF71: press while the next hand is not expected to bring the next Setback
@@ -113,7 +120,7 @@ static bool appetite(const ai_ctx *x, int hands, double margin)
 {
 	if (x->pa->hands >= hands)
 		return false;
-	int next = (x->t.setbacks + 1) * x->g->cfg.dread_threshold;
+	int next = (x->t->setbacks + 1) * x->g->cfg.dread_threshold;
 	return standing_after_press(x) + margin < next;
 }
 
@@ -150,7 +157,7 @@ static bool behind(const ai_ctx *x)
 
 static bool press_rule(const ai_ctx *x, int strategy)
 {
-	int have = x->t.sym[DF_STEEL] + x->t.sym[DF_CUNNING];
+	int have = x->t->sym[DF_STEEL] + x->t->sym[DF_CUNNING];
 	switch (strategy) {
 	case DF_AI_CASHOUT: /* presses rarely: only for a claim, well clear of a Setback */
 		return x->pa->hands < 2 && have < want_symbols(x) && appetite(x, 2, 1.5);
@@ -219,7 +226,7 @@ static void needs_init(const ai_ctx *x, needs *n)
 				    ? 2
 				    : 1;
 	}
-	n->vault_ok = x->t.trinity || (cf & DF_C_SOLO_VAULT);
+	n->vault_ok = x->t->trinity || (cf & DF_C_SOLO_VAULT);
 }
 
 /* What the turn would get on floor f: the best room the symbols left after
@@ -246,13 +253,13 @@ static double floor_value(const ai_ctx *x, const needs *n, int f, double depth_b
 	const int me = x->seat;
 	int dist = f > pa->floor ? f - pa->floor : pa->floor - f;
 	int bought = dist > x->moves ? dist - x->moves : 0;
-	int pay = bought * x->cost, m = x->t.sym[DF_METTLE], c = x->t.sym[DF_CUNNING];
+	int pay = bought * x->cost, m = x->t->sym[DF_METTLE], c = x->t->sym[DF_CUNNING];
 	if (pay > m + c)
 		return -1;
 	c -= pay > m ? pay - m : 0;
-	int s = x->t.sym[DF_STEEL];
+	int s = x->t->sym[DF_STEEL];
 	int mine = 1 + s + c;
-	double loot = x->t.sym[DF_GREED] * df_depth_scale(&g->cfg, f, g->cfg.loot_per_greed);
+	double loot = x->t->sym[DF_GREED] * df_depth_scale(&g->cfg, f, g->cfg.loot_per_greed);
 	double delve = f > pa->deepest ? (f - pa->deepest) * g->cfg.cash_dividend : 0;
 	/* No room gives more than it pays, and none pays more than a room
 	 * worth top[f] (what a room pays grows with its worth): when even that
@@ -297,7 +304,7 @@ static double floor_value(const ai_ctx *x, const needs *n, int f, double depth_b
  * floor_value passes over the shallower ones that cannot beat it. */
 static int best_floor(const ai_ctx *x, int lo, int hi, double depth_bias)
 {
-	int buy = (x->t.sym[DF_METTLE] + x->t.sym[DF_CUNNING]) / x->cost;
+	int buy = (x->t->sym[DF_METTLE] + x->t->sym[DF_CUNNING]) / x->cost;
 	int reach = x->moves + (buy < 2 ? buy : 2); /* at most two steps bought */
 	int fl = x->pa->floor;
 	lo = lo < fl - reach ? fl - reach : lo;
@@ -339,7 +346,7 @@ static int burst(const ai_ctx *x)
  * the burst beats the bank by `edge`, else Cash-Out. */
 static df_act leave(const ai_ctx *x, df_act a, double edge)
 {
-	if (df_stand_offered_t(x->g, x->seat, &x->t) && burst(x) > x->bank * edge) {
+	if (df_stand_offered_t(x->g, x->seat, x->t) && burst(x) > x->bank * edge) {
 		a.target = x->F;
 		a.exit = DF_LAST_STAND;
 	} else {
@@ -364,7 +371,7 @@ static df_act cashout(ai_ctx *x)
 		return standing(x, a);
 	reckon_maw(x, g->cfg.max_press); /* fears the worst */
 	a.target = safe_floor(x, 1.0);
-	if (df_must_leave(g, x->seat, &x->t, x->falls))
+	if (df_must_leave(g, x->seat, x->t, x->falls))
 		return leave(x, a, 1.5);
 	if (x->bank >= g->cfg.cash_bar * jitter(x) || (x->falls && x->bank > 0 && x->safe <= 1))
 		a.exit = DF_CASH_OUT;
@@ -379,7 +386,7 @@ static df_act presson(ai_ctx *x)
 		return standing(x, a);
 	reckon_maw(x, 2);
 	a.target = safe_floor(x, 0.5);
-	if (df_must_leave(x->g, x->seat, &x->t, x->falls))
+	if (df_must_leave(x->g, x->seat, x->t, x->falls))
 		return leave(x, a, 1.0);
 	return a;
 }
@@ -393,7 +400,7 @@ static df_act worthyend(ai_ctx *x)
 		return standing(x, a);
 	reckon_maw(x, 2);
 	/* Deep and able to stand: declare it and ride the frontier down. */
-	if (df_stand_offered_t(g, x->seat, &x->t) && x->pa->deepest >= x->F - 1) {
+	if (df_stand_offered_t(g, x->seat, x->t) && x->pa->deepest >= x->F - 1) {
 		a.exit = DF_LAST_STAND;
 		return a;
 	}
@@ -401,7 +408,7 @@ static df_act worthyend(ai_ctx *x)
 		a.target = best_floor(x, x->F - 1, x->F, 1.0);
 	} else {
 		a.target = safe_floor(x, 1.0);
-		if (df_must_leave(g, x->seat, &x->t, x->falls))
+		if (df_must_leave(g, x->seat, x->t, x->falls))
 			return leave(x, a, 0.5);
 		if (x->bank >= 2 * g->cfg.cash_bar)
 			a.exit = DF_CASH_OUT;
@@ -420,13 +427,13 @@ static df_act balanced(ai_ctx *x)
 	reckon_maw(x, trailing ? 2 : 3);
 	double bar = g->cfg.cash_bar * jitter(x);
 	a.target = safe_floor(x, 0.5);
-	if (df_must_leave(g, x->seat, &x->t, x->falls))
+	if (df_must_leave(g, x->seat, x->t, x->falls))
 		return leave(x, a, trailing ? 0.8 : 1.2);
 	if (x->falls && x->bank >= bar / 2 && x->safe <= 2)
 		a.exit = DF_CASH_OUT;
 	else if (x->bank >= 2 * bar)
 		a.exit = DF_CASH_OUT;
-	else if (trailing && df_stand_offered_t(g, x->seat, &x->t) && x->pa->deepest >= x->F - 1 &&
+	else if (trailing && df_stand_offered_t(g, x->seat, x->t) && x->pa->deepest >= x->F - 1 &&
 		 burst(x) > x->bank) {
 		a.target = x->F;
 		a.exit = DF_LAST_STAND;
@@ -443,6 +450,7 @@ game_choice df_ai_choose(const df_game *g, int seat, int strategy)
 	ctx_init(&x, g, seat);
 	if (df_can_press(g, seat) && press_rule(&x, strategy))
 		return DF_PRESS;
+	ctx_act(&x);
 	df_act a;
 	switch (strategy) {
 	case DF_AI_CASHOUT:
@@ -462,7 +470,7 @@ game_choice df_ai_choose(const df_game *g, int seat, int strategy)
 		a.target = 1;
 	if (a.target > g->frontier)
 		a.target = g->frontier;
-	if (a.exit == DF_LAST_STAND && !df_stand_offered_t(g, seat, &x.t))
+	if (a.exit == DF_LAST_STAND && !df_stand_offered_t(g, seat, x.t))
 		a.exit = DF_PERSIST;
 	return df_act_pack(a);
 }
