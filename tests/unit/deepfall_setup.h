@@ -26,6 +26,8 @@ static inline void clear_turns(df_game *g)
 		df_party *pa = &g->pl[s].party;
 		memcpy(pa->draw + pa->n_draw, pa->hand, pa->n_hand);
 		pa->n_draw = (uint8_t)(pa->n_draw + pa->n_hand);
+		for (int i = 0; i < pa->n_hand; i++)
+			pa->draw_df = (uint16_t)(pa->draw_df + df_die_df(pa->hand[i]));
 		pa->n_hand = 0;
 		pa->hands = 0;
 		pa->acted = 0;

@@ -124,6 +124,7 @@ TEST(deepfall_DF32_pressing_stops_at_max_press_and_at_an_empty_bag)
 	memcpy(pa->hand + pa->n_hand, pa->disc, pa->n_disc);
 	pa->n_hand = (uint8_t)(pa->n_hand + pa->n_disc);
 	pa->n_disc = 0;
+	pa->draw_df = pa->disc_df = 0;
 	CHECK(!df_can_press(&g, 0));
 }
 
@@ -444,7 +445,31 @@ TEST(deepfall_random_legal_choices_keep_the_invariants)
 					CHECK(pa->floor <= g.frontier);
 					CHECK(pa->unbanked >= 0);
 				}
+				/* what the rules keep for speed is what they would
+				 * work out afresh: the turn's totals, the piles'
+				 * Dread and Faith, the floors' richest room */
+				df_totals t;
+				df_turn_totals(&g, s, &t);
+				for (int f = 0; f < DF_NFACES; f++)
+					CHECK_EQ(t.sym[f], pa->tot.sym[f]);
+				CHECK_EQ(t.rolled_dread, pa->tot.rolled_dread);
+				CHECK_EQ(t.cancelled, pa->tot.cancelled);
+				CHECK_EQ(t.to_mettle, pa->tot.to_mettle);
+				CHECK_EQ(t.setbacks, pa->tot.setbacks);
+				CHECK_EQ(t.trinity, pa->tot.trinity);
+				unsigned draw = 0, disc = 0;
+				for (int i = 0; i < pa->n_draw; i++)
+					draw += df_die_df(pa->draw[i]);
+				for (int i = 0; i < pa->n_disc; i++)
+					disc += df_die_df(pa->disc[i]);
+				CHECK_EQ(pa->draw_df, draw);
+				CHECK_EQ(pa->disc_df, disc);
 			}
+			for (int f = 1; f <= g.frontier; f++)
+				for (int k = 0; k < c.rooms; k++) {
+					const df_room *rm = df_room_at(&g, f, k);
+					CHECK(!rm->alive || rm->value <= g.top[f]);
+				}
 			if (test_failed())
 				return;
 		}

@@ -115,6 +115,12 @@ typedef struct df_die_def {
 	uint8_t count[DF_NFACES]; /* sides showing each face (derived from face) */
 } df_die_def;
 
+/* A die's Dread faces in the low byte, its Faith faces in the high byte:
+ * summed over a pile (at most DF_MAX_BAG dice of at most 6 faces each)
+ * the two never mix. */
+#define DF_DF_DREAD(v) ((int)((v)&0xff))
+#define DF_DF_FAITH(v) ((int)((v) >> 8))
+
 typedef struct df_lineage_def {
 	const char *name, *advantage, *cost;
 	int8_t hand, move, steel, cunning, faith; /* per-turn modifiers */
@@ -140,6 +146,11 @@ typedef struct df_theme_def {
 #define DF_NDENIZEN 3
 
 extern const df_die_def df_dice[DF_NDIE];
+
+static inline unsigned df_die_df(int d)
+{
+	return df_dice[d].count[DF_DREAD] | (unsigned)df_dice[d].count[DF_FAITH] << 8;
+}
 extern const df_lineage_def df_lineages[DF_NLINEAGE];
 extern const df_calling_def df_callings[DF_NCALLING];
 extern const df_theme_def df_themes[DF_NTHEME];
@@ -248,6 +259,10 @@ typedef struct df_party {
 	uint8_t active, lineage, calling, floor, deepest, last_stand, entry;
 	uint8_t n_draw, n_disc, n_wound, golem_setbacks;
 	uint8_t draw[DF_MAX_BAG], disc[DF_MAX_BAG], wound[DF_MAX_BAG];
+	/* The Dread and Faith faces of the draw and discard piles' dice,
+	 * summed (df_die_df), kept with the piles: what the bots weigh before
+	 * pressing, without counting the piles every time. */
+	uint16_t draw_df, disc_df;
 	uint8_t anger[DF_NDENIZEN];
 	int32_t unbanked;
 	/* This round's turn (DF31-DF33): the dice drawn, hands rolled, the

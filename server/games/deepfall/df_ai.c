@@ -71,18 +71,6 @@ static double jitter(ai_ctx *x)
 
 /* ---- pressing (the risk appetite) ---------------------------------------- */
 
-/* The Dread and Faith faces summed over a pile, die by die. */
-static void pile_dread_faith(const uint8_t *pile, int n, int *dread, int *faith)
-{
-	int dr = 0, fa = 0;
-	for (int i = 0; i < n; i++) {
-		dr += df_dice[pile[i]].count[DF_DREAD];
-		fa += df_dice[pile[i]].count[DF_FAITH];
-	}
-	*dread = dr;
-	*faith = fa;
-}
-
 /* The Dread that would stand after one more hand, on average: its Dread and
  * the press's own, less what is left to cancel it (Faith kept, the rest of
  * a Revenant's conversion, the new hand's Faith). The next hand's expected
@@ -96,16 +84,13 @@ static double standing_after_press(const ai_ctx *x)
 	int from_draw = hs < pa->n_draw ? hs : pa->n_draw;
 	int from_disc = hs - from_draw < pa->n_disc ? hs - from_draw : pa->n_disc;
 	double dread = 0, faith = 0;
-	int d, f;
 	if (pa->n_draw) {
-		pile_dread_faith(pa->draw, pa->n_draw, &d, &f);
-		dread = from_draw * d / (6.0 * pa->n_draw);
-		faith = from_draw * f / (6.0 * pa->n_draw);
+		dread = from_draw * DF_DF_DREAD(pa->draw_df) / (6.0 * pa->n_draw);
+		faith = from_draw * DF_DF_FAITH(pa->draw_df) / (6.0 * pa->n_draw);
 	}
 	if (from_disc > 0) {
-		pile_dread_faith(pa->disc, pa->n_disc, &d, &f);
-		dread += from_disc * d / (6.0 * pa->n_disc);
-		faith += from_disc * f / (6.0 * pa->n_disc);
+		dread += from_disc * DF_DF_DREAD(pa->disc_df) / (6.0 * pa->n_disc);
+		faith += from_disc * DF_DF_FAITH(pa->disc_df) / (6.0 * pa->n_disc);
 	}
 	double conv_left = 0;
 	if (df_lineages[pa->lineage].flags & DF_L_DREAD_TO_METTLE)

@@ -57,9 +57,12 @@ int df_bag_draw(df_game *g, df_party *pa, uint8_t *die)
 		memcpy(pa->draw, pa->disc, pa->n_disc);
 		pa->n_draw = pa->n_disc;
 		pa->n_disc = 0;
+		pa->draw_df = pa->disc_df;
+		pa->disc_df = 0;
 		shuffle_pile(&g->rules, pa->draw, pa->n_draw);
 	}
 	*die = pa->draw[--pa->n_draw];
+	pa->draw_df = (uint16_t)(pa->draw_df - df_die_df(*die));
 	return 1;
 }
 
@@ -76,8 +79,10 @@ void df_draft(df_game *g, int seat, game_events *evs)
 	pa->calling = (uint8_t)rng_below(&g->rules, DF_NCALLING);
 	const df_lineage_def *lin = &df_lineages[pa->lineage];
 	for (int d = 0; d < DF_NDIE; d++)
-		for (int k = 0; k < lin->bag[d]; k++)
+		for (int k = 0; k < lin->bag[d]; k++) {
 			pa->draw[pa->n_draw++] = (uint8_t)d;
+			pa->draw_df = (uint16_t)(pa->draw_df + df_die_df(d));
+		}
 	shuffle_pile(&g->rules, pa->draw, pa->n_draw);
 	/* DF23: fresh parties drop in near the frontier; the first at 1. */
 	int f = first ? 1 : g->frontier - g->cfg.reentry_gap;
@@ -439,6 +444,7 @@ void df_resolve(df_game *g, int seat, df_act a, int falls, game_events *evs)
 		tot[DF_FAITH]--;
 		uint8_t d = pa->wound[--pa->n_wound];
 		pa->disc[pa->n_disc++] = d;
+		pa->disc_df = (uint16_t)(pa->disc_df + df_die_df(d));
 		df_emit(evs, DF_EV_HEAL, seat, d, 0, 0);
 	}
 	/* DF49: bag_max bounds every die the party owns, wounded ones
@@ -455,15 +461,22 @@ void df_resolve(df_game *g, int seat, df_act a, int falls, game_events *evs)
 		if (tot[DF_METTLE] >= cost) {
 			tot[DF_METTLE] -= cost;
 			pa->disc[pa->n_disc++] = cal->recruit;
+			pa->disc_df = (uint16_t)(pa->disc_df + df_die_df(cal->recruit));
 			df_emit(evs, DF_EV_RECRUIT, seat, cal->recruit, 0, 0);
 		}
 	}
 	memcpy(pa->disc + pa->n_disc, pa->hand, pa->n_hand);
 	pa->n_disc = (uint8_t)(pa->n_disc + pa->n_hand);
+	for (int i = 0; i < pa->n_hand; i++)
+		pa->disc_df = (uint16_t)(pa->disc_df + df_die_df(pa->hand[i]));
 	pa->n_hand = 0;
 	pa->hands = 0;
 	pa->acted = 0;
 	memset(pa->rolled, 0, sizeof pa->rolled);
+	/* an empty turn's totals: nothing rolled, nothing produced, the
+	 * Lineage's costs only lower what is not there (a test checks them
+	 * against df_turn_totals) */
+	memset(&pa->tot, 0, sizeof pa->tot);
 
 	if (a.exit == DF_CASH_OUT)
 		df_cash_out(g, seat, forced, evs);
