@@ -136,13 +136,15 @@ void df_turn_totals(const df_game *g, int seat, df_totals *t)
 	const df_party *pa = &g->pl[seat].party;
 	const df_lineage_def *lin = &df_lineages[pa->lineage];
 	uint16_t cf = df_callings[pa->calling].flags;
-	int *sym = t->sym;
+	int sym[DF_NFACES]; /* worked out here, stored in *t at the end: *t
+			     * may lie in the game, and every store there
+			     * would be reread */
 	for (int f = 0; f < DF_NFACES; f++)
 		sym[f] = pa->rolled[f];
-	t->trinity = (sym[DF_STEEL] > 0) & (sym[DF_CUNNING] > 0) & (sym[DF_FAITH] > 0);
+	bool trinity = (sym[DF_STEEL] > 0) & (sym[DF_CUNNING] > 0) & (sym[DF_FAITH] > 0);
 	int presses = pa->hands > 1 ? pa->hands - 1 : 0;
 	sym[DF_DREAD] += presses * g->cfg.press_dread; /* greed stacks the peril */
-	t->rolled_dread = sym[DF_DREAD];
+	int rolled_dread = sym[DF_DREAD];
 	const int8_t mods[3] = {lin->steel, lin->cunning, lin->faith};
 	for (int f = 0; f < 3; f++) {
 		sym[f] += mods[f];
@@ -175,6 +177,10 @@ void df_turn_totals(const df_game *g, int seat, df_totals *t)
 	dread -= f;
 	cancel += f;
 	sym[DF_DREAD] = dread;
+	for (int k = 0; k < DF_NFACES; k++)
+		t->sym[k] = sym[k];
+	t->trinity = trinity;
+	t->rolled_dread = rolled_dread;
 	t->cancelled = cancel;
 	t->to_mettle = conv;
 	t->setbacks = dread / g->cfg.dread_threshold;
