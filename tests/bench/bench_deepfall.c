@@ -5,7 +5,35 @@
  * allocation per game; target 50,000 games/s), then with every event
  * recorded, then through the game_kind vtable (the server's path, JSON left
  * out). The strategies rotate over the seats as in `lair sim deepfall`.
- * Prints figures and the load average; asserts nothing.
+ * Prints figures and the load average; asserts nothing. The games it plays
+ * are pinned by tests/unit/test_deepfall_golden.c: a speed-up must leave
+ * them as they are.
+ *
+ * Where the time goes (perf record -e cpu-clock on this loop; the
+ * instructions and simulated branch misses from valgrind --tool=callgrind
+ * --branch-sim=yes on a -march=x86-64-v3 build, per game):
+ *
+ *   before (the rules of docs/rules/deepfall.md DF56-DF57 in, no tuning):
+ *   203,000 instructions, 3,150 mispredicted branches; 37,500-38,300
+ *   games/s at a load average near 10. The bots' floor choice 20%
+ *   (best_floor), the turn's totals 12% (called afresh by every bot step
+ *   and every resolution), the claim 10%, the bots' step 7%, rolling 7%,
+ *   the press rule 6% (counting the piles' faces), apply 6%, resolution
+ *   6%, the Maw's reckoning and the cautious press rule 4% each.
+ *
+ *   after: 207,000 instructions, 2,150 mispredicted branches; 47,700-49,900
+ *   games/s at load averages of 4.3-8.1 (the machine's other work moves
+ *   it by some 5%). The instruction count hardly moved: the time went into
+ *   branches on dice outcomes, now selects (the totals, the claim, the
+ *   bots' weighing of rooms), and into work done twice or for nothing: the
+ *   totals are kept per party from the roll to the act (DF34), the piles'
+ *   Dread and Faith summed with the piles, the floors weighed from the
+ *   deepest up passing over those that cannot beat the best found (each
+ *   floor's richest room kept), a standing party reckons no Maw. Now the
+ *   floor choice 20%, the totals 10%, the claim 9%, rolling 8%, resolution
+ *   8%, apply 7%, the bots' step 6%, the collapse, the Maw's reckoning and
+ *   the cautious press rule 4% each, the press rule and shuffling 3% each:
+ *   flat, no one place left to win.
  */
 #include <stdio.h>
 #include <time.h>
