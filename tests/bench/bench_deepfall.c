@@ -21,9 +21,9 @@
  *   the press rule 6% (counting the piles' faces), apply 6%, resolution
  *   6%, the Maw's reckoning and the cautious press rule 4% each.
  *
- *   after: 207,000 instructions, 2,150 mispredicted branches; 47,700-49,900
- *   games/s at load averages of 4.3-8.1 (the machine's other work moves
- *   it by some 5%). The instruction count hardly moved: the time went into
+ *   after: 207,000 instructions, 2,150 mispredicted branches; 50,700-52,600
+ *   games/s at load averages of 2.1-5.8 (47,700-49,900 at 4.3-8.1 on a
+ *   busier afternoon: the machine's other work moves it by some 5%). The instruction count hardly moved: the time went into
  *   branches on dice outcomes, now selects (the totals, the claim, the
  *   bots' weighing of rooms), and into work done twice or for nothing: the
  *   totals are kept per party from the roll to the act (DF34), the piles'
