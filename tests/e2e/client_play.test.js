@@ -43,6 +43,13 @@ function stayKey(screen) {
 	return m[1];
 }
 
+/* Our choice is drawn at once ("Chosen; change with a key."), then the
+ * reveal clears it and the next options may follow within milliseconds:
+ * so what lair drew after the key says the choice registered, not a poll
+ * of the screen (which may show the next options already). A lair started
+ * with record: true. */
+const CHOSEN = /Chosen; change with a key\./;
+
 /* Leaves at every decision until the result screen; returns it. */
 async function leaveUntilGameOver(t, ms) {
 	const deadline = Date.now() + ms;
@@ -53,10 +60,8 @@ async function leaveUntilGameOver(t, ms) {
 		const s = await t.waitScreen((x) => /GAME OVER/.test(x) || /Choose: \d+s left/.test(x),
 			left, 'options or the result');
 		if (/GAME OVER/.test(s)) return { screen: s, decisions };
-		await t.keys('L');
+		await t.press('L', CHOSEN, 10000);
 		decisions++;
-		// Our choice is shown at once ("Chosen"), then the reveal clears it.
-		await t.waitScreen((x) => !/Choose: \d+s left/.test(x), 10000, 'the choice to register');
 	}
 }
 
@@ -65,7 +70,7 @@ test('lair play: a whole game from the lobby to the result, as the server record
 		const srv = await startLaird({ args: FAST });
 		const cfg = tmpCfg();
 		const t = await startLair(['play', '--server', srv.url, '--name', 'ann'],
-			{ env: { XDG_CONFIG_HOME: cfg } });
+			{ env: { XDG_CONFIG_HOME: cfg }, record: true });
 		try {
 			await t.waitScreen(/No tables yet: press C/, 8000);
 			assert.match(t.screen(), /lobby 1 "main"/);
@@ -143,7 +148,7 @@ test('lair play: a dropped connection mid-game resumes the seat by itself',
 		const proxy = await tcpProxy(srv.port);
 		const cfg = tmpCfg();
 		const t = await startLair(['play', '--server', proxy.url, '--name', 'bea'],
-			{ env: { XDG_CONFIG_HOME: cfg } });
+			{ env: { XDG_CONFIG_HOME: cfg }, record: true });
 		try {
 			await t.waitScreen(/No tables yet/, 8000);
 			await t.keys('C');
@@ -160,8 +165,7 @@ test('lair play: a dropped connection mid-game resumes the seat by itself',
 			const first = await t.waitScreen(/Choose: \d+s left/, 8000);
 			// Stay once (whatever staying is in this room: Stay, a card, ...),
 			// so the seat is mid-dungeon when the network fails.
-			await t.keys(stayKey(first));
-			await t.waitScreen((x) => !/Choose: \d+s left/.test(x), 5000);
+			await t.press(stayKey(first), CHOSEN, 5000);
 
 			const admin = await hello(srv.url, 'watcher');
 			proxy.refuse(true); // the network is down: reconnects fail for now
@@ -274,8 +278,7 @@ test('lair play: Three Card Monte is shuffled on screen swap by swap, and follow
 					s = await t.waitScreen((x) => /Three Card Monte: \[/.test(x) ||
 						/Choose: \d+s left/.test(x) || /Dungeon over/.test(x), 20000);
 					if (/Three Card Monte: \[|Dungeon over/.test(s)) break;
-					await t.keys('S');
-					await t.waitScreen((x) => !/Choose: \d+s left/.test(x), 10000);
+					await t.press('S', CHOSEN, 10000);
 				}
 				if (/Three Card Monte: \[/.test(s)) break;
 				await t.keys('Q');
@@ -349,7 +352,7 @@ test('lair play: laird restarts mid-game (SIGTERM, then kill -9): lair comes bac
 		const proxy = await tcpProxy(srv.port);
 		const cfg = tmpCfg();
 		const t = await startLair(['play', '--server', proxy.url, '--name', 'gus'],
-			{ env: { XDG_CONFIG_HOME: cfg } });
+			{ env: { XDG_CONFIG_HOME: cfg }, record: true });
 		try {
 			await t.waitScreen(/No tables yet/, 8000);
 			await t.keys('C');

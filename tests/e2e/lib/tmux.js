@@ -19,6 +19,9 @@
  *                 // text: a frame shown for less than a poll of screen()
  *                 // is there too (lair rewrites a changed row whole)
  *   await t.waitDrawn(/swap 7 of 7/, 5000)      // -> drawn() once it matches
+ *   await t.press('L', /Chosen/, 5000)  // a key, then waitDrawn for what it
+ *                 // draws, in what lair writes after the key only (a state
+ *                 // the screen shows for a moment is never missed)
  *   const code = await t.waitExit(5000)         // lair's exit code
  *   await t.kill()                              // always (in finally)
  *
@@ -106,10 +109,10 @@ async function startLair(args, { env = {}, cols = 80, rows = 24, wrap = [], reco
 				return '';
 			}
 		},
-		async waitDrawn(re, ms = 5000) {
+		async waitDrawn(re, ms = 5000, from = 0) {
 			const deadline = Date.now() + ms;
 			for (;;) {
-				const d = t.drawn();
+				const d = t.drawn().slice(from);
 				if (re.test(d)) return d;
 				if (Date.now() > deadline) {
 					throw new Error(`timeout after ${ms} ms waiting for ${re} in lair's ` +
@@ -117,6 +120,11 @@ async function startLair(args, { env = {}, cols = 80, rows = 24, wrap = [], reco
 				}
 				await new Promise((res) => setTimeout(res, 50)); // poll interval
 			}
+		},
+		async press(key, re, ms = 5000) {
+			const from = t.drawn().length;
+			await t.keys(key);
+			return t.waitDrawn(re, ms, from);
 		},
 		stderr() {
 			try {
