@@ -14,7 +14,11 @@ const { startLaird, stopClean } = require('./lib/laird');
 const { player, raw, resume, adminToken, autoplay } = require('./lib/app');
 const { runLair } = require('./lib/tmux');
 
-const FAST = ['--window-ms', '0', '--reveal-pause-ms', '0', '--ai-pacing-ms', '0'];
+// A game with no window goes at the speed of the replies: the default rate
+// limit (40 at once) dropped a choice, whose seat then waited 30 s for its
+// deadline.
+const FAST = ['--window-ms', '0', '--reveal-pause-ms', '0', '--ai-pacing-ms', '0',
+	'--rate-burst', '400', '--rate-msgs-per-sec', '400'];
 
 /* hello with a token: the reply (welcome or error). */
 async function helloToken(srv, token) {
