@@ -284,7 +284,7 @@ TEST(http_head_refuses_what_two_readers_could_read_apart)
 		"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
 		"GET / HTTP/1.1\r\nHost: x\r\n folded: y\r\n\r\n",
 		"GET / HTTP/1.1\r\nBad Name: y\r\n\r\n",
-		"GET / HTTP/1.1\r\nX: a\x01" "b\r\n\r\n",
+		("GET / HTTP/1.1\r\nX: a\x01" "b\r\n\r\n"),
 		"GET /\x7f HTTP/1.1\r\n\r\n",
 		"\x16\x03\x01\x02\x00", /* a TLS hello: refused before any line end */
 	};
