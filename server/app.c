@@ -3,7 +3,7 @@
  * message, close), decoding and dispatch of protocol v1 requests to the
  * handler modules (session.c, lobby.c, handle_table.c, handle_stats.c, admin.c,
  * one file per group of requests as tmux does), replies and errors, the
- * per-kind shared state, and the app's metrics.
+ * app's timers (the reaper, the once-a-second sweep) and its metrics.
  *
  * Ordering: every request is answered exactly once, in the order received.
  * A handler that must wait for the store marks the session busy; frames
@@ -25,6 +25,7 @@
 #include "metrics.h"
 #include "quarantine.h"
 #include "session.h"
+#include "shared.h"
 
 typedef void (*handler_fn)(session *s, proto_msg *m);
 
@@ -85,105 +86,6 @@ int app_kind_index(const game_kind *k)
 		if (game_kind_at(i) == k)
 			return i;
 	return -1;
-}
-
-/* ---- shared state per kind ---- */
-
-static void shared_load(app *a)
-{
-	for (int i = 0; i < game_kind_count() && i < APP_MAX_KINDS; i++) {
-		const game_kind *k = game_kind_at(i);
-		a->folded[i] = cJSON_CreateObject();
-		if (!k->shared_new)
-			continue;
-		const char *saved = store_shared_loaded(a->store, k->name);
-		cJSON *json = saved ? cJSON_Parse(saved) : NULL;
-		const cJSON *state = json;
-		/* The app's wrapper (app_shared_text); a bare kind state is read
-		 * as such (a database written before the wrapper). */
-		if (cJSON_GetObjectItemCaseSensitive(json, "app_v")) {
-			state = cJSON_GetObjectItemCaseSensitive(json, "state");
-			const cJSON *f = cJSON_GetObjectItemCaseSensitive(json, "folded");
-			if (cJSON_IsObject(f)) {
-				cJSON_Delete(a->folded[i]);
-				a->folded[i] = cJSON_Duplicate(f, true);
-			}
-		}
-		char err[160] = "";
-		a->shared[i] = k->shared_new(cJSON_IsNull(state) ? NULL : state, err, sizeof err);
-		if (!a->shared[i]) {
-			/* A saved state this build cannot read: start fresh rather
-			 * than refuse to serve, and say so. */
-			log_warn("app", "%s: saved shared state rejected (%s); starting fresh",
-				 k->name, err);
-			a->shared[i] = k->shared_new(NULL, err, sizeof err);
-		}
-		a->shared_text[i] = saved ? xstrdup(saved) : NULL;
-		cJSON_Delete(json);
-	}
-}
-
-void app_game_key(char *out, size_t len, uint64_t table_no, int64_t started_at)
-{
-	snprintf(out, len, "%llu:%lld", (unsigned long long)table_no, (long long)started_at);
-}
-
-char *app_shared_text(app *a, int i)
-{
-	const game_kind *k = game_kind_at(i);
-	cJSON *w = cJSON_CreateObject();
-	cJSON_AddNumberToObject(w, "app_v", 1);
-	cJSON_AddItemToObject(w, "state", k->shared_json(a->shared[i]));
-	cJSON_AddItemToObject(w, "folded", cJSON_Duplicate(a->folded[i], true));
-	char *text = proto_print(w);
-	cJSON_Delete(w);
-	return text;
-}
-
-void app_shared_changed(app *a, int i)
-{
-	const game_kind *k = game_kind_at(i);
-	if (!a->store || !a->shared[i] || !k->shared_json)
-		return;
-	char *text = app_shared_text(a, i);
-	if (a->shared_text[i] && strcmp(a->shared_text[i], text) == 0) {
-		free(text);
-		return;
-	}
-	/* Saved as soon as it changes: a crash loses at most the change of
-	 * the decision being applied (replayed events are not folded again). */
-	store_shared_save(a->store, k->name, text, NULL, NULL);
-	a->shared_saved_ms[i] = now_ms();
-	free(a->shared_text[i]);
-	a->shared_text[i] = text;
-}
-
-/* A change is saved at once, unless another was saved less than
- * APP_SHARED_SAVE_MS ago: then thousands of tables share one save at the
- * end of that interval. A crash loses at most that much of the changes. */
-static void saver_cb(uv_timer_t *t)
-{
-	app *a = t->data;
-	a->saver_armed = false;
-	for (int i = 0; i < APP_MAX_KINDS; i++) {
-		if (a->shared_dirty[i]) {
-			a->shared_dirty[i] = false;
-			app_shared_changed(a, i);
-		}
-	}
-}
-
-void app_shared_dirty(app *a, int i)
-{
-	if (now_ms() - a->shared_saved_ms[i] >= APP_SHARED_SAVE_MS && !a->shared_dirty[i]) {
-		app_shared_changed(a, i);
-		return;
-	}
-	a->shared_dirty[i] = true;
-	if (!a->saver_armed && a->saver) {
-		a->saver_armed = true;
-		uv_timer_start(a->saver, saver_cb, APP_SHARED_SAVE_MS, 0);
-	}
 }
 
 /* ---- life ---- */
@@ -310,7 +212,7 @@ void app_drain(app *a)
 	 * at the same decision. Their timers stop now. */
 	tables_free_all(a);
 	for (int i = 0; i < game_kind_count() && i < APP_MAX_KINDS; i++)
-		app_shared_changed(a, i);
+		shared_save_if_changed(a, i);
 	/* Closed here so the loop can finish closing it before uv_run ends. */
 	timers_close(a);
 }

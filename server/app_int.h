@@ -2,7 +2,8 @@
  * app_int.h — the application layer's shared internals: the app, players,
  * sessions (one per connection), lobbies and the app's view of a table.
  * Only the app's own modules include this (app.c, session.c, lobby.c,
- * handle_table.c, handle_stats.c, admin.c); everyone else sees app.h.
+ * tables.c, host.c, live.c, durable.c, shared.c, recovery.c, handle_*.c,
+ * admin.c, quarantine.c); everyone else sees app.h.
  *
  * Ownership: the app owns every player, lobby and app_table; net owns the
  * conns, and a session (owned by the app) lives from app_on_open to
@@ -125,7 +126,7 @@ typedef struct app_table {
 	uint64_t close_us;   /* monotonic µs when the last window closed */
 	/* The table is paused: the store refused the decision or record it
 	 * waits for, which is tried again when the timer fires (owned;
-	 * handle_table.c). */
+	 * durable.c). */
 	struct pending_write *retry;
 	uv_timer_t *retry_timer;
 	uint64_t seq_saved;  /* the update seq its live record holds, at least */
@@ -147,7 +148,7 @@ struct app {
 	 * folded into shared[]: {"<table>:<started_at>": n} (n = 0: only the
 	 * game's creation). Saved with the state, in one row, so that crash
 	 * recovery folds exactly the decisions the saved state lacks. */
-	cJSON *folded[APP_MAX_KINDS];
+	cJSON *folded[APP_MAX_KINDS];     /* read and written by shared.c only */
 	bool shared_dirty[APP_MAX_KINDS];  /* folded since the last check */
 	uint64_t shared_saved_ms[APP_MAX_KINDS]; /* now_ms() of the last save */
 	uv_timer_t *saver;                 /* checks dirty shared states */
@@ -157,9 +158,6 @@ struct app {
 	bool draining;
 	uint64_t started_ms;
 	uint64_t abandon_ms;         /* APP_TABLE_ABANDON_MS or the override */
-	/* While a request is handled, updates a table sends to this player
-	 * are suppressed: the reply's snapshot already holds them. */
-	int64_t mute_player;
 	uv_timer_t *reaper;          /* closes tables outside table callbacks */
 	bool reaper_armed;
 	uv_timer_t *sweep;           /* once a second: sessions without hello */
@@ -205,25 +203,20 @@ void app_session_end(session *s);
  * run the reaper for tables already marked closing). */
 void app_table_close_later(app *a, app_table *at);
 int app_kind_index(const game_kind *k);
-/* Saves kind i's shared state if it differs from the last saved. */
-void app_shared_changed(app *a, int i);
-/* The text saved for kind i: {"app_v": 1, "state": <the kind's JSON>,
- * "folded": {...}} (caller frees). */
-char *app_shared_text(app *a, int i);
-/* The key of a game in play in folded[]. */
-void app_game_key(char *out, size_t len, uint64_t table_no, int64_t started_at);
-/* Kind i's shared state was folded: saved within APP_SHARED_SAVE_MS. */
-void app_shared_dirty(app *a, int i);
-#define APP_SHARED_SAVE_MS 100
 /* Unix time in ms (wall clock: only for `at` fields, never for play). */
 int64_t app_unix_ms(void);
 
-/* ---- handle_table.c ---- */
+/* ---- tables.c ---- */
 
 app_table *app_table_find(app *a, uint64_t id);
+/* Registers a new (or restored) table of this app. */
+app_table *app_table_add(app *a, table *t, uint64_t lobby_id, int64_t creator);
 /* Frees a table now (not from a table callback): members told, lobby
  * updated, live record ended when `end_live`. */
 void app_table_destroy(app *a, app_table *at, bool end_live);
+/* Closes a table that nobody holds any more (not while in play: an all-AI
+ * game plays on to its end, then closes). */
+void app_table_close_if_empty(app *a, app_table *at);
 /* The player's connection dropped or came back: its tables are told. */
 void tables_player_connected(app *a, player *p, bool connected);
 /* The player leaves every table (kicked): mid-game its seats go to the AI;
@@ -233,10 +226,15 @@ void tables_player_leave_all(app *a, player *p);
 void tables_resume_player(app *a, player *p, const cJSON *resume);
 /* Once a second: closes tables deserted for abandon_ms (not in play). */
 void tables_sweep(app *a);
-/* Restores the tables in play from the store (start-up). */
-void tables_restore(app *a);
 /* Every table freed without ending its live record (shutdown). */
 void tables_free_all(app *a);
+
+/* ---- recovery.c ---- */
+
+/* Restores the tables in play from the store (start-up). */
+void tables_restore(app *a);
+
+/* ---- handle_table.c ---- */
 
 void handle_table_create(session *s, proto_msg *m);
 void handle_table_join(session *s, proto_msg *m);

@@ -223,7 +223,7 @@ static void seat_clear(struct table_seat *st, enum table_seat_kind kind)
 }
 
 int table_join(table *t, uint64_t player, const char *name, int seat, const char *password,
-	       int *seat_out)
+	       int *seat_out, enum table_notify notify)
 {
 	if (!player || seat < -1 || seat >= t->s.seats)
 		return seat >= t->s.seats ? TABLE_ERR_NOT_FOUND : TABLE_ERR_BAD;
@@ -260,12 +260,13 @@ int table_join(table *t, uint64_t player, const char *name, int seat, const char
 	seat_set_human(&t->seats[seat], player, name);
 	if (seat_out)
 		*seat_out = seat;
-	tmsg_emit_seats(t);
+	tmsg_emit_seats(t, notify == TABLE_NOTIFY_OTHERS ? player : 0);
 	table_notify_changed(t);
 	return TABLE_OK;
 }
 
-int table_spectate(table *t, uint64_t player, const char *name, const char *password)
+int table_spectate(table *t, uint64_t player, const char *name, const char *password,
+		   enum table_notify notify)
 {
 	if (!player)
 		return TABLE_ERR_BAD;
@@ -276,7 +277,7 @@ int table_spectate(table *t, uint64_t player, const char *name, const char *pass
 	if (!admitted(t, player, password))
 		return TABLE_ERR_PASSWORD;
 	spec_add(t, player, name);
-	tmsg_emit_seats(t);
+	tmsg_emit_seats(t, notify == TABLE_NOTIFY_OTHERS ? player : 0);
 	table_notify_changed(t);
 	return TABLE_OK;
 }
@@ -310,7 +311,7 @@ int table_leave(table *t, uint64_t player)
 	if (player == t->s.host)
 		pass_host(t);
 	/* The leaver is no longer a member: it does not get this update. */
-	tmsg_emit_seats(t);
+	tmsg_emit_seats(t, 0);
 	table_notify_changed(t);
 	if (seat >= 0 && playing)
 		round_seat_to_ai(t, seat); /* may resolve the decision */
@@ -325,11 +326,11 @@ void table_take_over(table *t, uint64_t player, int seat)
 		strlcpy_safe(name, t->spec[i].name, sizeof name);
 	spec_remove(t, player);
 	seat_set_human(&t->seats[seat], player, name);
-	tmsg_emit_seats(t);
+	tmsg_emit_seats(t, 0);
 	table_notify_changed(t);
 }
 
-int table_add_ai(table *t, uint64_t player, int seat, int *seat_out)
+int table_add_ai(table *t, uint64_t player, int seat, int *seat_out, enum table_notify notify)
 {
 	if (player != t->s.host)
 		return TABLE_ERR_FORBIDDEN;
@@ -346,7 +347,7 @@ int table_add_ai(table *t, uint64_t player, int seat, int *seat_out)
 	seat_clear(&t->seats[seat], SEAT_AI);
 	if (seat_out)
 		*seat_out = seat;
-	tmsg_emit_seats(t);
+	tmsg_emit_seats(t, notify == TABLE_NOTIFY_OTHERS ? player : 0);
 	table_notify_changed(t);
 	return TABLE_OK;
 }
@@ -360,7 +361,7 @@ int table_remove_ai(table *t, uint64_t player, int seat)
 	if (seat < 0 || seat >= t->s.seats || t->seats[seat].kind != SEAT_AI)
 		return TABLE_ERR_NOT_FOUND;
 	seat_clear(&t->seats[seat], SEAT_EMPTY);
-	tmsg_emit_seats(t);
+	tmsg_emit_seats(t, 0);
 	table_notify_changed(t);
 	return TABLE_OK;
 }
@@ -460,7 +461,7 @@ int table_rematch(table *t, uint64_t player)
 		t->seats[i].status = STATUS_IDLE;
 		t->seats[i].choice = GAME_NO_CHOICE;
 	}
-	tmsg_emit_seats(t);
+	tmsg_emit_seats(t, 0);
 	table_notify_changed(t);
 	return TABLE_OK;
 }
@@ -476,7 +477,7 @@ void table_set_connected(table *t, uint64_t player, bool connected)
 	st->connected = connected;
 	if (connected)
 		st->away = false;
-	tmsg_emit_seats(t);
+	tmsg_emit_seats(t, 0);
 	table_notify_changed(t);
 }
 

@@ -190,6 +190,12 @@ void table_free(table *t);
 
 /* --- seats and spectators (return TABLE_OK or an enum table_err) ---------- */
 
+/* Who hears of a seat change the acting player makes: everyone at the
+ * table, or everyone but that player (TABLE_NOTIFY_OTHERS: the caller
+ * answers it with a snapshot, which holds the change already; the update
+ * is kept for resume all the same). */
+enum table_notify { TABLE_NOTIFY_ALL, TABLE_NOTIFY_OTHERS };
+
 /* Takes a seat: seat -1 = the first free one. WAITING: an empty seat or an
  * AI seat (it turns human). PLAYING: only an AI seat (takeover; its pending
  * choice stands until the player changes it). A private table needs the
@@ -197,11 +203,12 @@ void table_free(table *t);
  * holds at most one seat; one who watched stops watching. *seat_out (may be
  * NULL) gets the seat. */
 int table_join(table *t, uint64_t player, const char *name, int seat, const char *password,
-	       int *seat_out);
+	       int *seat_out, enum table_notify notify);
 
 /* Watches the table (spectator view). Seated players cannot also watch.
  * The name is kept for a later takeover of an AI seat by choosing. */
-int table_spectate(table *t, uint64_t player, const char *name, const char *password);
+int table_spectate(table *t, uint64_t player, const char *name, const char *password,
+		   enum table_notify notify);
 
 /* Leaves seat or watching. Mid-game the seat goes to the AI (its pending
  * choice, if any, stands; else the AI chooses now). When the host leaves,
@@ -209,7 +216,7 @@ int table_spectate(table *t, uint64_t player, const char *name, const char *pass
 int table_leave(table *t, uint64_t player);
 
 /* Host only, WAITING: an AI into an empty seat (-1: first free), or out. */
-int table_add_ai(table *t, uint64_t player, int seat, int *seat_out);
+int table_add_ai(table *t, uint64_t player, int seat, int *seat_out, enum table_notify notify);
 int table_remove_ai(table *t, uint64_t player, int seat);
 
 /* Host only, WAITING: seats still empty get an AI (a table's seat count is

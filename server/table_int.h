@@ -122,8 +122,9 @@ cJSON *tmsg_pending_json(uint32_t pending, int seats);
 /* The kind's view for `viewer`; once the game is over, a `result` the view
  * carries is the table's result (the one the `result` message sends). */
 cJSON *tmsg_view(const table *t, int viewer);
-/* The "seats" update: state, host, seats, spectators. */
-void tmsg_emit_seats(table *t);
+/* The "seats" update: state, host, seats, spectators; not sent to the
+ * player `quiet` (0: sent to everyone), see enum table_notify. */
+void tmsg_emit_seats(table *t, uint64_t quiet);
 
 /* table_round.c */
 void round_timers_init(table *t);

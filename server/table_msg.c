@@ -121,7 +121,9 @@ static char *render(cJSON *m, uint64_t seq, size_t *len)
 	return s;
 }
 
-void tmsg_emit(table *t, cJSON *all, cJSON **per_seat)
+/* quiet: a player this update is not sent to (0: none); it is held for
+ * resume all the same. */
+static void emit(table *t, cJSON *all, cJSON **per_seat, uint64_t quiet)
 {
 	struct table_hist e = {.seq = ++t->seq};
 	char *txt[GAME_MAX_SEATS + 1]; /* [0]: all, [1 + i]: seat i */
@@ -155,13 +157,17 @@ void tmsg_emit(table *t, cJSON *all, cJSON **per_seat)
 	/* Sent with the lengths known from printing (a reveal is kilobytes,
 	 * sent to every seat). */
 	for (int i = 0; i < t->s.seats; i++)
-		if (t->seats[i].kind == SEAT_HUMAN && (e.seat[i] || e.all))
+		if (t->seats[i].kind == SEAT_HUMAN && (e.seat[i] || e.all) &&
+		    t->seats[i].player != quiet)
 			send_len(t, t->seats[i].player, e.seat[i] ? e.seat[i] : e.all,
 				 e.seat[i] ? len[1 + i] : len[0]);
 	for (int i = 0; e.all && i < t->n_spec; i++)
-		send_len(t, t->spec[i].player, e.all, len[0]);
+		if (t->spec[i].player != quiet)
+			send_len(t, t->spec[i].player, e.all, len[0]);
 	hist_push(t, &e);
 }
+
+void tmsg_emit(table *t, cJSON *all, cJSON **per_seat) { emit(t, all, per_seat, 0); }
 
 void tmsg_send_json(table *t, uint64_t player, cJSON *msg)
 {
@@ -217,7 +223,7 @@ cJSON *tmsg_status_json(const table *t)
 	return a;
 }
 
-void tmsg_emit_seats(table *t)
+void tmsg_emit_seats(table *t, uint64_t quiet)
 {
 	if (!tmsg_anyone(t)) {
 		tmsg_skip(t);
@@ -228,7 +234,7 @@ void tmsg_emit_seats(table *t)
 	cJSON_AddNumberToObject(m, "host", (double)t->s.host);
 	cJSON_AddItemToObject(m, "seats", tmsg_seats_json(t));
 	cJSON_AddNumberToObject(m, "spectators", t->n_spec);
-	tmsg_emit(t, m, NULL);
+	emit(t, m, NULL, quiet);
 }
 
 static int player_class(const table *t, uint64_t player)

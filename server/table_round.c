@@ -407,7 +407,7 @@ void round_started(table *t)
 	table_fill_empty(t);
 	t->state = TABLE_PLAYING;
 	t->phase = PH_BETWEEN;
-	tmsg_emit_seats(t);
+	tmsg_emit_seats(t, 0);
 	table_notify_changed(t);
 	if (t->host.started)
 		t->host.started(t->host.ud, t);
@@ -598,7 +598,7 @@ static void on_deadline(uv_timer_t *h)
 	}
 	t->deadline_at = 0;
 	if (seats_changed)
-		tmsg_emit_seats(t);
+		tmsg_emit_seats(t, 0);
 	emit_status(t);
 	resolve(t);
 }
@@ -690,7 +690,7 @@ void round_set_choice(table *t, uint64_t player, int seat, bool takeover, game_c
 	st->connected = true; /* it just spoke */
 	st->away = false;
 	if (was_away)
-		tmsg_emit_seats(t);
+		tmsg_emit_seats(t, 0);
 	emit_status(t);
 	if (takeover) /* its new seat's view, options and choice */
 		tmsg_send_json(t, player, table_snapshot_json(t, player));

@@ -159,7 +159,7 @@ int main(void)
 		}
 		for (int j = 0; j < SEATS; j++) {
 			uint64_t player = (uint64_t)i * 16 + 1 + (uint64_t)j;
-			table_join(tables[i], player, "bot", j, NULL, NULL);
+			table_join(tables[i], player, "bot", j, NULL, NULL, TABLE_NOTIFY_ALL);
 		}
 	}
 	uint64_t c0 = bench_cpu_ns(), w0 = now_ns();

@@ -391,13 +391,13 @@ static int run_op(run *r, fuzz_in *in, uv_loop_t *loop)
 	int out = -7;
 	switch (op % 16) {
 	case 0:
-		return table_join(t, p, names[p], seat, (op & 0x10) ? "pw" : NULL, &out);
+		return table_join(t, p, names[p], seat, (op & 0x10) ? "pw" : NULL, &out, TABLE_NOTIFY_ALL);
 	case 1:
-		return table_spectate(t, p, names[p], (op & 0x10) ? "pw" : "nope");
+		return table_spectate(t, p, names[p], (op & 0x10) ? "pw" : "nope", TABLE_NOTIFY_ALL);
 	case 2:
 		return table_leave(t, p);
 	case 3:
-		return table_add_ai(t, p, seat, &out);
+		return table_add_ai(t, p, seat, &out, TABLE_NOTIFY_ALL);
 	case 4:
 		return table_remove_ai(t, p, seat);
 	case 5:

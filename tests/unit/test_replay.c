@@ -164,9 +164,9 @@ TEST(replay_stored_records_gives_the_stored_result)
 		strlcpy_safe(s.host_name, "host", sizeof s.host_name);
 		tables[i] = table_new(&h.loop, &host, &s, err, sizeof err);
 		REQUIRE(tables[i]);
-		REQUIRE(table_spectate(tables[i], 1, "host", NULL) == TABLE_OK);
+		REQUIRE(table_spectate(tables[i], 1, "host", NULL, TABLE_NOTIFY_ALL) == TABLE_OK);
 		for (int j = 0; j < s.seats; j++)
-			REQUIRE(table_add_ai(tables[i], 1, j, NULL) == TABLE_OK);
+			REQUIRE(table_add_ai(tables[i], 1, j, NULL, TABLE_NOTIFY_ALL) == TABLE_OK);
 		REQUIRE(table_start(tables[i], 1) == TABLE_OK);
 	}
 	/* Bounded: all-AI games of a few hundred decisions at pacing 0. */

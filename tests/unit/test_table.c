@@ -26,8 +26,8 @@ static void two_humans(int window_ms, int timeout_ms)
 	s.window_ms = window_ms;
 	s.turn_timeout_ms = timeout_ms;
 	h_open(&s);
-	CHECK_EQ(table_join(H.t, 1, "p1", 0, NULL, NULL), TABLE_OK);
-	CHECK_EQ(table_join(H.t, 2, "p2", 1, NULL, NULL), TABLE_OK);
+	CHECK_EQ(table_join(H.t, 1, "p1", 0, NULL, NULL, TABLE_NOTIFY_ALL), TABLE_OK);
+	CHECK_EQ(table_join(H.t, 2, "p2", 1, NULL, NULL, TABLE_NOTIFY_ALL), TABLE_OK);
 	CHECK_EQ(table_start(H.t, 1), TABLE_OK);
 }
 
@@ -175,10 +175,10 @@ TEST(table_all_ai_runs_to_end_one_decision_per_iteration)
 	s.config = cfg;
 	h_open(&s);
 	cJSON_Delete(cfg);
-	CHECK_EQ(table_spectate(H.t, 1, "p1", NULL), TABLE_OK);
+	CHECK_EQ(table_spectate(H.t, 1, "p1", NULL, TABLE_NOTIFY_ALL), TABLE_OK);
 	for (int i = 0; i < 4; i++)
-		CHECK_EQ(table_add_ai(H.t, 1, -1, NULL), TABLE_OK);
-	CHECK_EQ(table_add_ai(H.t, 1, -1, NULL), TABLE_ERR_FULL);
+		CHECK_EQ(table_add_ai(H.t, 1, -1, NULL, TABLE_NOTIFY_ALL), TABLE_OK);
+	CHECK_EQ(table_add_ai(H.t, 1, -1, NULL, TABLE_NOTIFY_ALL), TABLE_ERR_FULL);
 	uint64_t it0 = H.iterations;
 	CHECK_EQ(table_start(H.t, 1), TABLE_OK);
 	/* start posts decision 1 and the AIs resolve it; the next waits */
@@ -204,8 +204,8 @@ TEST(table_all_ai_pacing_uses_timer)
 	table_settings s = h_settings(&coin_kind, 2);
 	s.pacing_ms = 5;
 	h_open(&s);
-	table_add_ai(H.t, 1, 0, NULL);
-	table_add_ai(H.t, 1, 1, NULL);
+	table_add_ai(H.t, 1, 0, NULL, TABLE_NOTIFY_ALL);
+	table_add_ai(H.t, 1, 1, NULL, TABLE_NOTIFY_ALL);
 	uint64_t t0 = uv_now(&H.loop);
 	CHECK_EQ(table_start(H.t, 1), TABLE_OK);
 	RUN_UNTIL(H.finished == 1);
@@ -217,9 +217,9 @@ TEST(table_takeover_ai_seat_by_choosing)
 {
 	table_settings s = h_settings(&coin_kind, 2);
 	h_open(&s);
-	table_join(H.t, 1, "p1", 0, NULL, NULL);
-	table_add_ai(H.t, 1, 1, NULL);
-	CHECK_EQ(table_spectate(H.t, 3, "p3", NULL), TABLE_OK);
+	table_join(H.t, 1, "p1", 0, NULL, NULL, TABLE_NOTIFY_ALL);
+	table_add_ai(H.t, 1, 1, NULL, TABLE_NOTIFY_ALL);
+	CHECK_EQ(table_spectate(H.t, 3, "p3", NULL, TABLE_NOTIFY_ALL), TABLE_OK);
 	CHECK_EQ(table_start(H.t, 1), TABLE_OK);
 	/* the AI seat chose at once (status only) */
 	CHECK_STR(h_status(h_last(3, "options"), 1), "chosen");
@@ -250,18 +250,18 @@ TEST(table_join_ai_seat_mid_game_keeps_its_choice)
 {
 	table_settings s = h_settings(&coin_kind, 2);
 	h_open(&s);
-	table_join(H.t, 1, "p1", 0, NULL, NULL);
-	table_add_ai(H.t, 1, 1, NULL);
+	table_join(H.t, 1, "p1", 0, NULL, NULL, TABLE_NOTIFY_ALL);
+	table_add_ai(H.t, 1, 1, NULL, TABLE_NOTIFY_ALL);
 	table_start(H.t, 1);
 	int seat = -1;
 	/* table.md §4: mid-game, only a watcher may take an AI seat */
-	CHECK_EQ(table_join(H.t, 4, "p4", -1, NULL, &seat), TABLE_ERR_NOT_SEATED);
-	CHECK_EQ(table_join(H.t, 4, "p4", 1, NULL, &seat), TABLE_ERR_NOT_SEATED);
-	CHECK_EQ(table_spectate(H.t, 4, "p4", NULL), TABLE_OK);
-	CHECK_EQ(table_join(H.t, 4, "p4", -1, NULL, &seat), TABLE_OK);
+	CHECK_EQ(table_join(H.t, 4, "p4", -1, NULL, &seat, TABLE_NOTIFY_ALL), TABLE_ERR_NOT_SEATED);
+	CHECK_EQ(table_join(H.t, 4, "p4", 1, NULL, &seat, TABLE_NOTIFY_ALL), TABLE_ERR_NOT_SEATED);
+	CHECK_EQ(table_spectate(H.t, 4, "p4", NULL, TABLE_NOTIFY_ALL), TABLE_OK);
+	CHECK_EQ(table_join(H.t, 4, "p4", -1, NULL, &seat, TABLE_NOTIFY_ALL), TABLE_OK);
 	CHECK_EQ(seat, 1);
-	CHECK_EQ(table_spectate(H.t, 5, "p5", NULL), TABLE_OK);
-	CHECK_EQ(table_join(H.t, 5, "p5", -1, NULL, NULL), TABLE_ERR_FULL);
+	CHECK_EQ(table_spectate(H.t, 5, "p5", NULL, TABLE_NOTIFY_ALL), TABLE_OK);
+	CHECK_EQ(table_join(H.t, 5, "p5", -1, NULL, NULL, TABLE_NOTIFY_ALL), TABLE_ERR_FULL);
 	table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
 	RUN_UNTIL(h_count(1, "reveal") == 1);
 	bool ai = false;
@@ -302,10 +302,10 @@ TEST(table_hidden_fields_never_reach_others)
 	s.window_ms = 1;
 	h_open(&s);
 	cJSON_Delete(cfg);
-	table_join(H.t, 1, "p1", 0, NULL, NULL);
-	table_join(H.t, 2, "p2", 1, NULL, NULL);
-	table_add_ai(H.t, 1, 2, NULL);
-	table_spectate(H.t, 3, "p3", NULL);
+	table_join(H.t, 1, "p1", 0, NULL, NULL, TABLE_NOTIFY_ALL);
+	table_join(H.t, 2, "p2", 1, NULL, NULL, TABLE_NOTIFY_ALL);
+	table_add_ai(H.t, 1, 2, NULL, TABLE_NOTIFY_ALL);
+	table_spectate(H.t, 3, "p3", NULL, TABLE_NOTIFY_ALL);
 	table_start(H.t, 1);
 	int guard = 0;
 	while (table_get_state(H.t) == TABLE_PLAYING && guard++ < 100) {
@@ -362,9 +362,9 @@ TEST(table_seq_strictly_increases_per_player)
 	s.window_ms = 1;
 	s.turn_timeout_ms = 10;
 	h_open(&s);
-	table_join(H.t, 1, "p1", 0, NULL, NULL);
-	table_join(H.t, 2, "p2", 1, NULL, NULL);
-	table_spectate(H.t, 3, "p3", NULL);
+	table_join(H.t, 1, "p1", 0, NULL, NULL, TABLE_NOTIFY_ALL);
+	table_join(H.t, 2, "p2", 1, NULL, NULL, TABLE_NOTIFY_ALL);
+	table_spectate(H.t, 3, "p3", NULL, TABLE_NOTIFY_ALL);
 	table_start(H.t, 1);
 	RUN_UNTIL(H.finished == 1);
 	for (uint64_t p = 1; p <= 3; p++) {
@@ -441,8 +441,8 @@ TEST(table_resume_too_old_gets_snapshot)
 	s.window_ms = 1;
 	s.history_max = 3;
 	h_open(&s);
-	table_join(H.t, 1, "p1", 0, NULL, NULL);
-	table_join(H.t, 2, "p2", 1, NULL, NULL);
+	table_join(H.t, 1, "p1", 0, NULL, NULL, TABLE_NOTIFY_ALL);
+	table_join(H.t, 2, "p2", 1, NULL, NULL, TABLE_NOTIFY_ALL);
 	table_start(H.t, 1);
 	for (int r = 0; r < 2; r++) {
 		RUN_UNTIL(h_count(1, "options") == r + 1);
@@ -522,21 +522,21 @@ TEST(table_seats_life_password_host_rematch)
 	strcpy(s.password, "sesame");
 	s.window_ms = 1;
 	h_open(&s);
-	CHECK_EQ(table_join(H.t, 2, "p2", 0, "wrong", NULL), TABLE_ERR_PASSWORD);
-	CHECK_EQ(table_join(H.t, 2, "p2", 0, NULL, NULL), TABLE_ERR_PASSWORD);
-	CHECK_EQ(table_spectate(H.t, 2, "p2", "sesam"), TABLE_ERR_PASSWORD);
+	CHECK_EQ(table_join(H.t, 2, "p2", 0, "wrong", NULL, TABLE_NOTIFY_ALL), TABLE_ERR_PASSWORD);
+	CHECK_EQ(table_join(H.t, 2, "p2", 0, NULL, NULL, TABLE_NOTIFY_ALL), TABLE_ERR_PASSWORD);
+	CHECK_EQ(table_spectate(H.t, 2, "p2", "sesam", TABLE_NOTIFY_ALL), TABLE_ERR_PASSWORD);
 	CHECK_EQ(table_humans(H.t), 0);
-	CHECK_EQ(table_join(H.t, 1, "p1", -1, NULL, NULL), TABLE_OK); /* the host */
-	CHECK_EQ(table_spectate(H.t, 2, "p2", "sesame"), TABLE_OK);
+	CHECK_EQ(table_join(H.t, 1, "p1", -1, NULL, NULL, TABLE_NOTIFY_ALL), TABLE_OK); /* the host */
+	CHECK_EQ(table_spectate(H.t, 2, "p2", "sesame", TABLE_NOTIFY_ALL), TABLE_OK);
 	int seat = -1;
-	CHECK_EQ(table_join(H.t, 2, "p2", -1, NULL, &seat), TABLE_OK); /* watching: admitted */
+	CHECK_EQ(table_join(H.t, 2, "p2", -1, NULL, &seat, TABLE_NOTIFY_ALL), TABLE_OK); /* watching: admitted */
 	CHECK_EQ(seat, 1);
 	CHECK(!table_is_spectator(H.t, 2));
-	CHECK_EQ(table_join(H.t, 2, "p2", 2, NULL, NULL), TABLE_ERR_FORBIDDEN);
-	CHECK_EQ(table_join(H.t, 3, "p3", 0, "sesame", NULL), TABLE_ERR_FULL);
-	CHECK_EQ(table_join(H.t, 3, "p3", 3, "sesame", NULL), TABLE_ERR_NOT_FOUND);
-	CHECK_EQ(table_add_ai(H.t, 2, 2, NULL), TABLE_ERR_FORBIDDEN);
-	CHECK_EQ(table_add_ai(H.t, 1, 1, NULL), TABLE_ERR_FULL);
+	CHECK_EQ(table_join(H.t, 2, "p2", 2, NULL, NULL, TABLE_NOTIFY_ALL), TABLE_ERR_FORBIDDEN);
+	CHECK_EQ(table_join(H.t, 3, "p3", 0, "sesame", NULL, TABLE_NOTIFY_ALL), TABLE_ERR_FULL);
+	CHECK_EQ(table_join(H.t, 3, "p3", 3, "sesame", NULL, TABLE_NOTIFY_ALL), TABLE_ERR_NOT_FOUND);
+	CHECK_EQ(table_add_ai(H.t, 2, 2, NULL, TABLE_NOTIFY_ALL), TABLE_ERR_FORBIDDEN);
+	CHECK_EQ(table_add_ai(H.t, 1, 1, NULL, TABLE_NOTIFY_ALL), TABLE_ERR_FULL);
 	CHECK_EQ(table_remove_ai(H.t, 1, 2), TABLE_ERR_NOT_FOUND);
 	CHECK_EQ(table_start(H.t, 2), TABLE_ERR_FORBIDDEN);
 	CHECK_EQ(table_rematch(H.t, 1), TABLE_ERR_WRONG_PHASE);
@@ -556,14 +556,14 @@ TEST(table_seats_life_password_host_rematch)
 	CHECK_EQ(table_seat_kind_of(H.t, 0), SEAT_AI);
 	CHECK_EQ(table_seat_kind_of(H.t, 2), SEAT_AI);
 	CHECK_EQ(table_start(H.t, 2), TABLE_ERR_WRONG_PHASE);
-	CHECK_EQ(table_add_ai(H.t, 2, -1, NULL), TABLE_ERR_WRONG_PHASE);
+	CHECK_EQ(table_add_ai(H.t, 2, -1, NULL, TABLE_NOTIFY_ALL), TABLE_ERR_WRONG_PHASE);
 	while (table_get_state(H.t) == TABLE_PLAYING) {
 		uint64_t d = table_decision_no(H.t);
 		table_choose_code(H.t, 2, -1, 0, COIN_HEADS, err, sizeof err);
 		RUN_UNTIL(table_decision_no(H.t) > d || table_get_state(H.t) != TABLE_PLAYING);
 	}
 	CHECK_EQ(H.finished, 1);
-	CHECK_EQ(table_join(H.t, 5, "p5", -1, "sesame", NULL), TABLE_ERR_WRONG_PHASE);
+	CHECK_EQ(table_join(H.t, 5, "p5", -1, "sesame", NULL, TABLE_NOTIFY_ALL), TABLE_ERR_WRONG_PHASE);
 	cJSON *snap = table_snapshot_json(H.t, 2);
 	CHECK(cJSON_GetObjectItemCaseSensitive(snap, "result") != NULL);
 	CHECK_STR(cJSON_GetObjectItemCaseSensitive(snap, "seed")->valuestring, "42");
@@ -606,7 +606,7 @@ TEST(table_getrandom_seed_when_not_fixed)
 	table_settings s = h_settings(&coin_kind, 1);
 	s.fixed_seed = false;
 	h_open(&s);
-	table_add_ai(H.t, 1, 0, NULL);
+	table_add_ai(H.t, 1, 0, NULL, TABLE_NOTIFY_ALL);
 	table_start(H.t, 1);
 	uint64_t a = table_seed(H.t);
 	RUN_UNTIL(H.finished == 1);
@@ -630,9 +630,9 @@ static void play_mixed(int rounds)
 	s.seed = 1234567;
 	h_open(&s);
 	cJSON_Delete(cfg);
-	table_join(H.t, 1, "p1", 0, NULL, NULL);
-	table_add_ai(H.t, 1, 1, NULL);
-	table_join(H.t, 2, "p2", 2, NULL, NULL);
+	table_join(H.t, 1, "p1", 0, NULL, NULL, TABLE_NOTIFY_ALL);
+	table_add_ai(H.t, 1, 1, NULL, TABLE_NOTIFY_ALL);
+	table_join(H.t, 2, "p2", 2, NULL, NULL, TABLE_NOTIFY_ALL);
 }
 
 static void play_on(void)
@@ -814,7 +814,7 @@ TEST(table_resume_class_not_rendered_gets_snapshot)
 	two_humans(1, 60000);
 	uint64_t since = table_seq(H.t);
 	table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
-	CHECK_EQ(table_spectate(H.t, 3, "p3", NULL), TABLE_OK);
+	CHECK_EQ(table_spectate(H.t, 3, "p3", NULL, TABLE_NOTIFY_ALL), TABLE_OK);
 	bool snap = false;
 	CHECK_EQ(table_resume(H.t, 3, since, &snap), TABLE_OK);
 	CHECK(snap);
@@ -850,8 +850,8 @@ static void run_ai_tables(table_pacer *pacer, int n_tables, table **ts)
 		s.pacer = pacer;
 		ts[i] = table_new(&H.loop, &h_host, &s, err, sizeof err);
 		cJSON_Delete(cfg);
-		table_add_ai(ts[i], 1, 0, NULL);
-		table_add_ai(ts[i], 1, 1, NULL);
+		table_add_ai(ts[i], 1, 0, NULL, TABLE_NOTIFY_ALL);
+		table_add_ai(ts[i], 1, 1, NULL, TABLE_NOTIFY_ALL);
 	}
 	for (int i = 0; i < n_tables; i++)
 		table_start(ts[i], 1);
@@ -897,7 +897,7 @@ TEST(table_pacer_free_table_while_waiting)
 		s.pacer = p;
 		s.id = (uint64_t)(200 + i);
 		ts[i] = table_new(&H.loop, &h_host, &s, err, sizeof err);
-		table_add_ai(ts[i], 1, 0, NULL);
+		table_add_ai(ts[i], 1, 0, NULL, TABLE_NOTIFY_ALL);
 		table_start(ts[i], 1);
 	}
 	CHECK_EQ(table_pacer_waiting(p), 3); /* each resolved its first decision */
@@ -950,8 +950,8 @@ static void record_table(void)
 	H.t = table_new(&H.loop, &host, &s, err, sizeof err);
 	cJSON_Delete(cfg);
 	REQUIRE(H.t);
-	CHECK_EQ(table_join(H.t, 1, "p1", 0, NULL, NULL), TABLE_OK);
-	CHECK_EQ(table_join(H.t, 2, "p2", 1, NULL, NULL), TABLE_OK);
+	CHECK_EQ(table_join(H.t, 1, "p1", 0, NULL, NULL, TABLE_NOTIFY_ALL), TABLE_OK);
+	CHECK_EQ(table_join(H.t, 2, "p2", 1, NULL, NULL, TABLE_NOTIFY_ALL), TABLE_OK);
 }
 
 /* Plays the one round and waits for record(). */
@@ -1144,8 +1144,8 @@ static void start_table(int ok)
 	table_settings s = h_settings(&coin_kind, 3);
 	H.t = table_new(&H.loop, &host, &s, err, sizeof err);
 	REQUIRE(H.t);
-	CHECK_EQ(table_join(H.t, 1, "p1", 0, NULL, NULL), TABLE_OK);
-	CHECK_EQ(table_spectate(H.t, 3, "p3", NULL), TABLE_OK);
+	CHECK_EQ(table_join(H.t, 1, "p1", 0, NULL, NULL, TABLE_NOTIFY_ALL), TABLE_OK);
+	CHECK_EQ(table_spectate(H.t, 3, "p3", NULL, TABLE_NOTIFY_ALL), TABLE_OK);
 }
 
 static const char *seat_kind_in(const cJSON *msg, int seat)
@@ -1178,7 +1178,7 @@ TEST(table_game_begins_only_once_its_start_is_durable)
 	CHECK_EQ(table_start(H.t, 1), TABLE_ERR_WRONG_PHASE);
 	CHECK_EQ(table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err),
 		 TABLE_ERR_WRONG_PHASE);
-	CHECK_EQ(table_join(H.t, 2, "p2", 1, NULL, NULL), TABLE_OK);
+	CHECK_EQ(table_join(H.t, 2, "p2", 1, NULL, NULL, TABLE_NOTIFY_ALL), TABLE_OK);
 	/* stale numbers are ignored */
 	table_start_durable(H.t, 0, true);
 	table_start_durable(H.t, 2, true);
@@ -1268,7 +1268,7 @@ TEST(table_freed_while_its_start_is_written_no_leak)
 TEST(table_paused_for_the_store_until_the_decision_is_durable)
 {
 	two_humans(1, 60000);
-	REQUIRE(table_spectate(H.t, 3, "p3", NULL) == TABLE_OK);
+	REQUIRE(table_spectate(H.t, 3, "p3", NULL, TABLE_NOTIFY_ALL) == TABLE_OK);
 	H.hold = true;
 	table_store_failed(H.t); /* nothing waits for the store yet: ignored */
 	CHECK_EQ(h_count(0, "paused"), 0);

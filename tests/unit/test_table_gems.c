@@ -60,7 +60,7 @@ TEST(table_gems_all_ai_tables_play_to_the_end)
 		s.seed = 1000 + (uint64_t)i;
 		ts[i] = table_new(&H.loop, &h_host, &s, err, sizeof err);
 		REQUIRE(ts[i]);
-		CHECK_EQ(table_spectate(ts[i], 1, "p1", NULL), TABLE_OK);
+		CHECK_EQ(table_spectate(ts[i], 1, "p1", NULL, TABLE_NOTIFY_ALL), TABLE_OK);
 	}
 	for (int i = 0; i < 3; i++) {
 		H.t = ts[i]; /* the harness persists decisions of H.t only */
@@ -106,9 +106,9 @@ TEST(table_gems_human_plays_whole_game_by_option_ids)
 	s.window_ms = 1;
 	s.seed = 77;
 	h_open(&s);
-	CHECK_EQ(table_join(H.t, 1, "p1", 0, NULL, NULL), TABLE_OK);
-	CHECK_EQ(table_add_ai(H.t, 1, -1, NULL), TABLE_OK);
-	CHECK_EQ(table_add_ai(H.t, 1, -1, NULL), TABLE_OK);
+	CHECK_EQ(table_join(H.t, 1, "p1", 0, NULL, NULL, TABLE_NOTIFY_ALL), TABLE_OK);
+	CHECK_EQ(table_add_ai(H.t, 1, -1, NULL, TABLE_NOTIFY_ALL), TABLE_OK);
+	CHECK_EQ(table_add_ai(H.t, 1, -1, NULL, TABLE_NOTIFY_ALL), TABLE_OK);
 	CHECK_EQ(table_start(H.t, 1), TABLE_OK);
 	int answered = 0, guard = 0;
 	uint64_t last_decision = 0;
@@ -181,7 +181,7 @@ TEST(table_gems_final_view_result_is_the_result_message)
 	table_settings s = h_settings(k, 2);
 	s.seed = 5;
 	h_open(&s);
-	CHECK_EQ(table_spectate(H.t, 1, "p1", NULL), TABLE_OK);
+	CHECK_EQ(table_spectate(H.t, 1, "p1", NULL, TABLE_NOTIFY_ALL), TABLE_OK);
 	CHECK_EQ(table_start(H.t, 1), TABLE_OK);
 	RUN_UNTIL(H.finished == 1);
 	const cJSON *res = cJSON_GetObjectItemCaseSensitive(h_last(1, "result"), "result");
