@@ -56,8 +56,8 @@ static int bad(char *err, size_t errlen, const char *msg)
 table *table_new(uv_loop_t *loop, const table_host *host, const table_settings *s, char *err,
 		 size_t errlen)
 {
-	if (!loop || !host || !host->send || !s || !s->kind) {
-		bad(err, errlen, "loop, host.send and kind are required");
+	if (!host || !host->send || !s || !s->kind) {
+		bad(err, errlen, "host.send and kind are required");
 		return NULL;
 	}
 	const game_kind *k = s->kind;
@@ -82,7 +82,6 @@ table *table_new(uv_loop_t *loop, const table_host *host, const table_settings *
 		return NULL;
 	}
 	table *t = xcalloc(1, sizeof *t);
-	t->loop = loop;
 	t->host = *host;
 	t->s = *s;
 	t->s.config = NULL;
@@ -94,15 +93,15 @@ table *table_new(uv_loop_t *loop, const table_host *host, const table_settings *
 	t->state = TABLE_WAITING;
 	for (int i = 0; i < GAME_MAX_SEATS; i++)
 		t->seats[i].choice = GAME_NO_CHOICE;
-	round_timers_init(t);
+	table_clock_init(t, loop);
 	return t;
 }
 
-static void on_handle_closed(uv_handle_t *h)
+void table_free(table *t)
 {
-	table *t = h->data;
-	if (--t->open_handles > 0)
+	if (!t)
 		return;
+	table_clock_free(t);
 	if (t->game)
 		t->s.kind->destroy(t->game);
 	t->s.kind->config_free(t->config);
@@ -117,21 +116,9 @@ static void on_handle_closed(uv_handle_t *h)
 	free(t);
 }
 
-void table_free(table *t)
-{
-	if (!t || t->freed)
-		return;
-	t->freed = true;
-	round_stop_timers(t);
-	uv_close((uv_handle_t *)&t->deadline_timer, on_handle_closed);
-	uv_close((uv_handle_t *)&t->window_timer, on_handle_closed);
-	uv_close((uv_handle_t *)&t->step_timer, on_handle_closed);
-	uv_close((uv_handle_t *)&t->step_idle, on_handle_closed);
-}
-
 void table_notify_changed(table *t)
 {
-	if (!t->freed && t->host.changed)
+	if (t->host.changed)
 		t->host.changed(t->host.ud, t);
 }
 
@@ -313,8 +300,10 @@ int table_leave(table *t, uint64_t player)
 	/* The leaver is no longer a member: it does not get this update. */
 	tmsg_emit_seats(t, 0);
 	table_notify_changed(t);
-	if (seat >= 0 && playing)
+	if (seat >= 0 && playing) {
 		round_seat_to_ai(t, seat); /* may resolve the decision */
+		table_clock_sync(t);
+	}
 	return TABLE_OK;
 }
 
@@ -437,6 +426,7 @@ int table_start(table *t, uint64_t player)
 	if (!t->host.start) {
 		table_fill_empty(t);
 		round_started(t);
+		table_clock_sync(t);
 		return TABLE_OK;
 	}
 	/* The start record has every seat filled; the waiting table keeps

@@ -1,7 +1,7 @@
 /*
  * table.h — one table: its seats and spectators, its life (waiting →
  * playing → finished → rematch), and the round engine that owns time
- * (DESIGN §2): post each pending seat its options and a deadline, broadcast
+ * (docs/ARCHITECTURE.md): post each pending seat its options and a deadline, broadcast
  * per-seat status (never the choice), open the change-your-mind window once
  * every pending seat has chosen, then reveal all choices at once and apply
  * them through the game kind. AI seats, deadlines and dropped players are
@@ -13,9 +13,12 @@
  * see proto/table.md) through the host's send() callback, one viewer at a
  * time, each rendered for what that viewer may see.
  *
- * Time: libuv timers on the loop given to table_new; nothing blocks. Every
- * update carries the table's sequence number `seq`; a bounded history lets a
- * resuming player get what it missed (table_resume), else a fresh snapshot.
+ * Time: the round engine keeps none of its own; on the loop given to
+ * table_new the table arms libuv timers for it (table_clock.c); without a
+ * loop the caller moves the table's time (table_advance). Nothing blocks.
+ * Every update carries the table's sequence number `seq`; a bounded
+ * history lets a resuming player get what it missed (table_resume), else a
+ * fresh snapshot.
  *
  * Memory: table_new copies everything it is given (settings, strings, the
  * config JSON). Strings and pointers the accessors return are owned by the
@@ -178,15 +181,26 @@ void table_pacer_free(table_pacer *p);
 int table_pacer_waiting(const table_pacer *p);
 
 /* Creates a waiting table with every seat empty. The host struct is
- * copied; loop is borrowed for the table's life. NULL with a message on a
- * bad setting or a config the kind rejects. */
+ * copied; loop is borrowed for the table's life (NULL: no timers, the
+ * caller moves time with table_advance; no pacer then). NULL with a
+ * message on a bad setting or a config the kind rejects. */
 table *table_new(uv_loop_t *loop, const table_host *host, const table_settings *s, char *err,
 		 size_t errlen);
 
-/* Stops the table: timers stop at once, nothing more is sent or called
- * back; the memory is released once libuv has closed the timer handles
- * (run the loop before uv_loop_close). A game in play is abandoned. */
+/* Stops the table: its memory goes at once, nothing more is sent or called
+ * back; its timer handles close on the loop (run the loop before
+ * uv_loop_close). A game in play is abandoned. */
 void table_free(table *t);
+
+/* A table without a loop: its time moves to `now` (loop ms; never back)
+ * and what is due by then runs — a deadline, the window closing, or one
+ * step to the next decision (one at most: call again). Returns when the
+ * table next needs to run (at or before now: at once), or TABLE_NO_WAKE
+ * when it waits for a player, the host or the store. */
+#define TABLE_NO_WAKE UINT64_MAX
+uint64_t table_advance(table *t, uint64_t now);
+/* When the table next needs to run, as table_advance returns it. */
+uint64_t table_next_wake(const table *t);
 
 /* --- seats and spectators (return TABLE_OK or an enum table_err) ---------- */
 

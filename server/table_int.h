@@ -1,8 +1,9 @@
 /*
  * table_int.h — the table's private parts, shared by table.c (seats,
  * spectators, life, snapshots), table_msg.c (sequence numbers, history,
- * sending), table_round.c (the round engine) and table_replay.c (records,
- * replay, crash recovery). Nothing outside server/table*.c includes it.
+ * sending), table_round.c (the round engine), table_clock.c (its timers)
+ * and table_replay.c (records, replay, crash recovery). Nothing outside
+ * server/table*.c includes it.
  */
 #ifndef LAIR_TABLE_INT_H
 #define LAIR_TABLE_INT_H
@@ -45,7 +46,9 @@ struct table_hist {
 };
 
 struct table {
-	uv_loop_t *loop;
+	struct table_clock *clock; /* the loop's timers (table_clock.c); NULL
+				    * without a loop: time moves by table_advance */
+	uint64_t now;              /* without a loop: the time table_advance set */
 	table_host host;
 	table_settings s; /* s.config is NULL: see config/config_full */
 	void *config;     /* the kind's parsed config */
@@ -80,20 +83,12 @@ struct table {
 	uint64_t decision;     /* number of the current/last decision */
 	uint32_t pending;
 	uint64_t deadline_at;  /* loop ms; 0 = none */
-	uint64_t window_at;
+	uint64_t window_at;    /* PH_WINDOW: when it closes */
+	uint64_t step_at;      /* PH_BETWEEN: when the next step is due (at or
+				* before the time it was set: the loop's next turn) */
 	uint64_t t_close_us;   /* CLOCK_MONOTONIC µs when the last window closed */
 	game_choice commit[GAME_MAX_SEATS]; /* the resolved set awaiting durability */
 	uint32_t commit_ai;    /* its seats whose choice came from the AI */
-
-	/* timers; the memory goes when the last handle is closed */
-	uv_timer_t deadline_timer, window_timer, step_timer;
-	uv_idle_t step_idle;
-	int open_handles;
-	bool freed;
-
-	/* a turn asked of s.pacer */
-	table *pace_prev, *pace_next;
-	bool pace_queued;
 
 	/* history ring for resume */
 	struct table_hist *hist;
@@ -126,10 +121,19 @@ cJSON *tmsg_view(const table *t, int viewer);
  * player `quiet` (0: sent to everyone), see enum table_notify. */
 void tmsg_emit_seats(table *t, uint64_t quiet);
 
-/* table_round.c */
-void round_timers_init(table *t);
-/* Stops every timer and gives up a turn asked of the pacer. */
-void round_stop_timers(table *t);
+/* table_round.c: the round engine. It keeps no timers: it reads the time
+ * (table_clock_now), says when it must run next (round_wake) and runs what
+ * is due when told (round_advance). */
+enum round_wake {
+	WAKE_NONE,  /* nothing timed: a player, the host or the store moves it */
+	WAKE_TIMER, /* a deadline, or the window closing, at *at */
+	WAKE_STEP,  /* the step to the next decision (or the end), at *at; at
+		     * or before the time it was set: on the loop's next turn */
+};
+enum round_wake round_wake(const table *t, uint64_t *at);
+/* Runs what is due at table_clock_now(t): one thing at most (a deadline,
+ * the window closing, or one step), however late. */
+void round_advance(table *t);
 /* After the game is created (or restored): post the first decision, or
  * finish when it is over already. */
 void round_begin(table *t);
@@ -139,23 +143,26 @@ void round_started(table *t);
 /* {reason, message} of a pause for the store (snapshots), or NULL. */
 cJSON *round_paused_json(const table *t);
 void round_post_decision(table *t);
-/* After a pause (reveal pause or pacing): the next decision, or the end
- * when the game is over. */
+/* After a reveal: the next decision after a pause (the reveal pause or the
+ * pacing), or the end when the game is over. */
 void round_schedule_next(table *t);
-/* The game is over (or aborted): the result, once the host has made the
- * record durable (host.record, table_finished_durable), then finished(). */
-void round_finish(table *t);
 void round_log_append(table *t, const game_choice *set);
 /* A seat went to the AI, or came back (mid-decision). */
 void round_seat_to_ai(table *t, int seat);
-/* Every check of a choice but its legality; *seat: -1 → the player's own.
- * *takeover: the player takes an AI seat over by choosing. */
-int round_choose_check(table *t, uint64_t player, int *seat, uint64_t decision, bool *takeover);
-/* Records a checked, legal choice (taking the seat over first if asked). */
-void round_set_choice(table *t, uint64_t player, int seat, bool takeover, game_choice c);
 int64_t round_ms_left(const table *t, uint64_t at);
-uint64_t round_now(const table *t);
-bool round_has_live_human(const table *t);
+
+/* table_clock.c: the round's time on a libuv loop — one timer and one idle
+ * handle per table, owned here, and the pacer. */
+/* loop NULL: no timers (t->clock stays NULL). */
+void table_clock_init(table *t, uv_loop_t *loop);
+/* Stops and closes the handles (their memory goes once libuv has closed
+ * them); gives up a turn asked of the pacer. */
+void table_clock_free(table *t);
+/* The time now, in loop ms: the loop's, or t->now without one. */
+uint64_t table_clock_now(const table *t);
+/* Arms the timer (or the idle handle, or a pacer turn) for round_wake, or
+ * stops it: after anything that may have moved the round. */
+void table_clock_sync(table *t);
 
 /* table.c */
 void table_notify_changed(table *t);

@@ -100,7 +100,7 @@ static void hist_push(table *t, struct table_hist *e)
 
 static void send_len(table *t, uint64_t player, const char *s, size_t len)
 {
-	if (!t->freed && player)
+	if (player)
 		t->host.send(t->host.ud, player, s, len);
 }
 

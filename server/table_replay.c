@@ -219,8 +219,9 @@ table *table_restore(uv_loop_t *loop, const table_host *host, const table_settin
 		 * the next step, once the caller has the table registered, so
 		 * that host.record writes the record exactly once. */
 		round_schedule_next(t);
-		return t;
+	} else {
+		round_post_decision(t);
 	}
-	round_post_decision(t);
+	table_clock_sync(t);
 	return t;
 }

@@ -1,5 +1,5 @@
 /*
- * table_round.c — the round engine: it owns a table's time.
+ * table_round.c — the round engine: a table's state machine in time.
  *
  * One decision at a time:
  *   CHOOSING  options and a deadline go to every pending seat; AI seats (and
@@ -19,10 +19,15 @@
  * resolves at once (the deadline is final: no window after it); a dropped
  * player's seat then stays "away" (the AI plays it without waiting) until
  * the player is back. Without a live human the table does not wait: it
- * moves on after pacing_ms, and with 0 on the next loop iteration (an idle
- * handle), so one loop iteration never runs more than one of its decisions;
- * with a pacer shared by the loop's tables, no more than per_turn steps of
- * all of them together.
+ * moves on after pacing_ms, and with 0 on the loop's next turn, so one
+ * turn of the loop never runs more than one of its decisions.
+ *
+ * The engine owns no timer: it reads the time (table_clock_now), says when
+ * it must run next (round_wake: a deadline, the window closing, the next
+ * step) and runs what is due when told (round_advance). table_clock.c
+ * turns that into libuv timers (the Redis model: the event loop apart from
+ * the logic); a table without a loop is driven by hand (table_advance), so
+ * the engine is tested with a clock the test moves.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -32,16 +37,15 @@
 #include "table_int.h"
 
 static void resolve(table *t);
-
-uint64_t round_now(const table *t) { return uv_now(t->loop); }
+static void finish(table *t);
 
 int64_t round_ms_left(const table *t, uint64_t at)
 {
-	uint64_t now = round_now(t);
+	uint64_t now = table_clock_now(t);
 	return at > now ? (int64_t)(at - now) : 0;
 }
 
-bool round_has_live_human(const table *t)
+static bool has_live_human(const table *t)
 {
 	for (int i = 0; i < t->s.seats; i++) {
 		const struct table_seat *st = &t->seats[i];
@@ -182,117 +186,6 @@ static cJSON *render_result(table *t, int viewer, void *arg)
 
 static void emit_status(table *t) { emit_rendered(t, render_status, NULL); }
 
-/* --- timers ------------------------------------------------------------------ */
-
-static void on_deadline(uv_timer_t *h);
-static void on_window(uv_timer_t *h);
-static void on_step_timer(uv_timer_t *h);
-static void on_step_idle(uv_idle_t *h);
-
-void round_timers_init(table *t)
-{
-	uv_timer_init(t->loop, &t->deadline_timer);
-	uv_timer_init(t->loop, &t->window_timer);
-	uv_timer_init(t->loop, &t->step_timer);
-	uv_idle_init(t->loop, &t->step_idle);
-	t->deadline_timer.data = t->window_timer.data = t->step_timer.data = t;
-	t->step_idle.data = t;
-	t->open_handles = 4;
-}
-
-/* --- the pacer: turns of one loop shared among tables ----------------------- */
-
-struct table_pacer {
-	uv_idle_t idle;
-	int per_turn;
-	int waiting;
-	table *head, *tail;
-};
-
-static void step(table *t);
-
-static void pacer_unlink(table *t)
-{
-	table_pacer *p = t->s.pacer;
-	if (!t->pace_queued)
-		return;
-	if (t->pace_prev)
-		t->pace_prev->pace_next = t->pace_next;
-	else
-		p->head = t->pace_next;
-	if (t->pace_next)
-		t->pace_next->pace_prev = t->pace_prev;
-	else
-		p->tail = t->pace_prev;
-	t->pace_prev = t->pace_next = NULL;
-	t->pace_queued = false;
-	p->waiting--;
-}
-
-static void on_pacer_idle(uv_idle_t *h)
-{
-	table_pacer *p = h->data;
-	/* Only the steps waiting now: a table stepping may ask again, and
-	 * waits for the next iteration then. */
-	int n = MIN(p->per_turn, p->waiting);
-	for (int i = 0; i < n && p->head; i++) {
-		table *t = p->head;
-		pacer_unlink(t);
-		step(t);
-	}
-	if (!p->head)
-		uv_idle_stop(h);
-}
-
-static void pacer_ask(table *t)
-{
-	table_pacer *p = t->s.pacer;
-	if (t->pace_queued)
-		return;
-	t->pace_prev = p->tail;
-	t->pace_next = NULL;
-	if (p->tail)
-		p->tail->pace_next = t;
-	else
-		p->head = t;
-	p->tail = t;
-	t->pace_queued = true;
-	p->waiting++;
-	uv_idle_start(&p->idle, on_pacer_idle);
-}
-
-table_pacer *table_pacer_new(uv_loop_t *loop, int per_turn)
-{
-	table_pacer *p = xcalloc(1, sizeof *p);
-	p->per_turn = per_turn > 0 ? per_turn : 1;
-	uv_idle_init(loop, &p->idle);
-	p->idle.data = p;
-	return p;
-}
-
-static void pacer_closed(uv_handle_t *h) { free(h->data); }
-
-void table_pacer_free(table_pacer *p)
-{
-	if (!p)
-		return;
-	while (p->head) /* tables still waiting lose their turn (they should be gone) */
-		pacer_unlink(p->head);
-	uv_close((uv_handle_t *)&p->idle, pacer_closed);
-}
-
-int table_pacer_waiting(const table_pacer *p) { return p ? p->waiting : 0; }
-
-void round_stop_timers(table *t)
-{
-	uv_timer_stop(&t->deadline_timer);
-	uv_timer_stop(&t->window_timer);
-	uv_timer_stop(&t->step_timer);
-	uv_idle_stop(&t->step_idle);
-	if (t->s.pacer)
-		pacer_unlink(t);
-}
-
 /* --- the decision ------------------------------------------------------------- */
 
 /* The result goes out: the record is durable (or there is none to wait
@@ -303,14 +196,15 @@ static void send_result(table *t)
 	t->phase = PH_NONE;
 	emit_rendered(t, render_result, NULL);
 	table_notify_changed(t);
-	if (!t->aborted && t->host.finished && !t->freed)
+	if (!t->aborted && t->host.finished)
 		t->host.finished(t->host.ud, t);
 }
 
-void round_finish(table *t)
+/* The game is over (or aborted): the result, once the host has made the
+ * record durable (host.record, table_finished_durable), then finished(). */
+static void finish(table *t)
 {
 	const game_kind *k = t->s.kind;
-	round_stop_timers(t);
 	t->phase = PH_RECORD;
 	t->pending = 0;
 	t->deadline_at = 0;
@@ -324,7 +218,7 @@ void round_finish(table *t)
 	/* Still "playing" (snapshots show the last reveal, no result) until
 	 * the host has made the record durable: nobody sees a result that a
 	 * crash could lose. An aborted game has no record. */
-	if (!t->aborted && t->host.record && !t->freed)
+	if (!t->aborted && t->host.record)
 		t->host.record(t->host.ud, t, t->games);
 	else
 		send_result(t);
@@ -348,7 +242,7 @@ cJSON *round_paused_json(const table *t)
 
 void table_store_failed(table *t)
 {
-	if (t->freed || t->store_paused || t->state != TABLE_PLAYING ||
+	if (t->store_paused || t->state != TABLE_PLAYING ||
 	    (t->phase != PH_COMMIT && t->phase != PH_RECORD))
 		return;
 	t->store_paused = true;
@@ -372,10 +266,11 @@ static void resume_from_pause(table *t)
 
 void table_finished_durable(table *t, uint64_t game)
 {
-	if (t->freed || t->state != TABLE_PLAYING || t->phase != PH_RECORD || game != t->games)
+	if (t->state != TABLE_PLAYING || t->phase != PH_RECORD || game != t->games)
 		return;
 	resume_from_pause(t);
 	send_result(t);
+	table_clock_sync(t);
 }
 
 /* The kind refused a set every choice of which was checked: a bug in the
@@ -385,19 +280,14 @@ static void abort_game(table *t, const char *why)
 	log_error("table", "table %llu: decision %llu refused (%s); game abandoned",
 		  (unsigned long long)t->s.id, (unsigned long long)t->decision, why);
 	t->aborted = true;
-	round_finish(t);
+	finish(t);
 }
 
 void round_schedule_next(table *t)
 {
 	t->phase = PH_BETWEEN;
-	int delay = round_has_live_human(t) ? t->s.reveal_pause_ms : t->s.pacing_ms;
-	if (delay <= 0 && t->s.pacer)
-		pacer_ask(t);
-	else if (delay <= 0)
-		uv_idle_start(&t->step_idle, on_step_idle);
-	else
-		uv_timer_start(&t->step_timer, on_step_timer, (uint64_t)delay, 0);
+	int delay = has_live_human(t) ? t->s.reveal_pause_ms : t->s.pacing_ms;
+	t->step_at = table_clock_now(t) + (uint64_t)(delay > 0 ? delay : 0);
 }
 
 void round_started(table *t)
@@ -418,10 +308,11 @@ void round_started(table *t)
 
 void table_start_durable(table *t, uint64_t game, bool ok)
 {
-	if (t->freed || t->state != TABLE_WAITING || t->phase != PH_STARTING || game != t->games)
+	if (t->state != TABLE_WAITING || t->phase != PH_STARTING || game != t->games)
 		return;
 	if (ok) {
 		round_started(t);
+		table_clock_sync(t);
 		return;
 	}
 	/* Nothing of the game was shown: it goes, and the table waits as
@@ -444,7 +335,7 @@ void round_begin(table *t)
 	t->phase = PH_BETWEEN;
 	emit_rendered(t, render_start, NULL);
 	if (t->s.kind->is_over(t->game))
-		round_finish(t);
+		finish(t);
 	else
 		round_post_decision(t);
 }
@@ -462,12 +353,10 @@ static void check_all_chosen(table *t)
 			return;
 		live |= st->kind == SEAT_HUMAN && st->connected && !st->away;
 	}
-	uv_timer_stop(&t->deadline_timer);
 	t->deadline_at = 0;
 	if (live && t->s.window_ms > 0) {
 		t->phase = PH_WINDOW;
-		t->window_at = round_now(t) + (uint64_t)t->s.window_ms;
-		uv_timer_start(&t->window_timer, on_window, (uint64_t)t->s.window_ms, 0);
+		t->window_at = table_clock_now(t) + (uint64_t)t->s.window_ms;
 		emit_rendered(t, render_window, NULL);
 	} else {
 		resolve(t);
@@ -498,18 +387,14 @@ void round_post_decision(table *t)
 		else
 			wait = true;
 	}
-	if (wait) {
-		t->deadline_at = round_now(t) + (uint64_t)t->s.turn_timeout_ms;
-		uv_timer_start(&t->deadline_timer, on_deadline, (uint64_t)t->s.turn_timeout_ms, 0);
-	}
+	if (wait)
+		t->deadline_at = table_clock_now(t) + (uint64_t)t->s.turn_timeout_ms;
 	emit_rendered(t, render_options, NULL);
 	check_all_chosen(t);
 }
 
 static void resolve(table *t)
 {
-	uv_timer_stop(&t->deadline_timer);
-	uv_timer_stop(&t->window_timer);
 	t->phase = PH_COMMIT;
 	t->deadline_at = 0;
 	t->t_close_us = now_ns() / 1000;
@@ -539,7 +424,7 @@ void round_log_append(table *t, const game_choice *set)
 
 void table_decision_durable(table *t, uint64_t n)
 {
-	if (t->freed || t->state != TABLE_PLAYING || t->phase != PH_COMMIT || n != t->decision)
+	if (t->state != TABLE_PLAYING || t->phase != PH_COMMIT || n != t->decision)
 		return;
 	resume_from_pause(t);
 	const game_kind *k = t->s.kind;
@@ -570,21 +455,19 @@ void table_decision_durable(table *t, uint64_t n)
 		t->host.events(t->host.ud, t, t->evs.v, t->evs.len, false);
 	emit_rendered(t, render_reveal, choices);
 	cJSON_Delete(choices);
-	if (t->freed)
-		return;
 	if (k->is_over(t->game))
-		round_finish(t);
+		finish(t);
 	else
 		round_schedule_next(t);
+	table_clock_sync(t);
 }
 
-/* --- timer callbacks ----------------------------------------------------------- */
+/* --- time passing ---------------------------------------------------------------- */
 
-static void on_deadline(uv_timer_t *h)
+/* The deadline passed: every missing choice is the AI's, and the set
+ * resolves (no window after a deadline). */
+static void deadline_passed(table *t)
 {
-	table *t = h->data;
-	if (t->freed || t->phase != PH_CHOOSING)
-		return;
 	bool seats_changed = false;
 	for (int i = 0; i < t->s.seats; i++) {
 		struct table_seat *st = &t->seats[i];
@@ -603,37 +486,48 @@ static void on_deadline(uv_timer_t *h)
 	resolve(t);
 }
 
-static void on_window(uv_timer_t *h)
-{
-	table *t = h->data;
-	if (!t->freed && t->phase == PH_WINDOW)
-		resolve(t);
-}
-
+/* The pause after a reveal is over: the next decision, or the end (a
+ * restored game whose durable log ends it). */
 static void step(table *t)
 {
-	if (t->freed || t->state != TABLE_PLAYING || t->phase != PH_BETWEEN)
-		return;
-	/* Over already: a restored game whose durable log ends it. */
 	if (t->s.kind->is_over(t->game))
-		round_finish(t);
+		finish(t);
 	else
 		round_post_decision(t);
 }
 
-static void on_step_timer(uv_timer_t *h)
+enum round_wake round_wake(const table *t, uint64_t *at)
 {
-	table *t = h->data;
-	if (t->s.pacer) /* many timers may fall due in one iteration */
-		pacer_ask(t);
-	else
-		step(t);
+	*at = 0;
+	if (t->state != TABLE_PLAYING)
+		return WAKE_NONE;
+	switch (t->phase) {
+	case PH_CHOOSING:
+		*at = t->deadline_at;
+		return t->deadline_at ? WAKE_TIMER : WAKE_NONE;
+	case PH_WINDOW:
+		*at = t->window_at;
+		return WAKE_TIMER;
+	case PH_BETWEEN:
+		*at = t->step_at;
+		return WAKE_STEP;
+	default:
+		return WAKE_NONE;
+	}
 }
 
-static void on_step_idle(uv_idle_t *h)
+void round_advance(table *t)
 {
-	uv_idle_stop(h);
-	step(h->data);
+	uint64_t at, now = table_clock_now(t);
+	enum round_wake w = round_wake(t, &at);
+	if (w == WAKE_NONE || at > now)
+		return;
+	if (t->phase == PH_CHOOSING)
+		deadline_passed(t);
+	else if (t->phase == PH_WINDOW)
+		resolve(t);
+	else
+		step(t);
 }
 
 /* --- seats changing hands and choices ----------------------------------------- */
@@ -648,7 +542,10 @@ void round_seat_to_ai(table *t, int seat)
 	check_all_chosen(t);
 }
 
-int round_choose_check(table *t, uint64_t player, int *seatp, uint64_t decision, bool *takeover)
+/* Every check of a choice but its legality; *seat: -1 → the player's own.
+ * *takeover: the player takes an AI seat over by choosing. */
+static int choose_check(table *t, uint64_t player, int *seatp, uint64_t decision,
+			bool *takeover)
 {
 	int seat = *seatp;
 	*takeover = false;
@@ -678,7 +575,8 @@ int round_choose_check(table *t, uint64_t player, int *seatp, uint64_t decision,
 	return TABLE_OK;
 }
 
-void round_set_choice(table *t, uint64_t player, int seat, bool takeover, game_choice c)
+/* Records a checked, legal choice (taking the seat over first if asked). */
+static void set_choice(table *t, uint64_t player, int seat, bool takeover, game_choice c)
 {
 	if (takeover)
 		table_take_over(t, player, seat);
@@ -701,7 +599,7 @@ int table_choose(table *t, uint64_t player, int seat, uint64_t decision, const c
 		 char *err, size_t errlen)
 {
 	bool takeover;
-	int rc = round_choose_check(t, player, &seat, decision, &takeover);
+	int rc = choose_check(t, player, &seat, decision, &takeover);
 	if (rc != TABLE_OK)
 		return rc;
 	game_choice c = GAME_NO_CHOICE;
@@ -712,7 +610,8 @@ int table_choose(table *t, uint64_t player, int seat, uint64_t decision, const c
 			strlcpy_safe(err, kerr[0] ? kerr : "not a choice", errlen);
 		return TABLE_ERR_ILLEGAL;
 	}
-	round_set_choice(t, player, seat, takeover, c);
+	set_choice(t, player, seat, takeover, c);
+	table_clock_sync(t);
 	return TABLE_OK;
 }
 
@@ -720,7 +619,7 @@ int table_choose_code(table *t, uint64_t player, int seat, uint64_t decision, ga
 		      char *err, size_t errlen)
 {
 	bool takeover;
-	int rc = round_choose_check(t, player, &seat, decision, &takeover);
+	int rc = choose_check(t, player, &seat, decision, &takeover);
 	if (rc != TABLE_OK)
 		return rc;
 	game_choice few[64], *opts = few;
@@ -739,7 +638,8 @@ int table_choose_code(table *t, uint64_t player, int seat, uint64_t decision, ga
 			strlcpy_safe(err, "not one of the options offered now", errlen);
 		return TABLE_ERR_ILLEGAL;
 	}
-	round_set_choice(t, player, seat, takeover, c);
+	set_choice(t, player, seat, takeover, c);
+	table_clock_sync(t);
 	return TABLE_OK;
 }
 
