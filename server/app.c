@@ -266,13 +266,6 @@ uint64_t app_errors(const app *a, enum proto_err code)
 	return n;
 }
 
-enum proto_err app_table_err(int e)
-{
-	const char *code = table_err_code(e);
-	int p = code ? proto_err_find(code) : -1;
-	return p > 0 ? (enum proto_err)p : PROTO_E_INTERNAL;
-}
-
 /* ---- the reaper: table closes requested inside table callbacks ---- */
 
 void app_table_close_later(app *a, app_table *at)

@@ -189,8 +189,6 @@ void app_error(session *s, const cJSON *id, enum proto_err code, const char *fie
 /* Error replies of code so far: the app's, plus the rate_limited errors
  * net sends itself. */
 uint64_t app_errors(const app *a, enum proto_err code);
-/* The stable protocol code for a table_err. */
-enum proto_err app_table_err(int table_err);
 /* Handles one decoded frame of a READY or NEW session. */
 void app_dispatch(session *s, proto_msg *m);
 /* The session finished waiting for the store: handle queued frames. */

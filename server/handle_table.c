@@ -31,26 +31,12 @@ static app_table *need_table(session *s, proto_msg *m)
 	return at && !at->closing ? at : NULL;
 }
 
-static void table_fail(session *s, proto_msg *m, int rc, const char *field, const char *what)
+/* The reply to a table function's error: its protocol code, and `what`
+ * or else the error's own message. */
+static void table_fail(session *s, proto_msg *m, enum table_err rc, const char *field,
+		       const char *what)
 {
-	app_error(s, m->id, app_table_err(rc), field, "%s", what);
-}
-
-static const char *err_text(int rc)
-{
-	switch (rc) {
-	case TABLE_ERR_NOT_FOUND: return "no such seat";
-	case TABLE_ERR_FORBIDDEN: return "only the host may do that";
-	case TABLE_ERR_FULL: return "that seat is taken (or no seat is free)";
-	case TABLE_ERR_PASSWORD: return "wrong or missing password";
-	case TABLE_ERR_NOT_SEATED: return "you are not at this table";
-	case TABLE_ERR_NOT_YOUR_SEAT: return "that seat is not yours";
-	case TABLE_ERR_NOT_PENDING: return "that seat has nothing to decide now";
-	case TABLE_ERR_ILLEGAL: return "not one of the options offered now";
-	case TABLE_ERR_WRONG_PHASE: return "not possible in the table's current state";
-	case TABLE_ERR_BAD: return "a bad argument";
-	default: return "the table failed";
-	}
+	app_error(s, m->id, table_err_proto(rc), field, "%s", what ? what : table_err_message(rc));
 }
 
 /* Replies with the player's snapshot of the table, echoing id. */
@@ -161,7 +147,8 @@ void handle_table_create(session *s, proto_msg *m)
 	p->hosted++;
 
 	/* The creator's own updates are in the snapshot it gets as the reply. */
-	int ai = m->u.create.ai, rc;
+	int ai = m->u.create.ai;
+	enum table_err rc;
 	if (ai == seats)
 		rc = table_spectate(t, (uint64_t)p->id, p->name, ts.password, TABLE_NOTIFY_OTHERS);
 	else
@@ -213,12 +200,11 @@ void handle_table_join(session *s, proto_msg *m)
 	char hashed[PASSHASH_MAX + 1];
 	const char *password = password_attempt(at, s, m, hashed);
 	/* Its own seat change is in the snapshot it gets as the reply. */
-	int rc = table_join(at->t, (uint64_t)s->pl->id, s->pl->name, m->u.table.seat, password,
-			    NULL, TABLE_NOTIFY_OTHERS);
+	enum table_err rc = table_join(at->t, (uint64_t)s->pl->id, s->pl->name, m->u.table.seat,
+				       password, NULL, TABLE_NOTIFY_OTHERS);
 	if (rc != TABLE_OK) {
 		table_fail(s, m, rc, rc == TABLE_ERR_PASSWORD ? "password"
-				     : m->u.table.seat != PROTO_ABSENT ? "seat" : NULL,
-			   err_text(rc));
+				     : m->u.table.seat != PROTO_ABSENT ? "seat" : NULL, NULL);
 		return;
 	}
 	player_add_table(s->pl, at->id);
@@ -234,10 +220,10 @@ void handle_table_spectate(session *s, proto_msg *m)
 		return;
 	char hashed[PASSHASH_MAX + 1];
 	const char *password = password_attempt(at, s, m, hashed);
-	int rc = table_spectate(at->t, (uint64_t)s->pl->id, s->pl->name, password,
-				TABLE_NOTIFY_OTHERS);
+	enum table_err rc = table_spectate(at->t, (uint64_t)s->pl->id, s->pl->name, password,
+					   TABLE_NOTIFY_OTHERS);
 	if (rc != TABLE_OK) {
-		table_fail(s, m, rc, rc == TABLE_ERR_PASSWORD ? "password" : NULL, err_text(rc));
+		table_fail(s, m, rc, rc == TABLE_ERR_PASSWORD ? "password" : NULL, NULL);
 		return;
 	}
 	player_add_table(s->pl, at->id);
@@ -250,9 +236,9 @@ void handle_table_leave(session *s, proto_msg *m)
 	app_table *at = need_table(s, m);
 	if (!at)
 		return;
-	int rc = table_leave(at->t, (uint64_t)s->pl->id);
+	enum table_err rc = table_leave(at->t, (uint64_t)s->pl->id);
 	if (rc != TABLE_OK) {
-		table_fail(s, m, rc, NULL, err_text(rc));
+		table_fail(s, m, rc, NULL, NULL);
 		return;
 	}
 	player_remove_table(a, s->pl, at->id);
@@ -265,9 +251,10 @@ void handle_table_add_ai(session *s, proto_msg *m)
 	app_table *at = need_table(s, m);
 	if (!at)
 		return;
-	int rc = table_add_ai(at->t, (uint64_t)s->pl->id, m->u.table.seat, NULL, TABLE_NOTIFY_ALL);
+	enum table_err rc = table_add_ai(at->t, (uint64_t)s->pl->id, m->u.table.seat, NULL,
+					 TABLE_NOTIFY_ALL);
 	if (rc != TABLE_OK)
-		table_fail(s, m, rc, m->u.table.seat != PROTO_ABSENT ? "seat" : NULL, err_text(rc));
+		table_fail(s, m, rc, m->u.table.seat != PROTO_ABSENT ? "seat" : NULL, NULL);
 	else
 		app_ok(s, m->id);
 }
@@ -277,9 +264,9 @@ void handle_table_remove_ai(session *s, proto_msg *m)
 	app_table *at = need_table(s, m);
 	if (!at)
 		return;
-	int rc = table_remove_ai(at->t, (uint64_t)s->pl->id, m->u.table.seat);
+	enum table_err rc = table_remove_ai(at->t, (uint64_t)s->pl->id, m->u.table.seat);
 	if (rc != TABLE_OK)
-		table_fail(s, m, rc, "seat", err_text(rc));
+		table_fail(s, m, rc, "seat", NULL);
 	else
 		app_ok(s, m->id);
 }
@@ -296,16 +283,16 @@ void handle_table_start(session *s, proto_msg *m)
 	/* ok first: the start and first options follow it. */
 	if (can_start && table_host_player(at->t) == (uint64_t)s->pl->id) {
 		app_ok(s, m->id);
-		int rc = table_start(at->t, (uint64_t)s->pl->id);
+		enum table_err rc = table_start(at->t, (uint64_t)s->pl->id);
 		if (rc != TABLE_OK)
 			log_warn("app", "table %" PRIu64 " did not start: %s", at->id,
 				 table_err_code(rc));
 		return;
 	}
-	int rc = can_start ? TABLE_ERR_FORBIDDEN : TABLE_ERR_WRONG_PHASE;
+	enum table_err rc = can_start ? TABLE_ERR_FORBIDDEN : TABLE_ERR_WRONG_PHASE;
 	const char *why = at->starting ? "the table's game is starting"
 				       : "the table has already started";
-	table_fail(s, m, rc, NULL, rc == TABLE_ERR_WRONG_PHASE ? why : err_text(rc));
+	table_fail(s, m, rc, NULL, rc == TABLE_ERR_WRONG_PHASE ? why : NULL);
 }
 
 void handle_choose(session *s, proto_msg *m)
@@ -320,14 +307,14 @@ void handle_choose(session *s, proto_msg *m)
 		app_error(s, m->id, PROTO_E_WRONG_PHASE, "decision", "decisions count from 1");
 		return;
 	}
-	int rc = table_choose(at->t, (uint64_t)s->pl->id, m->u.table.seat, decision,
+	enum table_err rc = table_choose(at->t, (uint64_t)s->pl->id, m->u.table.seat, decision,
 			      m->u.table.choice, err, sizeof err);
 	if (rc != TABLE_OK) {
 		const char *field = rc == TABLE_ERR_ILLEGAL || rc == TABLE_ERR_BAD ? "choice"
 				    : rc == TABLE_ERR_NOT_YOUR_SEAT	       ? "seat"
 				    : rc == TABLE_ERR_WRONG_PHASE && decision  ? "decision"
 									       : NULL;
-		table_fail(s, m, rc, field, err[0] ? err : err_text(rc));
+		table_fail(s, m, rc, field, err[0] ? err : NULL);
 		return;
 	}
 	/* A takeover of an AI seat makes the player a member if it was not. */
@@ -341,9 +328,9 @@ void handle_selecting(session *s, proto_msg *m)
 	app_table *at = need_table(s, m);
 	if (!at)
 		return;
-	int rc = table_selecting(at->t, (uint64_t)s->pl->id);
+	enum table_err rc = table_selecting(at->t, (uint64_t)s->pl->id);
 	if (rc != TABLE_OK) {
-		table_fail(s, m, rc, NULL, err_text(rc));
+		table_fail(s, m, rc, NULL, NULL);
 		return;
 	}
 	app_ok(s, m->id);
@@ -356,9 +343,9 @@ void handle_table_sync(session *s, proto_msg *m)
 	if (!at)
 		return;
 	uint64_t since = m->u.table.since == PROTO_ABSENT ? 0 : (uint64_t)m->u.table.since;
-	int rc = table_resume(at->t, (uint64_t)s->pl->id, since, NULL);
+	enum table_err rc = table_resume(at->t, (uint64_t)s->pl->id, since, NULL);
 	if (rc != TABLE_OK)
-		table_fail(s, m, rc, NULL, err_text(rc));
+		table_fail(s, m, rc, NULL, NULL);
 	else
 		app_ok(s, m->id);
 }
@@ -368,10 +355,10 @@ void handle_rematch(session *s, proto_msg *m)
 	app_table *at = need_table(s, m);
 	if (!at)
 		return;
-	int rc = table_rematch(at->t, (uint64_t)s->pl->id);
+	enum table_err rc = table_rematch(at->t, (uint64_t)s->pl->id);
 	if (rc != TABLE_OK)
 		table_fail(s, m, rc, NULL,
-			   rc == TABLE_ERR_WRONG_PHASE ? "the game is not finished" : err_text(rc));
+			   rc == TABLE_ERR_WRONG_PHASE ? "the game is not finished" : NULL);
 	else
 		app_ok(s, m->id);
 }

@@ -13,23 +13,36 @@
 #include "../common/util.h"
 #include "table_int.h"
 
-const char *table_err_code(int err)
+static const struct {
+	enum proto_err proto;
+	const char *message;
+} table_errors[TABLE_ERR_COUNT] = {
+	[TABLE_OK] = {PROTO_OK, "ok"},
+	[TABLE_ERR_NOT_FOUND] = {PROTO_E_NOT_FOUND, "no such seat"},
+	[TABLE_ERR_FORBIDDEN] = {PROTO_E_FORBIDDEN, "only the host may do that"},
+	[TABLE_ERR_FULL] = {PROTO_E_FULL, "that seat is taken (or no seat is free)"},
+	[TABLE_ERR_PASSWORD] = {PROTO_E_WRONG_PASSWORD, "wrong or missing password"},
+	[TABLE_ERR_NOT_SEATED] = {PROTO_E_NOT_SEATED, "you are not at this table"},
+	[TABLE_ERR_NOT_YOUR_SEAT] = {PROTO_E_NOT_YOUR_SEAT, "that seat is not yours"},
+	[TABLE_ERR_NOT_PENDING] = {PROTO_E_NOT_PENDING, "that seat has nothing to decide now"},
+	[TABLE_ERR_ILLEGAL] = {PROTO_E_ILLEGAL_CHOICE, "not one of the options offered now"},
+	[TABLE_ERR_WRONG_PHASE] = {PROTO_E_WRONG_PHASE,
+				   "not possible in the table's current state"},
+	[TABLE_ERR_BAD] = {PROTO_E_BAD_MESSAGE, "a bad argument"},
+	[TABLE_ERR_INTERNAL] = {PROTO_E_INTERNAL, "the table failed"},
+};
+
+enum proto_err table_err_proto(enum table_err e)
 {
-	switch (err) {
-	case TABLE_OK: return "ok";
-	case TABLE_ERR_NOT_FOUND: return "not_found";
-	case TABLE_ERR_FORBIDDEN: return "forbidden";
-	case TABLE_ERR_FULL: return "full";
-	case TABLE_ERR_PASSWORD: return "wrong_password";
-	case TABLE_ERR_NOT_SEATED: return "not_seated";
-	case TABLE_ERR_NOT_YOUR_SEAT: return "not_your_seat";
-	case TABLE_ERR_NOT_PENDING: return "not_pending";
-	case TABLE_ERR_ILLEGAL: return "illegal_choice";
-	case TABLE_ERR_WRONG_PHASE: return "wrong_phase";
-	case TABLE_ERR_BAD: return "bad_message";
-	default: return "internal";
-	}
+	return (unsigned)e < TABLE_ERR_COUNT ? table_errors[e].proto : PROTO_E_INTERNAL;
 }
+
+const char *table_err_message(enum table_err e)
+{
+	return table_errors[(unsigned)e < TABLE_ERR_COUNT ? e : TABLE_ERR_INTERNAL].message;
+}
+
+const char *table_err_code(enum table_err e) { return proto_err_code(table_err_proto(e)); }
 
 const char *table_state_name(enum table_state s)
 {
@@ -209,8 +222,8 @@ static void seat_clear(struct table_seat *st, enum table_seat_kind kind)
 	st->away = false;
 }
 
-int table_join(table *t, uint64_t player, const char *name, int seat, const char *password,
-	       int *seat_out, enum table_notify notify)
+enum table_err table_join(table *t, uint64_t player, const char *name, int seat,
+			  const char *password, int *seat_out, enum table_notify notify)
 {
 	if (!player || seat < -1 || seat >= t->s.seats)
 		return seat >= t->s.seats ? TABLE_ERR_NOT_FOUND : TABLE_ERR_BAD;
@@ -252,8 +265,8 @@ int table_join(table *t, uint64_t player, const char *name, int seat, const char
 	return TABLE_OK;
 }
 
-int table_spectate(table *t, uint64_t player, const char *name, const char *password,
-		   enum table_notify notify)
+enum table_err table_spectate(table *t, uint64_t player, const char *name, const char *password,
+			      enum table_notify notify)
 {
 	if (!player)
 		return TABLE_ERR_BAD;
@@ -285,7 +298,7 @@ static void pass_host(table *t)
 	}
 }
 
-int table_leave(table *t, uint64_t player)
+enum table_err table_leave(table *t, uint64_t player)
 {
 	int seat = table_seat_of(t, player);
 	if (seat < 0 && !table_is_spectator(t, player))
@@ -319,7 +332,8 @@ void table_take_over(table *t, uint64_t player, int seat)
 	table_notify_changed(t);
 }
 
-int table_add_ai(table *t, uint64_t player, int seat, int *seat_out, enum table_notify notify)
+enum table_err table_add_ai(table *t, uint64_t player, int seat, int *seat_out,
+			    enum table_notify notify)
 {
 	if (player != t->s.host)
 		return TABLE_ERR_FORBIDDEN;
@@ -341,7 +355,7 @@ int table_add_ai(table *t, uint64_t player, int seat, int *seat_out, enum table_
 	return TABLE_OK;
 }
 
-int table_remove_ai(table *t, uint64_t player, int seat)
+enum table_err table_remove_ai(table *t, uint64_t player, int seat)
 {
 	if (player != t->s.host)
 		return TABLE_ERR_FORBIDDEN;
@@ -373,7 +387,7 @@ void table_unfill(table *t, uint32_t mask)
 			seat_clear(&t->seats[i], SEAT_EMPTY);
 }
 
-int table_start(table *t, uint64_t player)
+enum table_err table_start(table *t, uint64_t player)
 {
 	if (player != t->s.host)
 		return TABLE_ERR_FORBIDDEN;
@@ -440,7 +454,7 @@ int table_start(table *t, uint64_t player)
 	return TABLE_OK;
 }
 
-int table_rematch(table *t, uint64_t player)
+enum table_err table_rematch(table *t, uint64_t player)
 {
 	if (player != t->s.host)
 		return TABLE_ERR_FORBIDDEN;

@@ -42,29 +42,37 @@
 #include <cJSON.h>
 #include <uv.h>
 
+#include "../proto/proto_msg.h"
 #include "games/game.h"
 
 typedef struct table table;
 typedef struct table_pacer table_pacer;
 
-/* Return codes of table functions. table_err_code() gives the protocol's
- * stable error code (proto/PROTOCOL.md §3) for each. On any error the table
- * is unchanged and nothing was sent. */
+/* What a table function answers. Each error has one protocol code
+ * (proto/PROTOCOL.md §3) and one message a player may be shown, in one
+ * table (table.c): table_err_proto, table_err_message. On any error the
+ * table is unchanged and nothing was sent. */
 enum table_err {
 	TABLE_OK = 0,
-	TABLE_ERR_NOT_FOUND,      /* "not_found": no such seat */
-	TABLE_ERR_FORBIDDEN,      /* "forbidden": host-only request */
-	TABLE_ERR_FULL,           /* "full": the seat is taken / no free seat */
-	TABLE_ERR_PASSWORD,       /* "wrong_password" */
-	TABLE_ERR_NOT_SEATED,     /* "not_seated": not at this table (seat or watching) */
-	TABLE_ERR_NOT_YOUR_SEAT,  /* "not_your_seat": acting for a seat held by someone else */
-	TABLE_ERR_NOT_PENDING,    /* "not_pending": the seat has nothing to decide now */
-	TABLE_ERR_ILLEGAL,        /* "illegal_choice": not one of the options now */
-	TABLE_ERR_WRONG_PHASE,    /* "wrong_phase": wrong state, stale decision number */
-	TABLE_ERR_BAD,            /* "bad_message": a bad setting or argument */
-	TABLE_ERR_INTERNAL,       /* "internal": seed source or game creation failed */
+	TABLE_ERR_NOT_FOUND,      /* no such seat */
+	TABLE_ERR_FORBIDDEN,      /* host-only request */
+	TABLE_ERR_FULL,           /* the seat is taken / no free seat */
+	TABLE_ERR_PASSWORD,       /* a private table's password is wrong or missing */
+	TABLE_ERR_NOT_SEATED,     /* not at this table (seat or watching) */
+	TABLE_ERR_NOT_YOUR_SEAT,  /* acting for a seat held by someone else */
+	TABLE_ERR_NOT_PENDING,    /* the seat has nothing to decide now */
+	TABLE_ERR_ILLEGAL,        /* not one of the options now */
+	TABLE_ERR_WRONG_PHASE,    /* wrong state, stale decision number */
+	TABLE_ERR_BAD,            /* a bad setting or argument */
+	TABLE_ERR_INTERNAL,       /* seed source or game creation failed */
+	TABLE_ERR_COUNT
 };
-const char *table_err_code(int err);
+/* The protocol's error code for e (PROTO_OK for TABLE_OK). */
+enum proto_err table_err_proto(enum table_err e);
+/* What a player is told of e ("that seat is taken (or no seat is free)"). */
+const char *table_err_message(enum table_err e);
+/* The protocol code's text ("full"), for logs. */
+const char *table_err_code(enum table_err e);
 
 enum table_state {
 	TABLE_WAITING,  /* seats being filled; the host starts */
@@ -202,7 +210,7 @@ uint64_t table_advance(table *t, uint64_t now);
 /* When the table next needs to run, as table_advance returns it. */
 uint64_t table_next_wake(const table *t);
 
-/* --- seats and spectators (return TABLE_OK or an enum table_err) ---------- */
+/* --- seats and spectators ------------------------------------------------- */
 
 /* Who hears of a seat change the acting player makes: everyone at the
  * table, or everyone but that player (TABLE_NOTIFY_OTHERS: the caller
@@ -216,36 +224,37 @@ enum table_notify { TABLE_NOTIFY_ALL, TABLE_NOTIFY_OTHERS };
  * password unless the player already watches it or is the host. A player
  * holds at most one seat; one who watched stops watching. *seat_out (may be
  * NULL) gets the seat. */
-int table_join(table *t, uint64_t player, const char *name, int seat, const char *password,
-	       int *seat_out, enum table_notify notify);
+enum table_err table_join(table *t, uint64_t player, const char *name, int seat,
+			  const char *password, int *seat_out, enum table_notify notify);
 
 /* Watches the table (spectator view). Seated players cannot also watch.
  * The name is kept for a later takeover of an AI seat by choosing. */
-int table_spectate(table *t, uint64_t player, const char *name, const char *password,
-		   enum table_notify notify);
+enum table_err table_spectate(table *t, uint64_t player, const char *name, const char *password,
+			      enum table_notify notify);
 
 /* Leaves seat or watching. Mid-game the seat goes to the AI (its pending
  * choice, if any, stands; else the AI chooses now). When the host leaves,
  * the next seated human (then the next spectator) becomes host. */
-int table_leave(table *t, uint64_t player);
+enum table_err table_leave(table *t, uint64_t player);
 
 /* Host only, WAITING: an AI into an empty seat (-1: first free), or out. */
-int table_add_ai(table *t, uint64_t player, int seat, int *seat_out, enum table_notify notify);
-int table_remove_ai(table *t, uint64_t player, int seat);
+enum table_err table_add_ai(table *t, uint64_t player, int seat, int *seat_out,
+			    enum table_notify notify);
+enum table_err table_remove_ai(table *t, uint64_t player, int seat);
 
 /* Host only, WAITING: seats still empty get an AI (a table's seat count is
  * fixed at creation; the host starting says "fill them"); seeds the
  * game (the fixed seed or getrandom, never the clock), creates it, sends
  * "start", and posts the first decision — once host.start has made its
  * start durable (until then a second start is refused with wrong_phase). */
-int table_start(table *t, uint64_t player);
+enum table_err table_start(table *t, uint64_t player);
 
 /* The app persisted (ok) or failed to persist the start of game number
  * `game` (see table_host.start). A stale or repeated call is ignored. */
 void table_start_durable(table *t, uint64_t game, bool ok);
 
 /* Host only, FINISHED: back to WAITING with the same seats. */
-int table_rematch(table *t, uint64_t player);
+enum table_err table_rematch(table *t, uint64_t player);
 
 /* The player's connection dropped (false) or came back (true). A dropped
  * player's seat waits for its deadline, then the AI chooses and keeps
@@ -260,16 +269,16 @@ void table_set_connected(table *t, uint64_t player, bool connected);
  * takes it over (the player must be at the table and hold no other seat).
  * Inside the window a new choice replaces the old one; the window does not
  * restart. */
-int table_choose(table *t, uint64_t player, int seat, uint64_t decision, const cJSON *choice,
-		 char *err, size_t errlen);
+enum table_err table_choose(table *t, uint64_t player, int seat, uint64_t decision,
+			    const cJSON *choice, char *err, size_t errlen);
 /* The same with a kind choice code (tests, bots in C); checked against the
  * kind's options. */
-int table_choose_code(table *t, uint64_t player, int seat, uint64_t decision, game_choice c,
-		      char *err, size_t errlen);
+enum table_err table_choose_code(table *t, uint64_t player, int seat, uint64_t decision,
+				 game_choice c, char *err, size_t errlen);
 
 /* The player has its option menu open: status "selecting" (if still
  * waiting; a seat that has chosen stays "chosen"). */
-int table_selecting(table *t, uint64_t player);
+enum table_err table_selecting(table *t, uint64_t player);
 
 /* The app persisted decision n (see table_host.decision): apply it, send
  * its reveal and go on. A stale n is ignored. */
@@ -298,7 +307,7 @@ cJSON *table_snapshot_json(const table *t, uint64_t player);
  * order, or a snapshot when those are no longer held (or since is 0 or
  * in the future). Sends nothing when it is up to date. Returns TABLE_OK or
  * TABLE_ERR_NOT_SEATED; *snapshot (may be NULL) says which it sent. */
-int table_resume(table *t, uint64_t player, uint64_t since, bool *snapshot);
+enum table_err table_resume(table *t, uint64_t player, uint64_t since, bool *snapshot);
 
 /* The lobby list entry (proto/PROTOCOL.md §5 "table summary"). */
 cJSON *table_summary_json(const table *t);

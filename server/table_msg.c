@@ -243,7 +243,7 @@ static int player_class(const table *t, uint64_t player)
 	return seat; /* -1: spectator class */
 }
 
-int table_resume(table *t, uint64_t player, uint64_t since, bool *snapshot)
+enum table_err table_resume(table *t, uint64_t player, uint64_t since, bool *snapshot)
 {
 	if (snapshot)
 		*snapshot = false;

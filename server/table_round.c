@@ -544,7 +544,7 @@ void round_seat_to_ai(table *t, int seat)
 
 /* Every check of a choice but its legality; *seat: -1 → the player's own.
  * *takeover: the player takes an AI seat over by choosing. */
-static int choose_check(table *t, uint64_t player, int *seatp, uint64_t decision,
+static enum table_err choose_check(table *t, uint64_t player, int *seatp, uint64_t decision,
 			bool *takeover)
 {
 	int seat = *seatp;
@@ -595,11 +595,11 @@ static void set_choice(table *t, uint64_t player, int seat, bool takeover, game_
 	check_all_chosen(t);
 }
 
-int table_choose(table *t, uint64_t player, int seat, uint64_t decision, const cJSON *choice,
-		 char *err, size_t errlen)
+enum table_err table_choose(table *t, uint64_t player, int seat, uint64_t decision,
+			    const cJSON *choice, char *err, size_t errlen)
 {
 	bool takeover;
-	int rc = choose_check(t, player, &seat, decision, &takeover);
+	enum table_err rc = choose_check(t, player, &seat, decision, &takeover);
 	if (rc != TABLE_OK)
 		return rc;
 	game_choice c = GAME_NO_CHOICE;
@@ -615,11 +615,11 @@ int table_choose(table *t, uint64_t player, int seat, uint64_t decision, const c
 	return TABLE_OK;
 }
 
-int table_choose_code(table *t, uint64_t player, int seat, uint64_t decision, game_choice c,
-		      char *err, size_t errlen)
+enum table_err table_choose_code(table *t, uint64_t player, int seat, uint64_t decision,
+				 game_choice c, char *err, size_t errlen)
 {
 	bool takeover;
-	int rc = choose_check(t, player, &seat, decision, &takeover);
+	enum table_err rc = choose_check(t, player, &seat, decision, &takeover);
 	if (rc != TABLE_OK)
 		return rc;
 	game_choice few[64], *opts = few;
@@ -635,7 +635,7 @@ int table_choose_code(table *t, uint64_t player, int seat, uint64_t decision, ga
 		free(opts);
 	if (!legal) {
 		if (err && errlen)
-			strlcpy_safe(err, "not one of the options offered now", errlen);
+			strlcpy_safe(err, table_err_message(TABLE_ERR_ILLEGAL), errlen);
 		return TABLE_ERR_ILLEGAL;
 	}
 	set_choice(t, player, seat, takeover, c);
@@ -643,7 +643,7 @@ int table_choose_code(table *t, uint64_t player, int seat, uint64_t decision, ga
 	return TABLE_OK;
 }
 
-int table_selecting(table *t, uint64_t player)
+enum table_err table_selecting(table *t, uint64_t player)
 {
 	int seat = table_seat_of(t, player);
 	if (seat < 0)

@@ -1324,3 +1324,32 @@ TEST(table_paused_for_the_store_until_the_record_is_durable)
 	CHECK_EQ(h_count(1, "paused"), 1);
 	h_close();
 }
+
+TEST(table_errors_have_one_protocol_code_and_message_each)
+{
+	static const char *const codes[TABLE_ERR_COUNT] = {
+		[TABLE_OK] = "ok",
+		[TABLE_ERR_NOT_FOUND] = "not_found",
+		[TABLE_ERR_FORBIDDEN] = "forbidden",
+		[TABLE_ERR_FULL] = "full",
+		[TABLE_ERR_PASSWORD] = "wrong_password",
+		[TABLE_ERR_NOT_SEATED] = "not_seated",
+		[TABLE_ERR_NOT_YOUR_SEAT] = "not_your_seat",
+		[TABLE_ERR_NOT_PENDING] = "not_pending",
+		[TABLE_ERR_ILLEGAL] = "illegal_choice",
+		[TABLE_ERR_WRONG_PHASE] = "wrong_phase",
+		[TABLE_ERR_BAD] = "bad_message",
+		[TABLE_ERR_INTERNAL] = "internal",
+	};
+	for (int e = 0; e < TABLE_ERR_COUNT; e++) {
+		CHECK_STR(table_err_code((enum table_err)e), codes[e]);
+		CHECK_STR(proto_err_code(table_err_proto((enum table_err)e)), codes[e]);
+		const char *msg = table_err_message((enum table_err)e);
+		CHECK(msg && msg[0]);
+		for (int f = 0; f < e; f++)
+			CHECK(strcmp(msg, table_err_message((enum table_err)f)) != 0);
+	}
+	/* out of range: internal, never a crash */
+	CHECK_EQ(table_err_proto(TABLE_ERR_COUNT), PROTO_E_INTERNAL);
+	CHECK_STR(table_err_message(TABLE_ERR_COUNT), table_err_message(TABLE_ERR_INTERNAL));
+}
