@@ -6,7 +6,8 @@
 #   server/games/**/*.c      the pure game kinds
 #   server/*.c               laird (server/main.c holds main)
 #   client-cli/*.c           lair (client-cli/main.c holds main)
-#   tests/unit/test_*.c      one unit-test binary each
+#   tests/unit/test_*.c      one unit-test binary each (linked with the modules'
+#                            static archives, build/lib/lib*.a)
 #   tests/bench/bench_*.c    one benchmark binary each
 #
 # make            build laird and lair into build/
@@ -59,6 +60,10 @@ CORE_OBJ   += $(BUILD)/gen/crawl_data.o
 # removed changes its directory, which rebuilds the table.
 WEB_FILES := $(filter-out web/embed.sh web/README.md,$(shell find web -type f 2>/dev/null | LC_ALL=C sort))
 SERVER_OBJ += $(BUILD)/gen/web_files.o
+# Tests, benchmarks and fuzz targets link static archives of the modules,
+# so that each takes only the objects it uses.
+ARCHIVES   := $(patsubst %,$(BUILD)/lib/lib%.a,client server games proto common)
+LINK_ARCHIVES := -Wl,--start-group $(ARCHIVES) -Wl,--end-group $(LIBS)
 TEST_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 BENCH_BINS := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 
@@ -104,15 +109,25 @@ $(LAIR): $(BUILD)/client-cli/main.o $(CLIENT_OBJ) $(CORE_OBJ)
 	@[ "$(V)" = 1 ] || echo "  LD    $@"
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
-$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/tests/unit/main.o $(SERVER_OBJ) $(CLIENT_OBJ) $(CORE_OBJ)
+$(BUILD)/lib/libcommon.a: $(call obj,$(COMMON_SRC))
+$(BUILD)/lib/libproto.a: $(call obj,$(PROTO_SRC))
+$(BUILD)/lib/libgames.a: $(call obj,$(GAMES_SRC)) $(BUILD)/gen/crawl_data.o
+$(BUILD)/lib/libserver.a: $(SERVER_OBJ)
+$(BUILD)/lib/libclient.a: $(CLIENT_OBJ)
+$(BUILD)/lib/%.a:
 	@mkdir -p $(dir $@)
-	@[ "$(V)" = 1 ] || echo "  LD    $@"
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+	@[ "$(V)" = 1 ] || echo "  AR    $@"
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-$(BUILD)/bench/%: $(BUILD)/tests/bench/%.o $(SERVER_OBJ) $(CLIENT_OBJ) $(CORE_OBJ)
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/tests/unit/main.o $(ARCHIVES)
 	@mkdir -p $(dir $@)
 	@[ "$(V)" = 1 ] || echo "  LD    $@"
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(LINK_ARCHIVES)
+
+$(BUILD)/bench/%: $(BUILD)/tests/bench/%.o $(ARCHIVES)
+	@mkdir -p $(dir $@)
+	@[ "$(V)" = 1 ] || echo "  LD    $@"
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(LINK_ARCHIVES)
 
 # The unit tests once more under AddressSanitizer + UndefinedBehaviorSanitizer.
 asan:
@@ -122,9 +137,12 @@ asan:
 unit: all
 	@tests/run --unit-only $(BUILD)
 
+# Ends with the time it took (build and tests), beside the load average.
 test: deps
-	@$(MAKE) --no-print-directory all asan
-	@tests/run $(BUILD) build-asan
+	@start=$$(date +%s); $(MAKE) --no-print-directory all asan && \
+		tests/run $(BUILD) build-asan; rc=$$?; took=$$(( $$(date +%s) - start )); \
+		echo "make test took $$((took / 60)) min $$((took % 60)) s (load average" \
+			"$$(cut -d' ' -f1 /proc/loadavg))"; exit $$rc
 
 bench:
 	$(MAKE) BUILD=build-bench OPT="-O3 -march=native -DNDEBUG -g" all $(patsubst $(BUILD)/%,build-bench/%,$(BENCH_BINS))
@@ -177,11 +195,10 @@ fuzz-build:
 	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang OPT="-O2 -g" SAN="$(FUZZ_SAN)" \
 		CFLAGS="-DLAIR_LIBFUZZER" $(patsubst %,build-fuzz/fuzz/fuzz_%,$(FUZZ_TARGETS))
 
-$(BUILD)/fuzz/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/fuzz_util.o \
-		$(SERVER_OBJ) $(CLIENT_OBJ) $(CORE_OBJ)
+$(BUILD)/fuzz/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/fuzz_util.o $(ARCHIVES)
 	@mkdir -p $(dir $@)
 	@[ "$(V)" = 1 ] || echo "  LD    $@"
-	$(Q)$(CC) $(subst fuzzer-no-link,fuzzer,$(SAN)) -o $@ $^ $(LIBS)
+	$(Q)$(CC) $(subst fuzzer-no-link,fuzzer,$(SAN)) -o $@ $(filter %.o,$^) $(LINK_ARCHIVES)
 
 fuzz: deps
 	@$(MAKE) --no-print-directory fuzz-build
