@@ -208,7 +208,7 @@ fuzz-bench: deps
 	@$(MAKE) --no-print-directory fuzz-build
 	@tests/fuzz/bench build-fuzz 20 $(FUZZ_TARGETS)
 
-# ---- soak (issue 5; tests/soak/soak.js): SOAK_SECONDS (180), SOAK_BOTS (300) ----
+# ---- soak (tests/soak/soak.js): SOAK_SECONDS (180), SOAK_BOTS (300) ----
 .PHONY: soak
 soak:
 	@$(MAKE) --no-print-directory all

@@ -3,7 +3,7 @@
  * protocol (PROTOCOL.md §9). The admin token comes from --token, else
  * $LAIR_ADMIN_TOKEN, else the token store (role "admin", saved with
  * `lair admin set-token TOKEN`); laird prints the first one on its first
- * start (DESIGN §5). Every listing has --json for scripts.
+ * start (PROTOCOL.md §9). Every listing has --json for scripts.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
--- 0001_init.sql — lair's first schema (DESIGN §4, issues 3 and 5).
+-- 0001_init.sql — lair's first schema (players, results, statistics,
+-- achievements, the kinds' shared states, the tables in play).
 -- Applied once, in one transaction, by store_open(); PRAGMA user_version
 -- records it. Never edit a migration that has shipped: add NNNN_next.sql.
 -- Times are unix milliseconds; JSON columns are opaque text to the store.
@@ -72,7 +73,7 @@ CREATE TABLE player_achievements (
 	PRIMARY KEY (player_id, kind, key)
 ) WITHOUT ROWID;
 
--- Tables in play (crash recovery, issue 5): how the game started and every
+-- Tables in play (crash recovery): how the game started and every
 -- resolved decision, written before its reveal is sent. Removed when the
 -- game is recorded or the table closes.
 CREATE TABLE live_tables (

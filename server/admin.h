@@ -1,5 +1,5 @@
 /*
- * admin.h — administration over the protocol (DESIGN §5): lobbies, tables,
+ * admin.h — administration over the protocol (PROTOCOL.md §9): lobbies, tables,
  * online players, kicks and server statistics for players whose token
  * carries the admin role; and the making of admin tokens (laird's first
  * start, `laird admin-token`), printed once and stored only as a hash.

@@ -1,5 +1,5 @@
 /*
- * game.h — the contract every game kind keeps (DESIGN §1).
+ * game.h — the contract every game kind keeps (docs/ARCHITECTURE.md, "Adding a game kind").
  *
  * A game kind is a pure, deterministic library: no sockets, timers, SQL,
  * globals or wall clock. A state is created from (config, seat count, seed,

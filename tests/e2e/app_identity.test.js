@@ -1,7 +1,7 @@
 'use strict';
 /*
  * app_identity.test.js — hello, tokens, lobbies, chat, admin, and every
- * class of bad input of DESIGN §6 (each gets its stable code, changes
+ * class of bad input (PROTOCOL.md §3: each gets its stable code, changes
  * nothing, and leaves the connection open unless abusive).
  */
 const test = require('node:test');

@@ -1,6 +1,6 @@
 'use strict';
 /*
- * app_recovery.test.js — crash recovery (issue 5, through the app): a table
+ * app_recovery.test.js — crash recovery (through the app): a table
  * in play is logged decision by decision; after kill -9 and a restart it is
  * back at the same decision with the same hidden state, and the player's
  * hello with its token puts it back in its seat to finish the game. A

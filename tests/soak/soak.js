@@ -1,6 +1,6 @@
 'use strict';
 /*
- * soak.js — laird under a bounded, loopback-only crowd (issue 5; `make soak`,
+ * soak.js — laird under a bounded, loopback-only crowd (`make soak`,
  * tests/soak/run). It starts its own laird on a free port with a temporary
  * database, then runs SOAK_BOTS bots (default 300) for SOAK_SECONDS (default
  * 180):

@@ -54,8 +54,8 @@ TEST(config_defaults_start_a_local_server)
 	CHECK_STR(c.bind, "127.0.0.1");
 	CHECK_EQ(c.port, 7777);
 	CHECK_STR(c.db_path, "./var/lair.db");
-	CHECK_EQ(c.window_ms, 1000); /* seed 000: the one-second window */
-	CHECK(c.max_connections >= 10000); /* issue 3's benchmark */
+	CHECK_EQ(c.window_ms, 1000); /* the one-second window (proto/table.md §3) */
+	CHECK(c.max_connections >= 10000); /* the 10,000-connection benchmark */
 	CHECK(c.max_frame_bytes > 0 && c.rate_burst >= c.rate_msgs_per_sec);
 	CHECK_EQ(c.log_level, LOG_INFO);
 	CHECK(!c.trust_proxy);

@@ -192,7 +192,7 @@ TEST(gems_kind_choice_parse_errors)
 	CHECK(k->create(NULL, 10, 1, NULL, NULL, err, sizeof err) == NULL);
 }
 
-/* DESIGN §1: (kind, config, seed, shared snapshot, choice sets) reproduce a
+/* game.h: (kind, config, seed, shared snapshot, choice sets) reproduce a
  * game exactly: replaying the log through the vtable gives the same result,
  * whoever (human or AI) made the choices. */
 TEST(gems_kind_replay_from_the_choice_log)
@@ -250,7 +250,7 @@ TEST(gems_kind_ai_chooses_the_same_after_a_replay)
 	k->config_free(cfg);
 }
 
-/* Untrusted input (DESIGN §6): every shape a client can send for a choice
+/* Untrusted input (PROTOCOL.md §3): every shape a client can send for a choice
  * or a config is refused with a code and a message, and a refused choice
  * changes nothing. */
 TEST(gems_kind_untrusted_choices_and_configs_are_refused)

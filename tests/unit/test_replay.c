@@ -1,6 +1,6 @@
 /*
  * test_replay.c — every finished game's stored record replays to its stored
- * result (issue 3). Real all-AI tables play on a loop with a real store (a
+ * result. Real all-AI tables play on a loop with a real store (a
  * temporary database); the app's record builder writes each finished game
  * exactly as laird does; the records are read back from the store and
  * replayed through the kind with table_replay, and the replayed result must

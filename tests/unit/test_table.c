@@ -910,7 +910,7 @@ TEST(table_pacer_free_table_while_waiting)
 	h_close();
 }
 
-/* --- the result waits for the durable record (issue 5) ----------------------- */
+/* --- the result waits for the durable record ------------------------------- */
 
 static struct {
 	int calls;
