@@ -49,6 +49,12 @@ struct kind_view {
 /* The view for a kind; the generic one for an unknown kind (never NULL). */
 const struct kind_view *kind_view_find(const char *kind);
 
+/* The bottom row of a kind's screen: the window's countdown, or `what`
+ * (may be NULL) and the seconds left to choose, then `keys`; at its right
+ * "connection lost" or the notice. */
+void view_footer(struct scr *s, const struct tv *tv, const struct view_ui *ui, const char *what,
+		 const char *keys);
+
 /* The generic view's parts, for kinds that reuse them. */
 void view_generic_draw(struct scr *s, const struct tv *tv, const struct view_ui *ui);
 int view_generic_event_line(const cJSON *ev, const struct tv *tv, char *out, size_t out_len);

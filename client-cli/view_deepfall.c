@@ -493,26 +493,11 @@ static void draw_form(struct scr *s, const struct tv *tv, const struct view_ui *
 
 static void draw_bottom(struct scr *s, const struct tv *tv, const struct view_ui *ui)
 {
-	char line[120];
-	int k = 0;
 	int chosen = tv->seat >= 0 && !strcmp(tv->status[tv->seat], "chosen");
 	const char *what = !chosen		       ? "Choose:"
 			   : ui->form.v[VDF_SENT_PRESS] ? "Pressed; [G] acts instead."
 							: "Sent; change and send again.";
-	if (tv->window_at && tv->window_at > ui->now)
-		k = snprintf(line, sizeof line, "Everyone chose: %.1fs to change your mind  ",
-			     (double)(tv->window_at - ui->now) / 1000.0);
-	else if (tv->deadline_at && tv->options)
-		k = snprintf(line, sizeof line, "%s %llus left  ", what,
-			     (unsigned long long)(tv->deadline_at > ui->now
-							  ? (tv->deadline_at - ui->now + 999) / 1000
-							  : 0));
-	snprintf(line + k, sizeof line - (size_t)k, "[Q]uit");
-	scr_put(s, 23, 0, tv->window_at ? SC_CYAN | SA_BOLD : 0, line);
-	if (ui->link_down)
-		scr_put(s, 23, 50, SC_RED | SA_BOLD, "connection lost: resuming...");
-	else if (ui->notice)
-		scr_printf(s, 23, 40, SC_RED, "%.39s", ui->notice);
+	view_footer(s, tv, ui, what, "[Q]uit");
 }
 
 /* The result: glory, winners and how each seat earned it. */

@@ -528,25 +528,8 @@ static void draw_options(struct scr *s, const struct tv *tv, const struct view_u
 		col = scr_put(s, row, col, a, item);
 		col = scr_put(s, row, col, 0, "  ");
 	}
-	char line[120];
-	int k = 0;
-	if (tv->window_at && tv->window_at > ui->now)
-		k = snprintf(line, sizeof line, "Everyone chose: %.1fs to change your mind  ",
-			     (double)(tv->window_at - ui->now) / 1000.0);
-	else if (tv->deadline_at && tv->options)
-		k = snprintf(line, sizeof line, "%s %llus left  ",
-			     tv->chosen >= 0 ? "Chosen; change with a key." : "Choose:",
-			     (unsigned long long)(tv->deadline_at > ui->now
-							  ? (tv->deadline_at - ui->now + 999) / 1000
-							  : 0));
-	else
-		line[0] = '\0';
-	snprintf(line + k, sizeof line - (size_t)k, "[H]and [Q]uit");
-	scr_put(s, 23, 0, tv->window_at ? SC_CYAN | SA_BOLD : 0, line);
-	if (ui->link_down)
-		scr_put(s, 23, 50, SC_RED | SA_BOLD, "connection lost: resuming...");
-	else if (ui->notice)
-		scr_printf(s, 23, 40, SC_RED, "%.39s", ui->notice);
+	view_footer(s, tv, ui, tv->chosen >= 0 ? "Chosen; change with a key." : "Choose:",
+		    "[H]and [Q]uit");
 }
 
 /* gems.md's achievement keys as the design names them, and a short form

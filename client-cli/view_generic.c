@@ -167,6 +167,27 @@ void view_generic_draw(struct scr *s, const struct tv *tv, const struct view_ui 
 		scr_printf(s, 23, 40, SC_RED, "%.39s", ui->notice);
 }
 
+void view_footer(struct scr *s, const struct tv *tv, const struct view_ui *ui, const char *what,
+		 const char *keys)
+{
+	char line[120];
+	int k = 0;
+	if (tv->window_at && tv->window_at > ui->now)
+		k = snprintf(line, sizeof line, "Everyone chose: %.1fs to change your mind  ",
+			     (double)(tv->window_at - ui->now) / 1000.0);
+	else if (tv->deadline_at && tv->options)
+		k = snprintf(line, sizeof line, "%s%s%llus left  ", what ? what : "", what ? " " : "",
+			     (unsigned long long)(tv->deadline_at > ui->now
+							  ? (tv->deadline_at - ui->now + 999) / 1000
+							  : 0));
+	snprintf(line + k, sizeof line - (size_t)k, "%s", keys);
+	scr_put(s, 23, 0, tv->window_at ? SC_CYAN | SA_BOLD : 0, line);
+	if (ui->link_down)
+		scr_put(s, 23, 50, SC_RED | SA_BOLD, "connection lost: resuming...");
+	else if (ui->notice)
+		scr_printf(s, 23, 40, SC_RED, "%.39s", ui->notice);
+}
+
 static const struct kind_view views[] = {
 	{"gems", vg_draw, vg_event_line, vg_option_for_key, NULL},
 	{"deepfall", vdf_draw, vdf_event_line, vdf_option_for_key, vdf_form_key},

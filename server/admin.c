@@ -81,10 +81,9 @@ void handle_admin_tables(session *s, proto_msg *m)
 		cJSON *arr = cJSON_AddArrayToObject(r, "tables");
 		uint64_t *ids = xmalloc((a->tables.len + 1) * sizeof *ids);
 		size_t n = 0, total = 0;
-		for (size_t i = 0; i < a->tables.cap; i++) {
-			app_table *at = a->tables.slots[i].val;
-			if (!a->tables.slots[i].key || !at)
-				continue;
+		size_t it = 0;
+		app_table *at;
+		while ((at = idmap_next(&a->tables, &it, NULL))) {
 			total++;
 			if (at->id > pg.after)
 				ids[n++] = at->id;
@@ -203,9 +202,10 @@ void handle_admin_players_prune(session *s, proto_msg *m)
 	app *a = s->app;
 	int64_t *keep = xmalloc((a->players.len + 1) * sizeof *keep);
 	size_t n = 0;
-	for (size_t i = 0; i < a->players.cap; i++)
-		if (a->players.slots[i].key && a->players.slots[i].val)
-			keep[n++] = (int64_t)a->players.slots[i].key;
+	size_t it = 0;
+	uint64_t id;
+	while (idmap_next(&a->players, &it, &id))
+		keep[n++] = (int64_t)id;
 	int64_t before = app_unix_ms() - m->u.prune.older_than_ms;
 	s->req = store_players_prune(a->store, before, keep, n, pruned, s);
 	free(keep);
@@ -224,20 +224,13 @@ void handle_admin_stats(session *s, proto_msg *m)
 	cJSON_AddNumberToObject(r, "uptime_ms", (double)(now_ms() - a->started_ms));
 	cJSON_AddNumberToObject(r, "connections",
 				(double)(a->net ? net_connections(a->net) : a->n_sessions));
-	size_t online = 0;
-	for (session *o = a->sessions; o; o = o->next)
-		online += o->pl != NULL;
-	cJSON_AddNumberToObject(r, "players_online", (double)online);
+	app_census c;
+	app_census_take(a, &c);
+	cJSON_AddNumberToObject(r, "players_online", (double)c.players_online);
 	cJSON_AddNumberToObject(r, "lobbies", (double)a->n_lobbies);
-	size_t by_state[3] = {0};
-	for (size_t i = 0; i < a->tables.cap; i++) {
-		app_table *at = a->tables.slots[i].val;
-		if (a->tables.slots[i].key && at)
-			by_state[table_get_state(at->t)]++;
-	}
 	cJSON *t = cJSON_AddObjectToObject(r, "tables");
-	for (int i = 0; i < 3; i++)
-		cJSON_AddNumberToObject(t, table_state_name(i), (double)by_state[i]);
+	for (int i = 0; i < TABLE_STATE_COUNT; i++)
+		cJSON_AddNumberToObject(t, table_state_name(i), (double)c.tables[i]);
 	cJSON_AddNumberToObject(r, "decisions", (double)a->decisions);
 	cJSON_AddNumberToObject(r, "games_finished", (double)a->games_finished);
 	cJSON_AddNumberToObject(r, "messages_in", (double)a->msgs_in);

@@ -174,12 +174,11 @@ void app_free(app *a)
 	for (size_t i = 0; i < a->n_lobbies; i++)
 		lobby_free(a->lobbies[i]);
 	free(a->lobbies);
-	for (size_t i = 0; i < a->players.cap; i++) {
-		player *p = a->players.slots[i].val;
-		if (a->players.slots[i].key && p) {
-			free(p->tables);
-			free(p);
-		}
+	size_t it = 0;
+	player *p;
+	while ((p = idmap_next(&a->players, &it, NULL))) {
+		free(p->tables);
+		free(p);
 	}
 	idmap_free(&a->players);
 	idmap_free(&a->tables);
@@ -285,15 +284,16 @@ static void reaper_cb(uv_timer_t *t)
 	/* Collect first: destroying changes the map. */
 	size_t n = 0, cap = 0;
 	app_table **v = NULL;
-	for (size_t i = 0; i < a->tables.cap; i++) {
-		app_table *at = a->tables.slots[i].val;
-		if (a->tables.slots[i].key && at && at->closing) {
-			if (n == cap) {
-				cap = cap ? cap * 2 : 8;
-				v = xrealloc(v, cap * sizeof *v);
-			}
-			v[n++] = at;
+	size_t it = 0;
+	app_table *at;
+	while ((at = idmap_next(&a->tables, &it, NULL))) {
+		if (!at->closing)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 8;
+			v = xrealloc(v, cap * sizeof *v);
 		}
+		v[n++] = at;
 	}
 	for (size_t i = 0; i < n; i++)
 		app_table_destroy(a, v[i], true);
@@ -406,26 +406,30 @@ void app_on_close(app *a, struct conn *c)
 
 /* ---- metrics ---- */
 
+void app_census_take(app *a, app_census *c)
+{
+	*c = (app_census){0};
+	for (session *s = a->sessions; s; s = s->next)
+		c->players_online += s->pl != NULL;
+	size_t it = 0;
+	app_table *at;
+	while ((at = idmap_next(&a->tables, &it, NULL))) {
+		c->tables[table_get_state(at->t)]++;
+		c->spectators += (size_t)table_spectators(at->t);
+	}
+}
+
 void app_metrics(app *a, buf *out)
 {
-	size_t online = 0;
-	for (session *s = a->sessions; s; s = s->next)
-		online += s->pl != NULL;
+	app_census c;
+	app_census_take(a, &c);
 	metrics_gauge(out, "lair_players_online", "Players with a live connection.",
-		      (double)online);
+		      (double)c.players_online);
 	metrics_gauge(out, "lair_lobbies", "Lobbies.", (double)a->n_lobbies);
-	size_t by_state[3] = {0}, spectators = 0;
-	for (size_t i = 0; i < a->tables.cap; i++) {
-		app_table *at = a->tables.slots[i].val;
-		if (a->tables.slots[i].key && at) {
-			by_state[table_get_state(at->t)]++;
-			spectators += (size_t)table_spectators(at->t);
-		}
-	}
 	metrics_family(out, "lair_tables", "gauge", "Tables by state.");
-	for (int st = 0; st < 3; st++)
+	for (int st = 0; st < TABLE_STATE_COUNT; st++)
 		metrics_sample_l(out, "lair_tables", "state", table_state_name(st),
-				 (double)by_state[st]);
+				 (double)c.tables[st]);
 	metrics_counter(out, "lair_decisions_resolved_total", "Decisions resolved at tables.",
 			(double)a->decisions);
 	metrics_histogram(out, "lair_decision_reveal_seconds",
@@ -446,7 +450,7 @@ void app_metrics(app *a, buf *out)
 		metrics_sample_l(out, "lair_games_finished_total", "kind", game_kind_at(i)->name,
 				 (double)a->kind_finished[i]);
 	metrics_gauge(out, "lair_spectators", "Spectators, summed over the tables.",
-		      (double)spectators);
+		      (double)c.spectators);
 	metrics_counter(out, "lair_app_messages_in_total", "Frames handed to the app.",
 			(double)a->msgs_in);
 	metrics_counter(out, "lair_app_messages_out_total", "Messages the app sent.",

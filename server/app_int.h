@@ -189,6 +189,13 @@ void app_error(session *s, const cJSON *id, enum proto_err code, const char *fie
 /* Error replies of code so far: the app's, plus the rate_limited errors
  * net sends itself. */
 uint64_t app_errors(const app *a, enum proto_err code);
+/* What is in the app now, counted once for /metrics and admin_stats. */
+typedef struct app_census {
+	size_t players_online; /* sessions with a player */
+	size_t tables[TABLE_STATE_COUNT]; /* by state */
+	size_t spectators;     /* summed over the tables */
+} app_census;
+void app_census_take(app *a, app_census *c);
 /* Handles one decoded frame of a READY or NEW session. */
 void app_dispatch(session *s, proto_msg *m);
 /* The session finished waiting for the store: handle queued frames. */

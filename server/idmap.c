@@ -95,3 +95,17 @@ void idmap_free(idmap *m)
 	m->slots = NULL;
 	m->cap = m->len = 0;
 }
+
+void *idmap_next(const idmap *m, size_t *it, uint64_t *key)
+{
+	for (; *it < m->cap; (*it)++) {
+		const idmap_slot *e = &m->slots[*it];
+		if (e->key && e->val) {
+			(*it)++;
+			if (key)
+				*key = e->key;
+			return e->val;
+		}
+	}
+	return NULL;
+}

@@ -30,7 +30,11 @@ void *idmap_get(const idmap *m, uint64_t key);
 void *idmap_del(idmap *m, uint64_t key);
 void idmap_free(idmap *m);
 
-/* Iteration: for (size_t i = 0; i < m->cap; i++) if (m->slots[i].key) ...
- * (do not insert or delete while iterating; collect first). */
+/* Iteration: the next entry's value from *it on (start *it at 0), its key
+ * in *key (may be NULL); NULL after the last. Do not insert or delete
+ * while iterating (collect first).
+ *   size_t it = 0; player *p;
+ *   while ((p = idmap_next(&a->players, &it, NULL))) ... */
+void *idmap_next(const idmap *m, size_t *it, uint64_t *key);
 
 #endif

@@ -78,6 +78,7 @@ enum table_state {
 	TABLE_WAITING,  /* seats being filled; the host starts */
 	TABLE_PLAYING,
 	TABLE_FINISHED, /* result shown; the host may rematch (→ WAITING) or close */
+	TABLE_STATE_COUNT
 };
 const char *table_state_name(enum table_state s); /* "waiting", "playing", "finished" */
 

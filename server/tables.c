@@ -79,11 +79,10 @@ void app_table_destroy(app *a, app_table *at, bool end_live)
 
 void tables_free_all(app *a)
 {
-	for (size_t i = 0; i < a->tables.cap; i++) {
-		app_table *at = a->tables.slots[i].val;
-		if (a->tables.slots[i].key && at)
-			table_release(at);
-	}
+	size_t it = 0;
+	app_table *at;
+	while ((at = idmap_next(&a->tables, &it, NULL)))
+		table_release(at);
 	idmap_free(&a->tables);
 }
 
@@ -144,9 +143,10 @@ void tables_sweep(app *a)
 {
 	uint64_t now = now_ms();
 	bool any = false;
-	for (size_t i = 0; i < a->tables.cap; i++) {
-		app_table *at = a->tables.slots[i].val;
-		if (!a->tables.slots[i].key || !at || at->closing)
+	size_t it = 0;
+	app_table *at;
+	while ((at = idmap_next(&a->tables, &it, NULL))) {
+		if (at->closing)
 			continue;
 		if (table_get_state(at->t) == TABLE_PLAYING || anyone_connected(a, at)) {
 			at->deserted_ms = 0;

@@ -52,5 +52,22 @@ TEST(idmap_random_against_model)
 		CHECK(idmap_get(&m, (uint64_t)k + 1) == (present[k] ? &vals[k] : NULL));
 	}
 	CHECK_EQ(m.len, n);
+	/* iteration visits each entry once, with its key */
+	static int seen[N];
+	size_t it = 0, visits = 0;
+	uint64_t key;
+	void *v;
+	while ((v = idmap_next(&m, &it, &key))) {
+		REQUIRE(key >= 1 && key <= N);
+		CHECK(present[key - 1] && !seen[key - 1]);
+		CHECK(v == &vals[key - 1]);
+		seen[key - 1] = 1;
+		visits++;
+	}
+	CHECK_EQ(visits, n);
+	CHECK(idmap_next(&m, &it, NULL) == NULL);
 	idmap_free(&m);
+	idmap empty = {0};
+	it = 0;
+	CHECK(idmap_next(&empty, &it, NULL) == NULL);
 }
