@@ -14,7 +14,7 @@
 #include "args.h"
 #include "cmd.h"
 #include "oneshot.h"
-#include "session.h"
+#include "lsess.h"
 #include "token.h"
 
 static void usage(FILE *o)

@@ -7,7 +7,7 @@
 #include "args.h"
 #include "cmd.h"
 #include "play.h"
-#include "session.h"
+#include "lsess.h"
 
 static void usage(FILE *o, const char *cmd)
 {

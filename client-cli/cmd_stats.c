@@ -12,7 +12,7 @@
 #include "args.h"
 #include "cmd.h"
 #include "oneshot.h"
-#include "session.h"
+#include "lsess.h"
 
 static void print_stat_list(const cJSON *reply, FILE *out, const char *list, const char *val)
 {

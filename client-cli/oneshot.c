@@ -11,7 +11,7 @@
 #include "../proto/proto_msg.h"
 #include "cmd.h"
 #include "oneshot.h"
-#include "session.h"
+#include "lsess.h"
 
 struct run {
 	struct oneshot *o;

@@ -11,7 +11,7 @@
 #include <cJSON.h>
 
 struct oneshot {
-	const char *url;   /* NULL: default (session.h) */
+	const char *url;   /* NULL: default (lsess.h) */
 	const char *name;  /* a new player's name when no token is known */
 	const char *token; /* explicit token */
 	const char *role;  /* token store role ("player", "admin") */

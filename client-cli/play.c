@@ -33,7 +33,7 @@
 #include "oneshot.h"
 #include "play.h"
 #include "screen.h"
-#include "session.h"
+#include "lsess.h"
 #include "tview.h"
 #include "view.h"
 

@@ -5,7 +5,7 @@
  *
  * It owns the terminal while it runs (raw mode, alternate screen) and its
  * loop handles (stdin poll, tick and animation timers, signals); the
- * session (session.h) resumes the seat after a dropped connection.
+ * session (lsess.h) resumes the seat after a dropped connection.
  */
 #ifndef LAIR_PLAY_H
 #define LAIR_PLAY_H

@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "../../client-cli/screen.h"
-#include "../../client-cli/session.h"
+#include "../../client-cli/lsess.h"
 #include "../../client-cli/tview.h"
 #include "../../client-cli/view.h"
 #include "../../common/util.h"

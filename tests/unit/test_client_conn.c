@@ -10,8 +10,8 @@
 #include <uv.h>
 
 #include "../../client-cli/cmd.h"
-#include "../../client-cli/conn.h"
-#include "../../client-cli/session.h"
+#include "../../client-cli/lconn.h"
+#include "../../client-cli/lsess.h"
 #include "../test.h"
 
 TEST(client_conn_parse_url)

@@ -1,5 +1,5 @@
 /*
- * conn.c — lair's WebSocket client connection (see conn.h for the contract).
+ * lconn.c — lair's WebSocket client connection (see lconn.h for the contract).
  *
  * One lws context per connection, running on the caller's libuv loop as a
  * foreign loop. lws callbacks only change state and queue work; anything the
@@ -18,7 +18,7 @@
 #include "../common/log.h"
 #include "../common/text.h"
 #include "../common/util.h"
-#include "conn.h"
+#include "lconn.h"
 
 enum lconn_state { LC_DOWN, LC_CONNECTING, LC_OPEN };
 
@@ -246,7 +246,7 @@ static void teardown(struct lconn *c)
 	uv_close((uv_handle_t *)&c->retry, handle_closed);
 	uv_close((uv_handle_t *)&c->defer, handle_closed);
 	if (c->ctx)
-		lws_context_destroy(c->ctx); /* first of two: closes lws's loop handles (conn.h) */
+		lws_context_destroy(c->ctx); /* first of two: closes lws's loop handles (lconn.h) */
 }
 
 static void defer_cb(uv_timer_t *t)
@@ -443,7 +443,7 @@ void lconn_free(struct lconn *c)
 	if (!c)
 		return;
 	if (c->ctx)
-		lws_context_destroy(c->ctx); /* second: frees it (conn.h) */
+		lws_context_destroy(c->ctx); /* second: frees it (lconn.h) */
 	queue_clear(c);
 	buf_free(&c->rx);
 	free(c);

@@ -1,5 +1,5 @@
 /*
- * conn.h — lair's WebSocket client connection: one ws:// (or wss://) URL, on
+ * lconn.h — lair's WebSocket client connection: one ws:// (or wss://) URL, on
  * a libuv loop the caller owns, through libwebsockets' client API.
  *
  * Text frames go out through a bounded queue, one per WRITEABLE callback (lws
@@ -19,8 +19,8 @@
  *   lconn_free()      after uv_run() returned: frees everything.
  * The lconn owns its lws context, its queue and its buffers.
  */
-#ifndef LAIR_CONN_H
-#define LAIR_CONN_H
+#ifndef LAIR_LCONN_H
+#define LAIR_LCONN_H
 
 #include <stddef.h>
 

@@ -1,5 +1,5 @@
 /*
- * session.c — lair's protocol session (see session.h).
+ * lsess.c — lair's protocol session (see lsess.h).
  *
  * Replies are matched by integer ids we assign; everything else is an
  * update. After a drop (when resume was asked for) the connection retries
@@ -16,8 +16,8 @@
 #include "../common/util.h"
 #include "../proto/proto_msg.h"
 #include "cmd.h"
-#include "conn.h"
-#include "session.h"
+#include "lconn.h"
+#include "lsess.h"
 #include "token.h"
 
 #define RETRY_ATTEMPTS 12 /* ~35 s of backoff before we give up */

@@ -1,6 +1,6 @@
 /*
- * session.h — a protocol v1 session for lair's commands: the connection
- * (conn.h), hello with the stored token or a new name, the token store
+ * lsess.h — a protocol v1 session for lair's commands: the connection
+ * (lconn.h), hello with the stored token or a new name, the token store
  * (token.h), request ids with their reply callbacks, and the resume of
  * every table we sit at after a dropped connection (PROTOCOL.md §4).
  *
@@ -15,8 +15,8 @@
  * Memory: cJSON messages passed to callbacks are borrowed for the call.
  * lsess_request takes ownership of the request tree.
  */
-#ifndef LAIR_SESSION_H
-#define LAIR_SESSION_H
+#ifndef LAIR_LSESS_H
+#define LAIR_LSESS_H
 
 #include <stdint.h>
 
