@@ -86,13 +86,13 @@ static uint64_t cpu_ns(void)
 
 /* The figures of one finished game into st (DF80-DF89). */
 static void add_game(const df_game *g, const int *strat, int32_t hist[][DF_MAX_SEATS],
-		     dfs_stats *st)
+		     sim_deepfall_stats *st)
 {
 	int seats = g->seats;
 	int L = g->rounds_played, nw = __builtin_popcount(g->winners);
 	double share = 1.0 / nw;
 	st->games++;
-	st->len_hist[L < DFS_MAXLEN ? L : DFS_MAXLEN - 1]++;
+	st->len_hist[L < SIM_DEEPFALL_MAXLEN ? L : SIM_DEEPFALL_MAXLEN - 1]++;
 	int32_t best = INT32_MIN, second = INT32_MIN;
 	long fb = 0;
 	for (int s = 0; s < seats; s++) {
@@ -144,13 +144,13 @@ static void add_game(const df_game *g, const int *strat, int32_t hist[][DF_MAX_S
 			st->cash_round_sq += r * r;
 			st->cash_depth_sum += d;
 			st->cash_depth_sq += d * d;
-			int bin = (int)((r - 1) * DFS_BINS / L);
-			st->cash_rel_hist[bin < DFS_BINS ? bin : DFS_BINS - 1]++;
+			int bin = (int)((r - 1) * SIM_DEEPFALL_BINS / L);
+			st->cash_rel_hist[bin < SIM_DEEPFALL_BINS ? bin : SIM_DEEPFALL_BINS - 1]++;
 			st->cash_depth_hist[pl->cash_depth[k] <= DF_MAX_FLOORS ? pl->cash_depth[k]
 									   : DF_MAX_FLOORS]++;
 		}
 		int h = L / 2;
-		if (h >= 1 && h <= DFS_MAXLEN && seats > 1) {
+		if (h >= 1 && h <= SIM_DEEPFALL_MAXLEN && seats > 1) {
 			int32_t mine = hist[h - 1][s], lo = mine, hi = mine;
 			for (int o = 0; o < seats; o++) {
 				lo = hist[h - 1][o] < lo ? hist[h - 1][o] : lo;
@@ -166,8 +166,8 @@ static void add_game(const df_game *g, const int *strat, int32_t hist[][DF_MAX_S
 		second = best;
 	double mf = best > 0 ? (double)(best - second) / best : 0; /* DF82 */
 	st->margin_sum += mf;
-	int mb = (int)(mf * DFS_BINS);
-	st->margin_hist[mb < DFS_BINS ? mb : DFS_BINS - 1]++;
+	int mb = (int)(mf * SIM_DEEPFALL_BINS);
+	st->margin_hist[mb < SIM_DEEPFALL_BINS ? mb : SIM_DEEPFALL_BINS - 1]++;
 	st->feel_bads += fb;
 	st->games_with_feel_bad += fb > 0;
 
@@ -194,9 +194,9 @@ static void add_game(const df_game *g, const int *strat, int32_t hist[][DF_MAX_S
 }
 
 static void run_batch(df_game *g, const df_config *cfg, int seats, const int *mix, int nmix,
-		      uint64_t seed, long games, dfs_stats *st, progress *prog)
+		      uint64_t seed, long games, sim_deepfall_stats *st, progress *prog)
 {
-	static int32_t hist[DFS_MAXLEN][DF_MAX_SEATS];
+	static int32_t hist[SIM_DEEPFALL_MAXLEN][DF_MAX_SEATS];
 	char err[160];
 	uint64_t t0 = now_ns(), c0 = cpu_ns();
 	st->seats = seats;
@@ -216,7 +216,7 @@ static void run_batch(df_game *g, const df_config *cfg, int seats, const int *mi
 				fprintf(stderr, "lair sim deepfall: %s\n", err);
 				abort();
 			}
-			if (g->rounds_played != played && g->rounds_played <= DFS_MAXLEN)
+			if (g->rounds_played != played && g->rounds_played <= SIM_DEEPFALL_MAXLEN)
 				for (int s = 0; s < seats; s++)
 					hist[g->rounds_played - 1][s] = g->pl[s].glory;
 		}
@@ -233,79 +233,80 @@ static void run_batch(df_game *g, const df_config *cfg, int seats, const int *mi
 
 static double ratio(double a, double b) { return b > 0 ? a / b : 0; }
 
-double dfs_strat_rate(const dfs_stats *st, int s)
+double sim_deepfall_strat_rate(const sim_deepfall_stats *st, int s)
 {
 	return ratio(st->strat_wins[s], (double)st->strat_seats[s]);
 }
-double dfs_lin_rate(const dfs_stats *st, int l)
+double sim_deepfall_lin_rate(const sim_deepfall_stats *st, int l)
 {
 	return ratio(st->lin_wins[l], (double)st->lin_parties[l]);
 }
-double dfs_cal_rate(const dfs_stats *st, int c)
+double sim_deepfall_cal_rate(const sim_deepfall_stats *st, int c)
 {
 	return ratio(st->cal_wins[c], (double)st->cal_parties[c]);
 }
 
-double dfs_mean_len(const dfs_stats *st)
+double sim_deepfall_mean_len(const sim_deepfall_stats *st)
 {
 	double s = 0;
-	for (int r = 0; r < DFS_MAXLEN; r++)
+	for (int r = 0; r < SIM_DEEPFALL_MAXLEN; r++)
 		s += (double)r * st->len_hist[r];
 	return ratio(s, (double)st->games);
 }
 
-double dfs_len_in_band(const dfs_stats *st, int lo, int hi)
+double sim_deepfall_len_in_band(const sim_deepfall_stats *st, int lo, int hi)
 {
 	long n = 0;
-	for (int r = lo; r <= hi && r < DFS_MAXLEN; r++)
+	for (int r = lo; r <= hi && r < SIM_DEEPFALL_MAXLEN; r++)
 		n += st->len_hist[r];
 	return ratio((double)n, (double)st->games);
 }
 
-double dfs_len_sd(const dfs_stats *st)
+double sim_deepfall_len_sd(const sim_deepfall_stats *st)
 {
-	double m = dfs_mean_len(st), s = 0;
-	for (int r = 0; r < DFS_MAXLEN; r++)
+	double m = sim_deepfall_mean_len(st), s = 0;
+	for (int r = 0; r < SIM_DEEPFALL_MAXLEN; r++)
 		s += (r - m) * (r - m) * st->len_hist[r];
 	return sqrt(ratio(s, (double)st->games));
 }
 
-double dfs_comp_rate(const dfs_stats *st, int c)
+double sim_deepfall_comp_rate(const sim_deepfall_stats *st, int c)
 {
 	return ratio(st->comp_wins[c], (double)st->comp_parties[c]);
 }
 
-double dfs_comp_mean(const dfs_stats *st)
+double sim_deepfall_comp_mean(const sim_deepfall_stats *st)
 {
 	double m = 0;
 	int n = 0;
 	for (int c = 0; c < DF_NCOMPANY; c++)
 		if (st->comp_parties[c]) {
-			m += dfs_comp_rate(st, c);
+			m += sim_deepfall_comp_rate(st, c);
 			n++;
 		}
 	return n ? m / n : 0;
 }
 
-double dfs_end_share(const dfs_stats *st, int end)
+double sim_deepfall_end_share(const sim_deepfall_stats *st, int end)
 {
-	double v[DFS_NEND] = {st->end_cash, st->end_forced, st->end_taken, st->end_worthy};
+	double v[SIM_DEEPFALL_NEND] = {st->end_cash, st->end_forced, st->end_taken, st->end_worthy};
 	return ratio(v[end], v[0] + v[1] + v[2] + v[3]);
 }
 
-double dfs_triangle_share(const dfs_stats *st, int src)
+double sim_deepfall_triangle_share(const sim_deepfall_stats *st, int src)
 {
 	switch (src) {
 	case DF_SRC_CASH:
-		return dfs_end_share(st, DFS_END_CHOSEN);
+		return sim_deepfall_end_share(st, SIM_DEEPFALL_END_CHOSEN);
 	case DF_SRC_PRESS:
-		return dfs_end_share(st, DFS_END_FORCED) + dfs_end_share(st, DFS_END_TAKEN);
+		return sim_deepfall_end_share(st, SIM_DEEPFALL_END_FORCED) +
+		       sim_deepfall_end_share(st, SIM_DEEPFALL_END_TAKEN);
 	default:
-		return dfs_end_share(st, DFS_END_WORTHY);
+		return sim_deepfall_end_share(st, SIM_DEEPFALL_END_WORTHY);
 	}
 }
 
-double dfs_src_share(const dfs_stats *st, int src)
+double sim_deepfall_src_share(const sim_deepfall_stats *st, int src)
 {
 	double t = 0;
 	for (int k = 0; k < DF_NSRC; k++)
@@ -343,7 +344,7 @@ static cJSON *rates_json(int n, const char *(*id)(int), const double *wins, cons
 
 static const char *strat_id(int s) { return df_strategy_names[s]; }
 
-cJSON *dfs_json(const dfs_stats *st, const int *mix, int nmix)
+cJSON *sim_deepfall_json(const sim_deepfall_stats *st, const int *mix, int nmix)
 {
 	cJSON *o = cJSON_CreateObject();
 	double g = (double)st->games;
@@ -358,7 +359,7 @@ cJSON *dfs_json(const dfs_stats *st, const int *mix, int nmix)
 	for (int s = 0; s < DF_NSTRAT; s++) {
 		if (!st->strat_seats[s])
 			continue;
-		double r = dfs_strat_rate(st, s);
+		double r = sim_deepfall_strat_rate(st, s);
 		cJSON *so = cJSON_CreateObject();
 		cJSON_AddStringToObject(so, "name", strat_id(s));
 		cJSON_AddNumberToObject(so, "seat_games", (double)st->strat_seats[s]);
@@ -387,7 +388,7 @@ cJSON *dfs_json(const dfs_stats *st, const int *mix, int nmix)
 	cJSON *len = cJSON_AddObjectToObject(o, "length");
 	int lo = -1, hi = 0;
 	cJSON *lh = cJSON_CreateObject();
-	for (int r = 0; r < DFS_MAXLEN; r++)
+	for (int r = 0; r < SIM_DEEPFALL_MAXLEN; r++)
 		if (st->len_hist[r]) {
 			char k[16];
 			snprintf(k, sizeof k, "%d", r);
@@ -395,17 +396,17 @@ cJSON *dfs_json(const dfs_stats *st, const int *mix, int nmix)
 			lo = lo < 0 ? r : lo;
 			hi = r;
 		}
-	cJSON_AddNumberToObject(len, "mean", dfs_mean_len(st));
-	cJSON_AddNumberToObject(len, "sd", dfs_len_sd(st));
+	cJSON_AddNumberToObject(len, "mean", sim_deepfall_mean_len(st));
+	cJSON_AddNumberToObject(len, "sd", sim_deepfall_len_sd(st));
 	cJSON_AddNumberToObject(len, "min", lo);
 	cJSON_AddNumberToObject(len, "max", hi);
-	cJSON_AddNumberToObject(len, "share_8_14", dfs_len_in_band(st, 8, 14));
+	cJSON_AddNumberToObject(len, "share_8_14", sim_deepfall_len_in_band(st, 8, 14));
 	cJSON_AddItemToObject(o, "rounds_histogram", lh);
 
 	cJSON *m = cJSON_AddObjectToObject(o, "margin_fraction");
 	cJSON_AddNumberToObject(m, "mean", ratio(st->margin_sum, g));
 	cJSON *mh = cJSON_AddArrayToObject(m, "histogram_tenths");
-	for (int b = 0; b < DFS_BINS; b++)
+	for (int b = 0; b < SIM_DEEPFALL_BINS; b++)
 		cJSON_AddItemToArray(mh, cJSON_CreateNumber((double)st->margin_hist[b]));
 
 	cJSON *cb = cJSON_AddObjectToObject(o, "comeback");
@@ -429,28 +430,28 @@ cJSON *dfs_json(const dfs_stats *st, const int *mix, int nmix)
 	cJSON_AddNumberToObject(ct, "depth_sd",
 				sqrt(fmax(0, ratio(st->cash_depth_sq, n) - dm * dm)));
 	cJSON *rh = cJSON_AddArrayToObject(ct, "by_tenth_of_game");
-	for (int b = 0; b < DFS_BINS; b++)
+	for (int b = 0; b < SIM_DEEPFALL_BINS; b++)
 		cJSON_AddItemToArray(rh, cJSON_CreateNumber((double)st->cash_rel_hist[b]));
 	cJSON *dh = cJSON_AddArrayToObject(ct, "by_depth");
 	for (int d = 1; d <= DF_MAX_FLOORS; d++)
 		cJSON_AddItemToArray(dh, cJSON_CreateNumber((double)st->cash_depth_hist[d]));
 
 	cJSON *ex = cJSON_AddObjectToObject(o, "exit_share_of_winners_choices");
-	static const char *const ends[DFS_NEND] = {"cash_out_chosen", "cash_out_forced",
-						   "press_on", "worthy_end"};
-	for (int k = 0; k < DFS_NEND; k++)
-		cJSON_AddNumberToObject(ex, ends[k], dfs_end_share(st, k));
+	static const char *const ends[SIM_DEEPFALL_NEND] = {"cash_out_chosen", "cash_out_forced",
+							    "press_on", "worthy_end"};
+	for (int k = 0; k < SIM_DEEPFALL_NEND; k++)
+		cJSON_AddNumberToObject(ex, ends[k], sim_deepfall_end_share(st, k));
 	static const char *const src[DF_NSRC] = {"cash_out", "press_on", "worthy_end"};
 	cJSON *tri = cJSON_AddObjectToObject(o, "exit_triangle");
 	double emax = 0;
 	for (int k = 0; k < DF_NSRC; k++) {
-		double sh = dfs_triangle_share(st, k);
+		double sh = sim_deepfall_triangle_share(st, k);
 		cJSON_AddNumberToObject(tri, src[k], sh);
 		emax = sh > emax ? sh : emax;
 	}
 	cJSON *gs = cJSON_AddObjectToObject(o, "winners_glory_by_exit");
 	for (int k = 0; k < DF_NSRC; k++)
-		cJSON_AddNumberToObject(gs, src[k], dfs_src_share(st, k));
+		cJSON_AddNumberToObject(gs, src[k], sim_deepfall_src_share(st, k));
 	cJSON *pe = cJSON_AddObjectToObject(o, "winners_party_endings_per_game");
 	cJSON_AddNumberToObject(pe, "cash_out_chosen", ratio(st->end_cash, g));
 	cJSON_AddNumberToObject(pe, "cash_out_forced", ratio(st->end_forced, g));
@@ -481,7 +482,7 @@ cJSON *dfs_json(const dfs_stats *st, const int *mix, int nmix)
 	double dgc = ratio((double)st->deep_games_contested, g);
 	cJSON_AddNumberToObject(dr, "games_with_a_contest", dgc);
 
-	double cmean = dfs_comp_mean(st), gmean = 0, cworst = 0;
+	double cmean = sim_deepfall_comp_mean(st), gmean = 0, cworst = 0;
 	int nc = 0;
 	for (int c = 0; c < DF_NCOMPANY; c++)
 		if (st->comp_parties[c]) {
@@ -491,7 +492,7 @@ cJSON *dfs_json(const dfs_stats *st, const int *mix, int nmix)
 	gmean = nc ? gmean / nc : 0;
 	cJSON *comps = cJSON_AddArrayToObject(o, "companies");
 	for (int c = 0; c < DF_NCOMPANY; c++) {
-		double r = dfs_comp_rate(st, c), q = ratio(r, cmean);
+		double r = sim_deepfall_comp_rate(st, c), q = ratio(r, cmean);
 		cJSON *co = cJSON_CreateObject();
 		cJSON_AddStringToObject(co, "lineage", df_lineage_id(c / DF_NCALLING));
 		cJSON_AddStringToObject(co, "calling", df_calling_id(c % DF_NCALLING));
@@ -502,7 +503,7 @@ cJSON *dfs_json(const dfs_stats *st, const int *mix, int nmix)
 		cJSON_AddNumberToObject(co, "glory_vs_mean",
 					ratio(ratio(st->comp_glory[c], (double)st->comp_parties[c]),
 					      gmean));
-		cJSON_AddBoolToObject(co, "solved", q > DFS_SOLVED);
+		cJSON_AddBoolToObject(co, "solved", q > SIM_DEEPFALL_SOLVED);
 		cJSON_AddItemToArray(comps, co);
 		cworst = q > cworst ? q : cworst;
 	}
@@ -512,13 +513,13 @@ cJSON *dfs_json(const dfs_stats *st, const int *mix, int nmix)
 	cJSON_AddBoolToObject(t, "strategy_min_ge_12", smin >= 0.12);
 	cJSON_AddBoolToObject(t, "lineage_le_1_6x_mean", lworst <= 1.6);
 	cJSON_AddBoolToObject(t, "calling_le_1_6x_mean", cworst_cal <= 1.6);
-	cJSON_AddBoolToObject(t, "no_company_solved", cworst <= DFS_SOLVED);
-	cJSON_AddBoolToObject(t, "length_mostly_8_14", dfs_len_in_band(st, 8, 14) >= 0.5);
-	cJSON_AddBoolToObject(t, "length_spread", dfs_len_sd(st) >= DFS_LEN_SD);
+	cJSON_AddBoolToObject(t, "no_company_solved", cworst <= SIM_DEEPFALL_SOLVED);
+	cJSON_AddBoolToObject(t, "length_mostly_8_14", sim_deepfall_len_in_band(st, 8, 14) >= 0.5);
+	cJSON_AddBoolToObject(t, "length_spread", sim_deepfall_len_sd(st) >= SIM_DEEPFALL_LEN_SD);
 	cJSON_AddBoolToObject(t, "exit_le_45_of_winners_choices", emax <= 0.45);
 	cJSON_AddBoolToObject(t, "final_collapse_biggest_in_most", fbig > 0.5);
 	cJSON_AddBoolToObject(t, "deep_rooms_contestable_not_free",
-			      dgc > DFS_DEEP_GAMES_CONTESTED && dcl <= DFS_DEEP_CLAIMED_MAX);
+			      dgc > SIM_DEEPFALL_DEEP_GAMES_CONTESTED && dcl <= SIM_DEEPFALL_DEEP_CLAIMED_MAX);
 	cJSON_AddBoolToObject(t, "feel_bad_rare", ratio((double)st->feel_bads, g) <= 0.10);
 
 	cJSON_AddNumberToObject(o, "elapsed_s", st->elapsed_s);
@@ -545,24 +546,24 @@ static void csv_header(FILE *f, const char *knob)
 		   "deep_contested,deep_games_contested\n");
 }
 
-static void csv_row(FILE *f, const dfs_stats *st, double point)
+static void csv_row(FILE *f, const sim_deepfall_stats *st, double point)
 {
 	double g = (double)st->games, n = (double)st->cash_n;
 	double rm = ratio(st->cash_round_sum, n), dm = ratio(st->cash_depth_sum, n);
 	fprintf(f, "%g,%ld,%d", point, st->games, st->seats);
 	for (int s = 0; s < DF_NSTRAT; s++)
-		fprintf(f, ",%.4f", dfs_strat_rate(st, s));
+		fprintf(f, ",%.4f", sim_deepfall_strat_rate(st, s));
 	for (int l = 0; l < DF_NLINEAGE; l++)
-		fprintf(f, ",%.4f", dfs_lin_rate(st, l));
+		fprintf(f, ",%.4f", sim_deepfall_lin_rate(st, l));
 	for (int c = 0; c < DF_NCALLING; c++)
-		fprintf(f, ",%.4f", dfs_cal_rate(st, c));
-	fprintf(f, ",%.3f,%.3f,%.4f,%.4f,%.4f,%.4f,%.3f,%.3f,%.3f,%.3f", dfs_mean_len(st),
-		dfs_len_sd(st), dfs_len_in_band(st, 8, 14), ratio(st->margin_sum, g),
+		fprintf(f, ",%.4f", sim_deepfall_cal_rate(st, c));
+	fprintf(f, ",%.3f,%.3f,%.4f,%.4f,%.4f,%.4f,%.3f,%.3f,%.3f,%.3f", sim_deepfall_mean_len(st),
+		sim_deepfall_len_sd(st), sim_deepfall_len_in_band(st, 8, 14), ratio(st->margin_sum, g),
 		ratio(st->comeback_last, g), ratio((double)st->feel_bads, g), rm,
 		sqrt(fmax(0, ratio(st->cash_round_sq, n) - rm * rm)), dm,
 		sqrt(fmax(0, ratio(st->cash_depth_sq, n) - dm * dm)));
-	for (int k = 0; k < DFS_NEND; k++)
-		fprintf(f, ",%.4f", dfs_end_share(st, k));
+	for (int k = 0; k < SIM_DEEPFALL_NEND; k++)
+		fprintf(f, ",%.4f", sim_deepfall_end_share(st, k));
 	fprintf(f, ",%.4f,%.4f,%.4f,%.4f\n", ratio((double)st->final_biggest, g),
 		ratio((double)st->deep_claimed, (double)st->deep_rooms),
 		ratio((double)st->deep_contested, (double)st->deep_rooms),
@@ -571,7 +572,7 @@ static void csv_row(FILE *f, const dfs_stats *st, double point)
 
 /* ---- the human summary (stderr) ---------------------------------------- */
 
-static void summary(FILE *f, const dfs_stats *st, const char *knob)
+static void summary(FILE *f, const sim_deepfall_stats *st, const char *knob)
 {
 	double g = st->games ? (double)st->games : 1;
 	if (knob)
@@ -580,13 +581,15 @@ static void summary(FILE *f, const dfs_stats *st, const char *knob)
 		st->cpu_s > 0 ? g / st->cpu_s : 0);
 	for (int s = 0; s < DF_NSTRAT; s++)
 		if (st->strat_seats[s])
-			fprintf(f, " %s %.1f%%", df_strategy_names[s], 100 * dfs_strat_rate(st, s));
+			fprintf(f, " %s %.1f%%", df_strategy_names[s], 100 * sim_deepfall_strat_rate(st, s));
 	fprintf(f, "; length %.1f sd %.2f; margin %.2f; feel-bad %.3f/game; winners' exits "
 		   "cash %.0f%% press %.0f%% (forced %.0f%%) worthy %.0f%%; final collapse "
 		   "biggest %.0f%%; deep rooms claimed %.0f%% contested %.0f%% (in %.0f%% of games)\n",
-		dfs_mean_len(st), dfs_len_sd(st), st->margin_sum / g, st->feel_bads / g,
-		100 * dfs_triangle_share(st, DF_SRC_CASH), 100 * dfs_triangle_share(st, DF_SRC_PRESS),
-		100 * dfs_end_share(st, DFS_END_FORCED), 100 * dfs_triangle_share(st, DF_SRC_WORTHY),
+		sim_deepfall_mean_len(st), sim_deepfall_len_sd(st), st->margin_sum / g, st->feel_bads / g,
+		100 * sim_deepfall_triangle_share(st, DF_SRC_CASH),
+		100 * sim_deepfall_triangle_share(st, DF_SRC_PRESS),
+		100 * sim_deepfall_end_share(st, SIM_DEEPFALL_END_FORCED),
+		100 * sim_deepfall_triangle_share(st, DF_SRC_WORTHY),
 		100 * st->final_biggest / g, 100 * ratio((double)st->deep_claimed, (double)st->deep_rooms),
 		100 * ratio((double)st->deep_contested, (double)st->deep_rooms),
 		100 * st->deep_games_contested / g);
@@ -717,7 +720,7 @@ int sim_deepfall_main(int argc, char **argv)
 		points = (int)n;
 	}
 
-	dfs_stats *pts = xcalloc((size_t)points, sizeof *pts);
+	sim_deepfall_stats *pts = xcalloc((size_t)points, sizeof *pts);
 	df_game *g = xmalloc(sizeof *g);
 	progress prog = {0, games * points, -10, !quiet && isatty(2) && games * points >= 20000};
 	for (int p = 0; p < points; p++) {
@@ -754,12 +757,12 @@ int sim_deepfall_main(int argc, char **argv)
 		cJSON_AddStringToObject(sw, "knob", knob);
 		cJSON *arr = cJSON_AddArrayToObject(sw, "points");
 		for (int p = 0; p < points; p++) {
-			cJSON *pt = dfs_json(&pts[p], mix, nmix);
+			cJSON *pt = sim_deepfall_json(&pts[p], mix, nmix);
 			cJSON_AddNumberToObject(pt, "value", pts[p].value);
 			cJSON_AddItemToArray(arr, pt);
 		}
 	} else {
-		cJSON_AddItemToObject(root, "results", dfs_json(&pts[0], mix, nmix));
+		cJSON_AddItemToObject(root, "results", sim_deepfall_json(&pts[0], mix, nmix));
 	}
 	size_t ol = o_out ? strlen(o_out) : 0;
 	if (ol >= 4 && strcmp(o_out + ol - 4, ".csv") == 0) {
@@ -788,8 +791,8 @@ int sim_deepfall_main(int argc, char **argv)
 		}
 		free(text);
 	}
-	if (o_report && dfs_report(o_report, pts, points, o_sweep ? knob : NULL, mix, nmix, &cfg,
-				   seed, err, sizeof err) != 0) {
+	if (o_report && sim_deepfall_report(o_report, pts, points, o_sweep ? knob : NULL, mix, nmix,
+					    &cfg, seed, err, sizeof err) != 0) {
 		fprintf(stderr, "lair sim deepfall: %s\n", err);
 		status = 1;
 	}

@@ -187,35 +187,35 @@ static void target_row(buf *b, const char *what, const char *value, bool ok)
 		   ok ? "#2a7" : "#c33", ok ? "met" : "missed");
 }
 
-static double comp_worst(const dfs_stats *st)
+static double comp_worst(const sim_deepfall_stats *st)
 {
-	double m = dfs_comp_mean(st), w = 0;
+	double m = sim_deepfall_comp_mean(st), w = 0;
 	for (int c = 0; c < DF_NCOMPANY; c++)
-		w = fmax(w, m > 0 ? dfs_comp_rate(st, c) / m : 0);
+		w = fmax(w, m > 0 ? sim_deepfall_comp_rate(st, c) / m : 0);
 	return w;
 }
 
 /* The targets at a glance (docs/rules/deepfall.md DF80-DF88). */
-static void targets(buf *b, const dfs_stats *st)
+static void targets(buf *b, const sim_deepfall_stats *st)
 {
 	char v[160];
 	double smax = 0, smin = 1, lw = 0, cw = 0, lm = 0, cm = 0, emax = 0;
 	for (int s = 0; s < DF_NSTRAT; s++)
 		if (st->strat_seats[s]) {
-			double r = dfs_strat_rate(st, s);
+			double r = sim_deepfall_strat_rate(st, s);
 			smax = r > smax ? r : smax;
 			smin = r < smin ? r : smin;
 		}
 	for (int l = 0; l < DF_NLINEAGE; l++)
-		lm += dfs_lin_rate(st, l) / DF_NLINEAGE;
+		lm += sim_deepfall_lin_rate(st, l) / DF_NLINEAGE;
 	for (int l = 0; l < DF_NLINEAGE; l++)
-		lw = fmax(lw, lm > 0 ? dfs_lin_rate(st, l) / lm : 0);
+		lw = fmax(lw, lm > 0 ? sim_deepfall_lin_rate(st, l) / lm : 0);
 	for (int c = 0; c < DF_NCALLING; c++)
-		cm += dfs_cal_rate(st, c) / DF_NCALLING;
+		cm += sim_deepfall_cal_rate(st, c) / DF_NCALLING;
 	for (int c = 0; c < DF_NCALLING; c++)
-		cw = fmax(cw, cm > 0 ? dfs_cal_rate(st, c) / cm : 0);
+		cw = fmax(cw, cm > 0 ? sim_deepfall_cal_rate(st, c) / cm : 0);
 	for (int k = 0; k < DF_NSRC; k++)
-		emax = fmax(emax, dfs_triangle_share(st, k));
+		emax = fmax(emax, sim_deepfall_triangle_share(st, k));
 	double fb = st->games ? (double)st->feel_bads / st->games : 0;
 	double fin = share(st->final_biggest, st->games);
 	double dcl = share(st->deep_claimed, st->deep_rooms);
@@ -230,13 +230,13 @@ static void targets(buf *b, const dfs_stats *st)
 	snprintf(v, sizeof v, "%.2fx", cw);
 	target_row(b, "no Calling above 1.6x the mean (DF80)", v, cw <= 1.6);
 	snprintf(v, sizeof v, "%.2fx", cwst);
-	target_row(b, "no company solved: none above 2x the mean (DF83)", v, cwst <= DFS_SOLVED);
-	snprintf(v, sizeof v, "%.1f%%", 100 * dfs_len_in_band(st, 8, 14));
+	target_row(b, "no company solved: none above 2x the mean (DF83)", v, cwst <= SIM_DEEPFALL_SOLVED);
+	snprintf(v, sizeof v, "%.1f%%", 100 * sim_deepfall_len_in_band(st, 8, 14));
 	target_row(b, "game length mostly 8..14 rounds (DF81)", v,
-		   dfs_len_in_band(st, 8, 14) >= 0.5);
-	snprintf(v, sizeof v, "sd %.2f rounds", dfs_len_sd(st));
+		   sim_deepfall_len_in_band(st, 8, 14) >= 0.5);
+	snprintf(v, sizeof v, "sd %.2f rounds", sim_deepfall_len_sd(st));
 	target_row(b, "a real spread of length: sd at least 1 round (DF85)", v,
-		   dfs_len_sd(st) >= DFS_LEN_SD);
+		   sim_deepfall_len_sd(st) >= SIM_DEEPFALL_LEN_SD);
 	snprintf(v, sizeof v, "%.1f%%", 100 * emax);
 	target_row(b, "no exit above 45% of the winners' choices (DF84)", v, emax <= 0.45);
 	snprintf(v, sizeof v, "%.1f%% of games", 100 * fin);
@@ -245,17 +245,17 @@ static void targets(buf *b, const dfs_stats *st)
 		 100 * dgc, 100 * dcl, 100 * dco);
 	target_row(b, "deep rooms contestable (a contest in most games) but not free (at most "
 		      "75% claimed) (DF86)",
-		   v, dgc > DFS_DEEP_GAMES_CONTESTED && dcl <= DFS_DEEP_CLAIMED_MAX);
+		   v, dgc > SIM_DEEPFALL_DEEP_GAMES_CONTESTED && dcl <= SIM_DEEPFALL_DEEP_CLAIMED_MAX);
 	snprintf(v, sizeof v, "%.3f per game", fb);
 	target_row(b, "feel-bad rare: at most 0.1 per game (DF88)", v, fb <= 0.10);
 	buf_puts(b, "</table>\n");
 }
 
 /* The 36 companies as a table coloured by win rate against the mean:
- * white at the mean, green below, red above (full red at DFS_SOLVED). */
-static void heat_map(buf *b, const dfs_stats *st)
+ * white at the mean, green below, red above (full red at SIM_DEEPFALL_SOLVED). */
+static void heat_map(buf *b, const sim_deepfall_stats *st)
 {
-	double m = dfs_comp_mean(st);
+	double m = sim_deepfall_comp_mean(st);
 	buf_puts(b, "<h3>The 36 companies: win rate per party fielded, against the mean "
 		    "(glory against the mean below it)</h3><table class='heat'><tr><th></th>");
 	for (int c = 0; c < DF_NCALLING; c++)
@@ -265,8 +265,8 @@ static void heat_map(buf *b, const dfs_stats *st)
 		buf_printf(b, "<tr><th>%s</th>", df_lineage_id(l));
 		for (int c = 0; c < DF_NCALLING; c++) {
 			int k = l * DF_NCALLING + c;
-			double q = m > 0 ? dfs_comp_rate(st, k) / m : 0;
-			double t = q >= 1 ? fmin(1, (q - 1) / (DFS_SOLVED - 1)) : fmin(1, 1 - q);
+			double q = m > 0 ? sim_deepfall_comp_rate(st, k) / m : 0;
+			double t = q >= 1 ? fmin(1, (q - 1) / (SIM_DEEPFALL_SOLVED - 1)) : fmin(1, 1 - q);
 			int r = q >= 1 ? 255 : (int)lround(255 - 120 * t);
 			int g = q >= 1 ? (int)lround(255 - 170 * t) : 255;
 			int bl = (int)lround(255 - 170 * t);
@@ -284,17 +284,17 @@ static void heat_map(buf *b, const dfs_stats *st)
 	buf_puts(b, "</table>\n");
 }
 
-static void one_batch(buf *b, const dfs_stats *st, int floors)
+static void one_batch(buf *b, const sim_deepfall_stats *st, int floors)
 {
 	targets(b, st);
-	double v[DFS_MAXLEN];
-	const char *lab[DFS_MAXLEN];
-	char labbuf[DFS_MAXLEN][16];
+	double v[SIM_DEEPFALL_MAXLEN];
+	const char *lab[SIM_DEEPFALL_MAXLEN];
+	char labbuf[SIM_DEEPFALL_MAXLEN][16];
 	int n = 0;
 	for (int s = 0; s < DF_NSTRAT; s++)
 		if (st->strat_seats[s]) {
 			lab[n] = df_strategy_names[s];
-			v[n++] = dfs_strat_rate(st, s);
+			v[n++] = sim_deepfall_strat_rate(st, s);
 		}
 	hline sh[2] = {{0.12, "12%", "#999"}, {0.40, "40%", "#e15759"}};
 	fig(b);
@@ -303,7 +303,7 @@ static void one_batch(buf *b, const dfs_stats *st, int floors)
 
 	for (int l = 0; l < DF_NLINEAGE; l++) {
 		lab[l] = df_lineage_id(l);
-		v[l] = dfs_lin_rate(st, l);
+		v[l] = sim_deepfall_lin_rate(st, l);
 	}
 	double m = mean_rate(v, DF_NLINEAGE);
 	hline lh[2] = {{m, "mean", "#999"}, {1.6 * m, "1.6x mean", "#e15759"}};
@@ -314,7 +314,7 @@ static void one_batch(buf *b, const dfs_stats *st, int floors)
 
 	for (int c = 0; c < DF_NCALLING; c++) {
 		lab[c] = df_calling_id(c);
-		v[c] = dfs_cal_rate(st, c);
+		v[c] = sim_deepfall_cal_rate(st, c);
 	}
 	m = mean_rate(v, DF_NCALLING);
 	hline chl[2] = {{m, "mean", "#999"}, {1.6 * m, "1.6x mean", "#e15759"}};
@@ -325,8 +325,8 @@ static void one_batch(buf *b, const dfs_stats *st, int floors)
 
 	heat_map(b, st);
 
-	int lo = DFS_MAXLEN, hi = 0;
-	for (int r = 0; r < DFS_MAXLEN; r++)
+	int lo = SIM_DEEPFALL_MAXLEN, hi = 0;
+	for (int r = 0; r < SIM_DEEPFALL_MAXLEN; r++)
 		if (st->len_hist[r]) {
 			lo = r < lo ? r : lo;
 			hi = r;
@@ -334,34 +334,34 @@ static void one_batch(buf *b, const dfs_stats *st, int floors)
 	lo = lo > 6 ? 6 : lo;
 	hi = hi < 16 ? 16 : hi;
 	n = 0;
-	for (int r = lo; r <= hi && n < DFS_MAXLEN; r++) {
+	for (int r = lo; r <= hi && n < SIM_DEEPFALL_MAXLEN; r++) {
 		snprintf(labbuf[n], sizeof labbuf[n], "%d", r);
 		lab[n] = labbuf[n];
 		v[n++] = share(st->len_hist[r], st->games);
 	}
 	char title[160];
 	snprintf(title, sizeof title,
-		 "Game length in rounds: mean %.1f, sd %.2f (band 8–14 shaded)", dfs_mean_len(st),
-		 dfs_len_sd(st));
+		 "Game length in rounds: mean %.1f, sd %.2f (band 8–14 shaded)", sim_deepfall_mean_len(st),
+		 sim_deepfall_len_sd(st));
 	fig(b);
 	bars(b, title, lab, v, n, true, NULL, 0, 8 - lo, 14 - lo);
 	end_fig(b);
 
-	static const char *const ends[DFS_NEND] = {"cash-out chosen", "cash-out forced",
-						   "taken", "worthy end"};
-	for (int k = 0; k < DFS_NEND; k++) {
+	static const char *const ends[SIM_DEEPFALL_NEND] = {"cash-out chosen", "cash-out forced",
+							    "taken", "worthy end"};
+	for (int k = 0; k < SIM_DEEPFALL_NEND; k++) {
 		lab[k] = ends[k];
-		v[k] = dfs_end_share(st, k);
+		v[k] = sim_deepfall_end_share(st, k);
 	}
 	fig(b);
-	bars(b, "How the winners' parties ended (DF84)", lab, v, DFS_NEND, true, NULL, 0, -1, -1);
+	bars(b, "How the winners' parties ended (DF84)", lab, v, SIM_DEEPFALL_NEND, true, NULL, 0, -1, -1);
 	end_fig(b);
 
 	static const char *const tri[DF_NSRC] = {"cash out (chosen)", "press on (forced+taken)",
 						 "worthy end"};
 	for (int k = 0; k < DF_NSRC; k++) {
 		lab[k] = tri[k];
-		v[k] = dfs_triangle_share(st, k);
+		v[k] = sim_deepfall_triangle_share(st, k);
 	}
 	hline eh[1] = {{0.45, "45%", "#e15759"}};
 	fig(b);
@@ -387,29 +387,29 @@ static void one_batch(buf *b, const dfs_stats *st, int floors)
 	v[0] = share(st->deep_claimed, st->deep_rooms);
 	v[1] = share(st->deep_contested, st->deep_rooms);
 	v[2] = share(st->deep_games_contested, st->games);
-	hline dh[2] = {{DFS_DEEP_GAMES_CONTESTED, "most games", "#999"},
-		       {DFS_DEEP_CLAIMED_MAX, "not free", "#999"}};
+	hline dh[2] = {{SIM_DEEPFALL_DEEP_GAMES_CONTESTED, "most games", "#999"},
+		       {SIM_DEEPFALL_DEEP_CLAIMED_MAX, "not free", "#999"}};
 	fig(b);
 	bars(b, "The two deepest floors' rooms (DF86)", lab, v, 3, true, dh, 2, -1, -1);
 	end_fig(b);
 
-	for (int i = 0; i < DFS_BINS; i++) {
+	for (int i = 0; i < SIM_DEEPFALL_BINS; i++) {
 		snprintf(labbuf[i], sizeof labbuf[i], "%d%%", i * 10);
 		lab[i] = labbuf[i];
 		v[i] = share(st->margin_hist[i], st->games);
 	}
 	fig(b);
-	bars(b, "Victory margin, fraction of the winner's glory", lab, v, DFS_BINS, true, NULL, 0,
+	bars(b, "Victory margin, fraction of the winner's glory", lab, v, SIM_DEEPFALL_BINS, true, NULL, 0,
 	     -1, -1);
 	end_fig(b);
 
-	for (int i = 0; i < DFS_BINS; i++) {
+	for (int i = 0; i < SIM_DEEPFALL_BINS; i++) {
 		snprintf(labbuf[i], sizeof labbuf[i], "%d%%", i * 10);
 		lab[i] = labbuf[i];
 		v[i] = share(st->cash_rel_hist[i], st->cash_n);
 	}
 	fig(b);
-	bars(b, "Winners' Cash-Outs by point in the game", lab, v, DFS_BINS, true, NULL, 0, -1,
+	bars(b, "Winners' Cash-Outs by point in the game", lab, v, SIM_DEEPFALL_BINS, true, NULL, 0, -1,
 	     -1);
 	end_fig(b);
 
@@ -436,24 +436,24 @@ static void one_batch(buf *b, const dfs_stats *st, int floors)
 		   "<tr><td>winners' glory: cash-out / press-on / worthy end</td>"
 		   "<td>%.1f%% / %.1f%% / %.1f%%</td></tr>"
 		   "<tr><td>games per CPU second</td><td>%.0f</td></tr></table>\n",
-		   st->games, dfs_mean_len(st), st->margin_sum / g, 100 * st->comeback_last / g,
+		   st->games, sim_deepfall_mean_len(st), st->margin_sum / g, 100 * st->comeback_last / g,
 		   100 * st->comeback_behind / g, st->feel_bads / g,
-		   100.0 * st->games_with_feel_bad / g, 100 * dfs_src_share(st, 0),
-		   100 * dfs_src_share(st, 1), 100 * dfs_src_share(st, 2),
+		   100.0 * st->games_with_feel_bad / g, 100 * sim_deepfall_src_share(st, 0),
+		   100 * sim_deepfall_src_share(st, 1), 100 * sim_deepfall_src_share(st, 2),
 		   st->cpu_s > 0 ? st->games / st->cpu_s : 0);
 }
 
 /* Win rates of n halves (Lineages or Callings) over the sweep, with the
  * 1.6x-mean line of each point dashed. */
-static void sweep_halves(buf *b, const dfs_stats *pts, int n, const char *knob, const double *x,
-			 double **ys, bool lineages)
+static void sweep_halves(buf *b, const sim_deepfall_stats *pts, int n, const char *knob,
+			 const double *x, double **ys, bool lineages)
 {
 	int k = lineages ? DF_NLINEAGE : DF_NCALLING;
 	const char *names[DF_NLINEAGE + 1];
 	for (int h = 0; h < k; h++) {
 		names[h] = lineages ? df_lineage_id(h) : df_calling_id(h);
 		for (int i = 0; i < n; i++)
-			ys[h][i] = lineages ? dfs_lin_rate(&pts[i], h) : dfs_cal_rate(&pts[i], h);
+			ys[h][i] = lineages ? sim_deepfall_lin_rate(&pts[i], h) : sim_deepfall_cal_rate(&pts[i], h);
 	}
 	names[k] = "1.6x mean";
 	for (int i = 0; i < n; i++) {
@@ -468,7 +468,7 @@ static void sweep_halves(buf *b, const dfs_stats *pts, int n, const char *knob, 
 	end_fig(b);
 }
 
-static void sweep(buf *b, const dfs_stats *pts, int n, const char *knob)
+static void sweep(buf *b, const sim_deepfall_stats *pts, int n, const char *knob)
 {
 	enum { NS = DF_NSTRAT + DF_NLINEAGE + 1 };
 	double *x = xcalloc((size_t)n, sizeof *x);
@@ -484,7 +484,7 @@ static void sweep(buf *b, const dfs_stats *pts, int n, const char *knob)
 		if (pts[0].strat_seats[s]) {
 			names[ns] = df_strategy_names[s];
 			for (int i = 0; i < n; i++)
-				ys[ns][i] = dfs_strat_rate(&pts[i], s);
+				ys[ns][i] = sim_deepfall_strat_rate(&pts[i], s);
 			ns++;
 		}
 	hline sh[2] = {{0.12, "12%", "#999"}, {0.40, "40%", "#e15759"}};
@@ -499,8 +499,8 @@ static void sweep(buf *b, const dfs_stats *pts, int n, const char *knob)
 	names[0] = "mean length";
 	names[1] = "sd";
 	for (int i = 0; i < n; i++) {
-		ys[0][i] = dfs_mean_len(&pts[i]);
-		ys[1][i] = dfs_len_sd(&pts[i]);
+		ys[0][i] = sim_deepfall_mean_len(&pts[i]);
+		ys[1][i] = sim_deepfall_len_sd(&pts[i]);
 	}
 	hline lh[3] = {{1, "sd 1", "#999"}, {8, "8", "#999"}, {14, "14", "#999"}};
 	fig(b);
@@ -513,7 +513,7 @@ static void sweep(buf *b, const dfs_stats *pts, int n, const char *knob)
 	names[2] = "worthy end";
 	for (int k = 0; k < DF_NSRC; k++)
 		for (int i = 0; i < n; i++)
-			ys[k][i] = dfs_triangle_share(&pts[i], k);
+			ys[k][i] = sim_deepfall_triangle_share(&pts[i], k);
 	hline eh[1] = {{0.45, "45%", "#e15759"}};
 	fig(b);
 	lines(b, "The exit triangle: winners' choices", knob, x, n, names,
@@ -543,7 +543,7 @@ static void sweep(buf *b, const dfs_stats *pts, int n, const char *knob)
 		double g = pts[i].games ? (double)pts[i].games : 1;
 		ys[0][i] = pts[i].margin_sum / g;
 		ys[1][i] = pts[i].comeback_last / g;
-		ys[2][i] = dfs_len_in_band(&pts[i], 8, 14);
+		ys[2][i] = sim_deepfall_len_in_band(&pts[i], 8, 14);
 	}
 	fig(b);
 	lines(b, "Margin, comeback and pacing", knob, x, n, names, (const double *const *)ys, 3,
@@ -564,8 +564,9 @@ static void sweep(buf *b, const dfs_stats *pts, int n, const char *knob)
 	free(x);
 }
 
-int dfs_report(const char *dir, const dfs_stats *pts, int n, const char *knob, const int *mix,
-	       int nmix, const df_config *cfg, uint64_t seed, char *err, size_t errlen)
+int sim_deepfall_report(const char *dir, const sim_deepfall_stats *pts, int n, const char *knob,
+			const int *mix, int nmix, const df_config *cfg, uint64_t seed, char *err,
+			size_t errlen)
 {
 	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
 		snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno));

@@ -95,12 +95,12 @@ static const char *ok_id(const struct tv *tv, const char *id)
 	return option_index(tv, id) >= 0 ? id : NULL;
 }
 
-const char *vcr_key_choice(const struct tv *tv, const struct view_form *f, int key, char *idbuf,
-			   size_t n)
+const char *view_crawl_key_choice(const struct tv *tv, const struct view_form *f, int key,
+				  char *idbuf, size_t n)
 {
 	if (!tv->options)
 		return NULL;
-	int mode = f && f->decision == tv->decision ? f->v[0] : VCR_NONE;
+	int mode = f && f->decision == tv->decision ? f->v[0] : VIEW_CRAWL_NONE;
 	int digit = key >= '1' && key <= '9' ? key - '0' : 0;
 	if (has_prefix(tv, "event:")) { /* an event or a vote */
 		if (!digit)
@@ -117,10 +117,10 @@ const char *vcr_key_choice(const struct tv *tv, const struct view_form *f, int k
 		return ok_id(tv, idbuf);
 	}
 	if (digit) {
-		if (mode == VCR_JUMP)
+		if (mode == VIEW_CRAWL_JUMP)
 			snprintf(idbuf, n, "jump:%d", digit);
 		else
-			snprintf(idbuf, n, "%s:%d", mode == VCR_DROP ? "drop" : "use", digit - 1);
+			snprintf(idbuf, n, "%s:%d", mode == VIEW_CRAWL_DROP ? "drop" : "use", digit - 1);
 		return ok_id(tv, idbuf);
 	}
 	switch (key) {
@@ -159,7 +159,7 @@ const char *vcr_key_choice(const struct tv *tv, const struct view_form *f, int k
 	return NULL;
 }
 
-int vcr_form_key(const struct tv *tv, struct view_form *f, int key, cJSON **choice)
+int view_crawl_form_key(const struct tv *tv, struct view_form *f, int key, cJSON **choice)
 {
 	*choice = NULL;
 	if (!tv->options || tv->seat < 0)
@@ -169,13 +169,13 @@ int vcr_form_key(const struct tv *tv, struct view_form *f, int key, cJSON **choi
 		f->decision = tv->decision;
 	}
 	if ((key == 'X' && has_prefix(tv, "drop:")) || (key == 'J' && has_prefix(tv, "jump:"))) {
-		f->v[0] = key == 'X' ? VCR_DROP : VCR_JUMP;
+		f->v[0] = key == 'X' ? VIEW_CRAWL_DROP : VIEW_CRAWL_JUMP;
 		return 1;
 	}
 	char idbuf[40];
-	const char *id = vcr_key_choice(tv, f, key, idbuf, sizeof idbuf);
-	int had_mode = f->v[0] != VCR_NONE;
-	f->v[0] = VCR_NONE;
+	const char *id = view_crawl_key_choice(tv, f, key, idbuf, sizeof idbuf);
+	int had_mode = f->v[0] != VIEW_CRAWL_NONE;
+	f->v[0] = VIEW_CRAWL_NONE;
 	if (!id)
 		return had_mode; /* a second key that means nothing ends the mode */
 	*choice = cJSON_CreateString(id);
@@ -184,7 +184,7 @@ int vcr_form_key(const struct tv *tv, struct view_form *f, int key, cJSON **choi
 	return 1;
 }
 
-int vcr_option_for_key(const struct tv *tv, int key)
+int view_crawl_option_for_key(const struct tv *tv, int key)
 {
 	(void)tv;
 	(void)key;
@@ -449,10 +449,10 @@ static void draw_keys(struct scr *s, const struct tv *tv, const struct view_ui *
 	} else if (option_index(tv, "out") >= 0) {
 		scr_put(s, 21, 0, SA_BOLD, "In a gateway: . wait for the others  U step out");
 	} else {
-		int mode = ui->form.decision == tv->decision ? ui->form.v[0] : VCR_NONE;
+		int mode = ui->form.decision == tv->decision ? ui->form.v[0] : VIEW_CRAWL_NONE;
 		scr_put(s, 21, 0, SA_BOLD,
-			mode == VCR_DROP   ? "Drop which? 1-8"
-			: mode == VCR_JUMP ? "Jump to which act? 1-3"
+			mode == VIEW_CRAWL_DROP   ? "Drop which? 1-8"
+			: mode == VIEW_CRAWL_JUMP ? "Jump to which act? 1-3"
 					   : "WASD move/attack . wait O explore T travel P portal "
 					     "1-8 use X drop J jump");
 	}
@@ -462,7 +462,7 @@ static void draw_keys(struct scr *s, const struct tv *tv, const struct view_ui *
 		scr_printf(s, 22, 0, SC_GREEN, "Chosen: %.50s (another key changes it)",
 			   tv_option_label(tv, chosen));
 	} else if (tv->options) {
-		const char *id = vcr_key_choice(tv, &ui->form, 'O', idbuf, sizeof idbuf);
+		const char *id = view_crawl_key_choice(tv, &ui->form, 'O', idbuf, sizeof idbuf);
 		scr_put(s, 22, 0, SA_DIM, id ? "Your move." : "Your move (monsters in view).");
 	}
 }
@@ -507,7 +507,7 @@ static void draw_result(struct scr *s, const struct tv *tv)
 	}
 }
 
-void vcr_draw(struct scr *s, const struct tv *tv, const struct view_ui *ui)
+void view_crawl_draw(struct scr *s, const struct tv *tv, const struct view_ui *ui)
 {
 	const cJSON *v = tv->view;
 	char line[160];
@@ -559,7 +559,7 @@ static const char *vb(const char *subject, const char *you, const char *other)
 	return strcmp(subject, "You") ? other : you;
 }
 
-int vcr_event_line(const cJSON *ev, const struct tv *tv, char *out, size_t out_len)
+int view_crawl_event_line(const cJSON *ev, const struct tv *tv, char *out, size_t out_len)
 {
 	const char *type = sval(ev, "event", NULL);
 	if (!type)

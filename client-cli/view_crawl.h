@@ -32,20 +32,20 @@
 #include "view.h"
 
 /* view_form.v[0] while a two-key choice is being typed. */
-enum { VCR_NONE, VCR_DROP, VCR_JUMP };
+enum { VIEW_CRAWL_NONE, VIEW_CRAWL_DROP, VIEW_CRAWL_JUMP };
 
-void vcr_draw(struct scr *s, const struct tv *tv, const struct view_ui *ui);
-int vcr_event_line(const cJSON *ev, const struct tv *tv, char *out, size_t out_len);
-/* Always -1: crawl's keys go through vcr_form_key. */
-int vcr_option_for_key(const struct tv *tv, int key);
+void view_crawl_draw(struct scr *s, const struct tv *tv, const struct view_ui *ui);
+int view_crawl_event_line(const cJSON *ev, const struct tv *tv, char *out, size_t out_len);
+/* Always -1: crawl's keys go through view_crawl_form_key. */
+int view_crawl_option_for_key(const struct tv *tv, int key);
 
 /* Applies a key (upper case for letters): returns 1 when the key is
  * crawl's; *choice gets the choice to send (caller deletes) when it makes
  * one, else NULL. 0 (nothing changed) without options or for another key. */
-int vcr_form_key(const struct tv *tv, struct view_form *f, int key, cJSON **choice);
+int view_crawl_form_key(const struct tv *tv, struct view_form *f, int key, cJSON **choice);
 
 /* The option id a key means now, or NULL (for tests and the help line). */
-const char *vcr_key_choice(const struct tv *tv, const struct view_form *f, int key, char *idbuf,
-			   size_t n);
+const char *view_crawl_key_choice(const struct tv *tv, const struct view_form *f, int key,
+				  char *idbuf, size_t n);
 
 #endif

@@ -26,7 +26,8 @@
 #define FLOORS_MAX 99        /* tolerant of a config above today's 12 */
 #define FLOOR_ROWS 8
 
-const char *const vdf_exit_names[VDF_NEXIT] = {"persist", "cash_out", "last_stand"};
+const char *const view_deepfall_exit_names[VIEW_DEEPFALL_NEXIT] = {"persist", "cash_out",
+								   "last_stand"};
 
 static const cJSON *get(const cJSON *o, const char *k)
 {
@@ -83,7 +84,7 @@ static const cJSON *vparty(const cJSON *view, int seat)
 
 struct df_opts {
 	int tmin, tmax, can_press, can_recruit;
-	int exits; /* bit i: vdf_exit_names[i] is offered */
+	int exits; /* bit i: view_deepfall_exit_names[i] is offered */
 };
 
 static int read_opts(const struct tv *tv, struct df_opts *o)
@@ -109,7 +110,8 @@ static int read_opts(const struct tv *tv, struct df_opts *o)
 	o->exits = 1; /* persist is the default, always */
 	cJSON_ArrayForEach(it, get(f, "exit"))
 	{
-		int e = cJSON_IsString(it) ? name_index(vdf_exit_names, VDF_NEXIT, it->valuestring)
+		int e = cJSON_IsString(it) ? name_index(view_deepfall_exit_names,
+							VIEW_DEEPFALL_NEXIT, it->valuestring)
 					   : -1;
 		if (e >= 0)
 			o->exits |= 1 << e;
@@ -123,10 +125,10 @@ static void form_defaults(const struct tv *tv, const struct df_opts *o, struct v
 	f->decision = tv->decision;
 	/* Stay where the party stands (no free move wasted). */
 	int floor = ival(vparty(tv->view, tv->seat), "floor", 1, FLOORS_MAX, o->tmin);
-	f->v[VDF_TARGET] = MAX(o->tmin, MIN(o->tmax, floor));
+	f->v[VIEW_DEEPFALL_TARGET] = MAX(o->tmin, MIN(o->tmax, floor));
 }
 
-int vdf_form_now(const struct tv *tv, const struct view_form *f, struct view_form *out)
+int view_deepfall_form_now(const struct tv *tv, const struct view_form *f, struct view_form *out)
 {
 	struct df_opts o;
 	if (!read_opts(tv, &o))
@@ -138,13 +140,14 @@ int vdf_form_now(const struct tv *tv, const struct view_form *f, struct view_for
 	return 1;
 }
 
-cJSON *vdf_choice(const struct view_form *f)
+cJSON *view_deepfall_choice(const struct view_form *f)
 {
 	cJSON *c = cJSON_CreateObject();
-	cJSON_AddNumberToObject(c, "target", f->v[VDF_TARGET]);
-	cJSON_AddBoolToObject(c, "recruit", f->v[VDF_RECRUIT] != 0);
-	int e = f->v[VDF_EXIT];
-	cJSON_AddStringToObject(c, "exit", vdf_exit_names[e >= 0 && e < VDF_NEXIT ? e : 0]);
+	cJSON_AddNumberToObject(c, "target", f->v[VIEW_DEEPFALL_TARGET]);
+	cJSON_AddBoolToObject(c, "recruit", f->v[VIEW_DEEPFALL_RECRUIT] != 0);
+	int e = f->v[VIEW_DEEPFALL_EXIT];
+	cJSON_AddStringToObject(c, "exit",
+				view_deepfall_exit_names[e >= 0 && e < VIEW_DEEPFALL_NEXIT ? e : 0]);
 	return c;
 }
 
@@ -153,11 +156,11 @@ static int toggle_exit(const struct df_opts *o, struct view_form *f, int e)
 {
 	if (!(o->exits & (1 << e)))
 		return 0;
-	f->v[VDF_EXIT] = f->v[VDF_EXIT] == e ? 0 : e;
+	f->v[VIEW_DEEPFALL_EXIT] = f->v[VIEW_DEEPFALL_EXIT] == e ? 0 : e;
 	return 1;
 }
 
-int vdf_form_key(const struct tv *tv, struct view_form *f, int key, cJSON **choice)
+int view_deepfall_form_key(const struct tv *tv, struct view_form *f, int key, cJSON **choice)
 {
 	struct df_opts o;
 	*choice = NULL;
@@ -171,9 +174,9 @@ int vdf_form_key(const struct tv *tv, struct view_form *f, int key, cJSON **choi
 	case '\r':
 	case '\n':
 	case ' ':
-		*choice = vdf_choice(f);
+		*choice = view_deepfall_choice(f);
 		f->sent = 1;
-		v[VDF_SENT_PRESS] = 0;
+		v[VIEW_DEEPFALL_SENT_PRESS] = 0;
 		return 1;
 	case 'P':
 		if (!o.can_press)
@@ -181,24 +184,24 @@ int vdf_form_key(const struct tv *tv, struct view_form *f, int key, cJSON **choi
 		*choice = cJSON_CreateObject();
 		cJSON_AddTrueToObject(*choice, "press");
 		f->sent = 1;
-		v[VDF_SENT_PRESS] = 1;
+		v[VIEW_DEEPFALL_SENT_PRESS] = 1;
 		return 1;
 	case '+':
 	case '=':
 	case ']':
-		v[VDF_TARGET] = MIN(v[VDF_TARGET] + 1, o.tmax);
+		v[VIEW_DEEPFALL_TARGET] = MIN(v[VIEW_DEEPFALL_TARGET] + 1, o.tmax);
 		break;
 	case '-':
 	case '[':
-		v[VDF_TARGET] = MAX(v[VDF_TARGET] - 1, o.tmin);
+		v[VIEW_DEEPFALL_TARGET] = MAX(v[VIEW_DEEPFALL_TARGET] - 1, o.tmin);
 		break;
 	case 'R':
 		if (!o.can_recruit)
 			return 0;
-		v[VDF_RECRUIT] = !v[VDF_RECRUIT];
+		v[VIEW_DEEPFALL_RECRUIT] = !v[VIEW_DEEPFALL_RECRUIT];
 		break;
 	case 'K':
-		v[VDF_EXIT] = 0;
+		v[VIEW_DEEPFALL_EXIT] = 0;
 		break;
 	case 'C':
 		if (!toggle_exit(&o, f, 1))
@@ -211,15 +214,15 @@ int vdf_form_key(const struct tv *tv, struct view_form *f, int key, cJSON **choi
 	default:
 		if (key < '1' || key > '9' || key - '0' < o.tmin || key - '0' > o.tmax)
 			return 0;
-		v[VDF_TARGET] = key - '0';
+		v[VIEW_DEEPFALL_TARGET] = key - '0';
 		break;
 	}
 	f->sent = 0;
-	v[VDF_SENT_PRESS] = 0;
+	v[VIEW_DEEPFALL_SENT_PRESS] = 0;
 	return 1;
 }
 
-int vdf_option_for_key(const struct tv *tv, int key)
+int view_deepfall_option_for_key(const struct tv *tv, int key)
 {
 	(void)tv;
 	(void)key;
@@ -453,7 +456,7 @@ static void draw_form(struct scr *s, const struct tv *tv, const struct view_ui *
 {
 	struct view_form f;
 	struct df_opts o;
-	bool opts = vdf_form_now(tv, &ui->form, &f) && read_opts(tv, &o);
+	bool opts = view_deepfall_form_now(tv, &ui->form, &f) && read_opts(tv, &o);
 	if (tv->seat >= 0)
 		draw_turn(s, tv, &o, opts);
 	if (!opts) {
@@ -474,18 +477,18 @@ static void draw_form(struct scr *s, const struct tv *tv, const struct view_ui *
 	else
 		snprintf(keys, sizeof keys, "1-9 + -");
 	int col = scr_printf(s, 22, 0, SA_BOLD, "Act: [%s] ", keys);
-	col = scr_printf(s, 22, col, SA_REVERSE, "F%d", f.v[VDF_TARGET]);
+	col = scr_printf(s, 22, col, SA_REVERSE, "F%d", f.v[VIEW_DEEPFALL_TARGET]);
 	if (o.can_recruit) {
 		col = scr_put(s, 22, col, SA_BOLD, "  [R] recruit ");
-		col = scr_put(s, 22, col, SA_REVERSE, f.v[VDF_RECRUIT] ? "yes" : "no");
+		col = scr_put(s, 22, col, SA_REVERSE, f.v[VIEW_DEEPFALL_RECRUIT] ? "yes" : "no");
 	}
-	static const char *const labels[VDF_NEXIT] = {"[K] persist", "[C] cash out",
-						      "[S] last stand"};
+	static const char *const labels[VIEW_DEEPFALL_NEXIT] = {"[K] persist", "[C] cash out",
+								"[S] last stand"};
 	col = scr_put(s, 22, col, 0, "  ");
-	for (int e = 0; e < VDF_NEXIT; e++) {
+	for (int e = 0; e < VIEW_DEEPFALL_NEXIT; e++) {
 		if (!(o.exits & (1 << e)))
 			continue;
-		col = scr_put(s, 22, col, f.v[VDF_EXIT] == e ? SA_REVERSE : 0, labels[e]);
+		col = scr_put(s, 22, col, f.v[VIEW_DEEPFALL_EXIT] == e ? SA_REVERSE : 0, labels[e]);
 		col = scr_put(s, 22, col, 0, " ");
 	}
 	scr_put(s, 22, col, SC_CYAN | SA_BOLD, "[G] act");
@@ -495,7 +498,7 @@ static void draw_bottom(struct scr *s, const struct tv *tv, const struct view_ui
 {
 	int chosen = tv->seat >= 0 && !strcmp(tv->status[tv->seat], "chosen");
 	const char *what = !chosen		       ? "Choose:"
-			   : ui->form.v[VDF_SENT_PRESS] ? "Pressed; [G] acts instead."
+			   : ui->form.v[VIEW_DEEPFALL_SENT_PRESS] ? "Pressed; [G] acts instead."
 							: "Sent; change and send again.";
 	view_footer(s, tv, ui, what, "[Q]uit");
 }
@@ -538,7 +541,7 @@ static void draw_result(struct scr *s, const struct tv *tv)
 	}
 }
 
-void vdf_draw(struct scr *s, const struct tv *tv, const struct view_ui *ui)
+void view_deepfall_draw(struct scr *s, const struct tv *tv, const struct view_ui *ui)
 {
 	const cJSON *v = tv->view;
 	char line[160];
@@ -606,7 +609,7 @@ static void room_name(const cJSON *ev, const struct tv *tv, char *out, size_t n)
 		snprintf(out, n, "room %d", id);
 }
 
-int vdf_event_line(const cJSON *ev, const struct tv *tv, char *out, size_t out_len)
+int view_deepfall_event_line(const cJSON *ev, const struct tv *tv, char *out, size_t out_len)
 {
 	const char *type = sval(ev, "event", sval(ev, "type", NULL));
 	if (!type)

@@ -32,14 +32,14 @@ static const cJSON *get(const cJSON *o, const char *k)
 }
 
 /* Counts the screen shows (gems, bars, rooms): whole numbers within
- * ±VG_NUM_MAX, so that the (int) casts below are defined; anything else
+ * ±VIEW_GEMS_NUM_MAX, so that the (int) casts below are defined; anything else
  * the server might send (2.5, 1e300, a string) reads as absent. */
-#define VG_NUM_MAX 1000000000LL
+#define VIEW_GEMS_NUM_MAX 1000000000LL
 
 static int int_item(const cJSON *v, double *out)
 {
 	int64_t x;
-	if (!proto_json_int(v, -VG_NUM_MAX, VG_NUM_MAX, &x))
+	if (!proto_json_int(v, -VIEW_GEMS_NUM_MAX, VIEW_GEMS_NUM_MAX, &x))
 		return 0;
 	*out = (double)x;
 	return 1;
@@ -51,12 +51,12 @@ static int num(const cJSON *o, double *out, const char *a, const char *b)
 	return int_item(get(o, a), out) || (b && int_item(get(o, b), out));
 }
 
-/* A fraction (odds, rumor, EV): finite and within ±VG_NUM_MAX. */
+/* A fraction (odds, rumor, EV): finite and within ±VIEW_GEMS_NUM_MAX. */
 static int fnum(const cJSON *o, double *out, const char *a)
 {
 	const cJSON *v = get(o, a);
 	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) ||
-	    fabs(v->valuedouble) > (double)VG_NUM_MAX)
+	    fabs(v->valuedouble) > (double)VIEW_GEMS_NUM_MAX)
 		return 0;
 	*out = v->valuedouble;
 	return 1;
@@ -86,7 +86,7 @@ static int reserved(char k)
 	return k == 'H' || k == 'Q' || k == 'R';
 }
 
-char vg_choice_key(const char *choice)
+char view_gems_choice_key(const char *choice)
 {
 	if (!choice)
 		return 0;
@@ -96,12 +96,12 @@ char vg_choice_key(const char *choice)
 	return 0;
 }
 
-int vg_option_keys(const struct tv *tv, char *keys, int max)
+int view_gems_option_keys(const struct tv *tv, char *keys, int max)
 {
 	int n = MIN(tv_n_options(tv), max);
 	char used[128] = {0};
 	for (int i = 0; i < n; i++) {
-		keys[i] = vg_choice_key(tv_option_key(tv, i));
+		keys[i] = view_gems_choice_key(tv_option_key(tv, i));
 		if (keys[i] && used[(int)keys[i]])
 			keys[i] = 0;
 		if (keys[i])
@@ -126,10 +126,10 @@ int vg_option_keys(const struct tv *tv, char *keys, int max)
 	return n;
 }
 
-int vg_option_for_key(const struct tv *tv, int key)
+int view_gems_option_for_key(const struct tv *tv, int key)
 {
 	char keys[32];
-	int n = vg_option_keys(tv, keys, 32);
+	int n = view_gems_option_keys(tv, keys, 32);
 	key = toupper(key);
 	for (int i = 0; i < n; i++)
 		if (keys[i] && keys[i] == key)
@@ -137,7 +137,7 @@ int vg_option_for_key(const struct tv *tv, int key)
 	return -1;
 }
 
-void vg_monte_layout(const struct tv *tv, int step, int pos[3])
+void view_gems_monte_layout(const struct tv *tv, int step, int pos[3])
 {
 	pos[0] = 0, pos[1] = 1, pos[2] = 2;
 	for (int i = 0; i < step && i < tv->monte_n; i++) {
@@ -449,7 +449,7 @@ static void draw_log(struct scr *s, const struct tv *tv, int first_row, int rows
 static void draw_monte(struct scr *s, const struct tv *tv, int step)
 {
 	int pos[3];
-	vg_monte_layout(tv, step, pos);
+	view_gems_monte_layout(tv, step, pos);
 	int col = scr_put(s, 20, 0, SA_BOLD, "Three Card Monte: ");
 	if (step == 0) {
 		/* Face up before the shuffle: the left-most is the valuable one. */
@@ -506,7 +506,7 @@ static void draw_reveal(struct scr *s, const struct tv *tv)
 static void draw_options(struct scr *s, const struct tv *tv, const struct view_ui *ui)
 {
 	char keys[32];
-	int n = vg_option_keys(tv, keys, 32);
+	int n = view_gems_option_keys(tv, keys, 32);
 	if (n == 0) {
 		const char *msg = tv->seat < 0		    ? "Watching."
 				  : !strcmp(tv->state, "waiting") ? "Waiting for the host to start."
@@ -628,7 +628,7 @@ static void draw_result(struct scr *s, const struct tv *tv)
 	}
 }
 
-void vg_draw(struct scr *s, const struct tv *tv, const struct view_ui *ui)
+void view_gems_draw(struct scr *s, const struct tv *tv, const struct view_ui *ui)
 {
 	const cJSON *v = tv->view;
 	scr_clear(s);
@@ -665,7 +665,7 @@ static const char *who(const cJSON *ev, const struct tv *tv, char *tmp, size_t n
 	return tv_seat_name(tv, (int)seat, tmp, n);
 }
 
-int vg_event_line(const cJSON *ev, const struct tv *tv, char *out, size_t out_len)
+int view_gems_event_line(const cJSON *ev, const struct tv *tv, char *out, size_t out_len)
 {
 	const char *type = str(ev, "type", NULL);
 	char w[32];

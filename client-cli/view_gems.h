@@ -21,24 +21,24 @@
 
 /* The single key for a gems choice key ("leave" → 'L'); 0 when it has none
  * of its own (tv_keys then picks a free one). */
-char vg_choice_key(const char *choice);
+char view_gems_choice_key(const char *choice);
 
 /* Assigns a distinct key to each of the tv's options into keys[i] (upper
  * case letters or digits; 0 when none left). Keys avoid the screen's own
  * commands (H, Q, R). Returns the number of options. */
-int vg_option_keys(const struct tv *tv, char *keys, int max);
+int view_gems_option_keys(const struct tv *tv, char *keys, int max);
 
 /* The option index for a pressed key (case-insensitive), or -1. */
-int vg_option_for_key(const struct tv *tv, int key);
+int view_gems_option_for_key(const struct tv *tv, int key);
 
 /* Draws the whole table screen. */
-void vg_draw(struct scr *s, const struct tv *tv, const struct view_ui *ui);
+void view_gems_draw(struct scr *s, const struct tv *tv, const struct view_ui *ui);
 
 /* A log line for a gems event (tv_event_fn). */
-int vg_event_line(const cJSON *ev, const struct tv *tv, char *out, size_t out_len);
+int view_gems_event_line(const cJSON *ev, const struct tv *tv, char *out, size_t out_len);
 
 /* The Monte layout after the first `step` swaps: pos[i] = which original
  * card (0 = the left-most, the valuable one) lies at position i. */
-void vg_monte_layout(const struct tv *tv, int step, int pos[3]);
+void view_gems_monte_layout(const struct tv *tv, int step, int pos[3]);
 
 #endif

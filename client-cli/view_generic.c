@@ -189,9 +189,10 @@ void view_footer(struct scr *s, const struct tv *tv, const struct view_ui *ui, c
 }
 
 static const struct kind_view views[] = {
-	{"gems", vg_draw, vg_event_line, vg_option_for_key, NULL},
-	{"deepfall", vdf_draw, vdf_event_line, vdf_option_for_key, vdf_form_key},
-	{"crawl", vcr_draw, vcr_event_line, vcr_option_for_key, vcr_form_key},
+	{"gems", view_gems_draw, view_gems_event_line, view_gems_option_for_key, NULL},
+	{"deepfall", view_deepfall_draw, view_deepfall_event_line, view_deepfall_option_for_key,
+	 view_deepfall_form_key},
+	{"crawl", view_crawl_draw, view_crawl_event_line, view_crawl_option_for_key, view_crawl_form_key},
 };
 
 static const struct kind_view generic = {

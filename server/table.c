@@ -122,7 +122,7 @@ void table_free(table *t)
 	cJSON_Delete(t->shared_snap);
 	cJSON_Delete(t->result);
 	game_events_free(&t->evs);
-	tmsg_history_free(t);
+	update_history_free(t);
 	free(t->hist);
 	free(t->log);
 	free(t->spec);
@@ -260,7 +260,7 @@ enum table_err table_join(table *t, uint64_t player, const char *name, int seat,
 	seat_set_human(&t->seats[seat], player, name);
 	if (seat_out)
 		*seat_out = seat;
-	tmsg_emit_seats(t, notify == TABLE_NOTIFY_OTHERS ? player : 0);
+	update_emit_seats(t, notify == TABLE_NOTIFY_OTHERS ? player : 0);
 	table_notify_changed(t);
 	return TABLE_OK;
 }
@@ -277,7 +277,7 @@ enum table_err table_spectate(table *t, uint64_t player, const char *name, const
 	if (!admitted(t, player, password))
 		return TABLE_ERR_PASSWORD;
 	spec_add(t, player, name);
-	tmsg_emit_seats(t, notify == TABLE_NOTIFY_OTHERS ? player : 0);
+	update_emit_seats(t, notify == TABLE_NOTIFY_OTHERS ? player : 0);
 	table_notify_changed(t);
 	return TABLE_OK;
 }
@@ -311,7 +311,7 @@ enum table_err table_leave(table *t, uint64_t player)
 	if (player == t->s.host)
 		pass_host(t);
 	/* The leaver is no longer a member: it does not get this update. */
-	tmsg_emit_seats(t, 0);
+	update_emit_seats(t, 0);
 	table_notify_changed(t);
 	if (seat >= 0 && playing) {
 		round_seat_to_ai(t, seat); /* may resolve the decision */
@@ -328,7 +328,7 @@ void table_take_over(table *t, uint64_t player, int seat)
 		strlcpy_safe(name, t->spec[i].name, sizeof name);
 	spec_remove(t, player);
 	seat_set_human(&t->seats[seat], player, name);
-	tmsg_emit_seats(t, 0);
+	update_emit_seats(t, 0);
 	table_notify_changed(t);
 }
 
@@ -350,7 +350,7 @@ enum table_err table_add_ai(table *t, uint64_t player, int seat, int *seat_out,
 	seat_clear(&t->seats[seat], SEAT_AI);
 	if (seat_out)
 		*seat_out = seat;
-	tmsg_emit_seats(t, notify == TABLE_NOTIFY_OTHERS ? player : 0);
+	update_emit_seats(t, notify == TABLE_NOTIFY_OTHERS ? player : 0);
 	table_notify_changed(t);
 	return TABLE_OK;
 }
@@ -364,7 +364,7 @@ enum table_err table_remove_ai(table *t, uint64_t player, int seat)
 	if (seat < 0 || seat >= t->s.seats || t->seats[seat].kind != SEAT_AI)
 		return TABLE_ERR_NOT_FOUND;
 	seat_clear(&t->seats[seat], SEAT_EMPTY);
-	tmsg_emit_seats(t, 0);
+	update_emit_seats(t, 0);
 	table_notify_changed(t);
 	return TABLE_OK;
 }
@@ -465,7 +465,7 @@ enum table_err table_rematch(table *t, uint64_t player)
 		t->seats[i].status = STATUS_IDLE;
 		t->seats[i].choice = GAME_NO_CHOICE;
 	}
-	tmsg_emit_seats(t, 0);
+	update_emit_seats(t, 0);
 	table_notify_changed(t);
 	return TABLE_OK;
 }
@@ -481,7 +481,7 @@ void table_set_connected(table *t, uint64_t player, bool connected)
 	st->connected = connected;
 	if (connected)
 		st->away = false;
-	tmsg_emit_seats(t, 0);
+	update_emit_seats(t, 0);
 	table_notify_changed(t);
 }
 
@@ -510,7 +510,7 @@ cJSON *table_snapshot_json(const table *t, uint64_t player)
 {
 	const game_kind *k = t->s.kind;
 	int you = table_seat_of(t, player);
-	cJSON *m = tmsg_new(t, "table");
+	cJSON *m = update_new(t, "table");
 	cJSON_AddNumberToObject(m, "seq", (double)t->seq);
 	cJSON_AddStringToObject(m, "name", t->s.name);
 	cJSON_AddStringToObject(m, "kind", k->name);
@@ -525,7 +525,7 @@ cJSON *table_snapshot_json(const table *t, uint64_t player)
 		cJSON_AddNumberToObject(m, "you", you);
 	else
 		cJSON_AddNullToObject(m, "you");
-	cJSON_AddItemToObject(m, "seats", tmsg_seats_json(t));
+	cJSON_AddItemToObject(m, "seats", table_seats_json(t));
 	cJSON_AddNumberToObject(m, "spectators", t->n_spec);
 	if (!t->game || t->state == TABLE_WAITING) {
 		cJSON_AddNullToObject(m, "game");
@@ -535,14 +535,14 @@ cJSON *table_snapshot_json(const table *t, uint64_t player)
 	cJSON_AddNumberToObject(g, "decision", (double)t->decision);
 	cJSON_AddStringToObject(g, "phase", phase_name(t->phase));
 	bool open = t->phase == PH_CHOOSING || t->phase == PH_WINDOW || t->phase == PH_COMMIT;
-	cJSON_AddItemToObject(g, "pending", tmsg_pending_json(open ? t->pending : 0, t->s.seats));
+	cJSON_AddItemToObject(g, "pending", table_pending_json(open ? t->pending : 0, t->s.seats));
 	if (t->phase == PH_CHOOSING && t->deadline_at)
 		cJSON_AddNumberToObject(g, "deadline", (double)round_ms_left(t, t->deadline_at));
 	else
 		cJSON_AddNullToObject(g, "deadline");
 	if (t->phase == PH_WINDOW)
 		cJSON_AddNumberToObject(g, "closes_in_ms", (double)round_ms_left(t, t->window_at));
-	cJSON_AddItemToObject(g, "status", tmsg_status_json(t));
+	cJSON_AddItemToObject(g, "status", table_status_json(t));
 	bool mine_open = you >= 0 && (t->phase == PH_CHOOSING || t->phase == PH_WINDOW) &&
 			 (t->pending & (1u << you));
 	if (mine_open) {
@@ -551,7 +551,7 @@ cJSON *table_snapshot_json(const table *t, uint64_t player)
 		if (c != GAME_NO_CHOICE)
 			cJSON_AddItemToObject(g, "choice", k->choice_json(t->game, you, c));
 	}
-	cJSON_AddItemToObject(g, "view", tmsg_view(t, you));
+	cJSON_AddItemToObject(g, "view", table_view_json(t, you));
 	cJSON *paused = round_paused_json(t);
 	if (paused)
 		cJSON_AddItemToObject(g, "paused", paused);

@@ -99,27 +99,27 @@ struct table {
 
 /* table_msg.c */
 /* A fresh update object {type, table}; emit() adds seq. */
-cJSON *tmsg_new(const table *t, const char *type);
+cJSON *update_new(const table *t, const char *type);
 /* Sends one update: `all` to spectators and to seats whose per_seat[i] is
  * NULL, per_seat[i] to seat i's human; stores it for resume. Takes
  * ownership of every object (all and per_seat may be NULL: a class with
  * no rendering is not held, and its resume gets a snapshot). */
-void tmsg_emit(table *t, cJSON *all, cJSON **per_seat);
+void update_emit(table *t, cJSON *all, cJSON **per_seat);
 /* True when anyone at all would receive an update (else builders may skip
- * the work; tmsg_skip() keeps seq and history consistent). */
-bool tmsg_anyone(const table *t);
-void tmsg_skip(table *t);
-void tmsg_history_free(table *t);
-void tmsg_send_json(table *t, uint64_t player, cJSON *msg); /* takes msg */
-cJSON *tmsg_seats_json(const table *t);
-cJSON *tmsg_status_json(const table *t);
-cJSON *tmsg_pending_json(uint32_t pending, int seats);
+ * the work; update_skip() keeps seq and history consistent). */
+bool update_has_audience(const table *t);
+void update_skip(table *t);
+void update_history_free(table *t);
+void table_send_json(table *t, uint64_t player, cJSON *msg); /* takes msg */
+cJSON *table_seats_json(const table *t);
+cJSON *table_status_json(const table *t);
+cJSON *table_pending_json(uint32_t pending, int seats);
 /* The kind's view for `viewer`; once the game is over, a `result` the view
  * carries is the table's result (the one the `result` message sends). */
-cJSON *tmsg_view(const table *t, int viewer);
+cJSON *table_view_json(const table *t, int viewer);
 /* The "seats" update: state, host, seats, spectators; not sent to the
  * player `quiet` (0: sent to everyone), see enum table_notify. */
-void tmsg_emit_seats(table *t, uint64_t quiet);
+void update_emit_seats(table *t, uint64_t quiet);
 
 /* table_round.c: the round engine. It keeps no timers: it reads the time
  * (table_clock_now), says when it must run next (round_wake) and runs what

@@ -15,7 +15,7 @@
 #define HIST_MAX_DEFAULT 64
 #define HIST_BYTES_DEFAULT (48 * 1024)
 
-cJSON *tmsg_new(const table *t, const char *type)
+cJSON *update_new(const table *t, const char *type)
 {
 	cJSON *m = cJSON_CreateObject();
 	cJSON_AddStringToObject(m, "type", type);
@@ -26,7 +26,7 @@ cJSON *tmsg_new(const table *t, const char *type)
 /* A kind's view cannot know which seats the AI plays (table state): an over
  * view's result is rendered here with the table's AI mask, so it is the
  * `result` message's own (skynet, games_with_ais). */
-cJSON *tmsg_view(const table *t, int viewer)
+cJSON *table_view_json(const table *t, int viewer)
 {
 	const game_kind *k = t->s.kind;
 	cJSON *v = k->view(t->game, viewer);
@@ -38,7 +38,7 @@ cJSON *tmsg_view(const table *t, int viewer)
 	return v;
 }
 
-bool tmsg_anyone(const table *t)
+bool update_has_audience(const table *t)
 {
 	if (t->n_spec)
 		return true;
@@ -54,7 +54,7 @@ static void hist_entry_free(struct table_hist *h)
 	memset(h, 0, sizeof *h);
 }
 
-void tmsg_history_free(table *t)
+void update_history_free(table *t)
 {
 	for (int i = 0; i < t->h_len; i++)
 		hist_entry_free(&t->hist[(t->h_first + i) % t->h_cap]);
@@ -62,12 +62,12 @@ void tmsg_history_free(table *t)
 	t->h_bytes = 0;
 }
 
-void tmsg_skip(table *t)
+void update_skip(table *t)
 {
 	/* Nobody listens: the update is not built, but its seq is used, and the
 	 * history no longer covers it (a later resume gets a snapshot). */
 	t->seq++;
-	tmsg_history_free(t);
+	update_history_free(t);
 }
 
 static void hist_drop_oldest(table *t)
@@ -167,9 +167,9 @@ static void emit(table *t, cJSON *all, cJSON **per_seat, uint64_t quiet)
 	hist_push(t, &e);
 }
 
-void tmsg_emit(table *t, cJSON *all, cJSON **per_seat) { emit(t, all, per_seat, 0); }
+void update_emit(table *t, cJSON *all, cJSON **per_seat) { emit(t, all, per_seat, 0); }
 
-void tmsg_send_json(table *t, uint64_t player, cJSON *msg)
+void table_send_json(table *t, uint64_t player, cJSON *msg)
 {
 	size_t len;
 	char *s = json_print(msg, &len);
@@ -178,7 +178,7 @@ void tmsg_send_json(table *t, uint64_t player, cJSON *msg)
 	cJSON_Delete(msg);
 }
 
-cJSON *tmsg_pending_json(uint32_t pending, int seats)
+cJSON *table_pending_json(uint32_t pending, int seats)
 {
 	cJSON *a = cJSON_CreateArray();
 	for (int i = 0; i < seats; i++)
@@ -192,7 +192,7 @@ static const char *seat_kind_name(enum table_seat_kind k)
 	return k == SEAT_HUMAN ? "human" : k == SEAT_AI ? "ai" : "empty";
 }
 
-cJSON *tmsg_seats_json(const table *t)
+cJSON *table_seats_json(const table *t)
 {
 	cJSON *a = cJSON_CreateArray();
 	for (int i = 0; i < t->s.seats; i++) {
@@ -215,7 +215,7 @@ cJSON *tmsg_seats_json(const table *t)
 	return a;
 }
 
-cJSON *tmsg_status_json(const table *t)
+cJSON *table_status_json(const table *t)
 {
 	cJSON *a = cJSON_CreateArray();
 	for (int i = 0; i < t->s.seats; i++)
@@ -223,16 +223,16 @@ cJSON *tmsg_status_json(const table *t)
 	return a;
 }
 
-void tmsg_emit_seats(table *t, uint64_t quiet)
+void update_emit_seats(table *t, uint64_t quiet)
 {
-	if (!tmsg_anyone(t)) {
-		tmsg_skip(t);
+	if (!update_has_audience(t)) {
+		update_skip(t);
 		return;
 	}
-	cJSON *m = tmsg_new(t, "seats");
+	cJSON *m = update_new(t, "seats");
 	cJSON_AddStringToObject(m, "state", table_state_name(t->state));
 	cJSON_AddNumberToObject(m, "host", (double)t->s.host);
-	cJSON_AddItemToObject(m, "seats", tmsg_seats_json(t));
+	cJSON_AddItemToObject(m, "seats", table_seats_json(t));
 	cJSON_AddNumberToObject(m, "spectators", t->n_spec);
 	emit(t, m, NULL, quiet);
 }
@@ -256,7 +256,7 @@ enum table_err table_resume(table *t, uint64_t player, uint64_t since, bool *sna
 	if (!have) {
 		if (snapshot)
 			*snapshot = true;
-		tmsg_send_json(t, player, table_snapshot_json(t, player));
+		table_send_json(t, player, table_snapshot_json(t, player));
 		return TABLE_OK;
 	}
 	int cls = player_class(t, player);
@@ -270,7 +270,7 @@ enum table_err table_resume(table *t, uint64_t player, uint64_t since, bool *sna
 	if (!all_held) {
 		if (snapshot)
 			*snapshot = true;
-		tmsg_send_json(t, player, table_snapshot_json(t, player));
+		table_send_json(t, player, table_snapshot_json(t, player));
 		return TABLE_OK;
 	}
 	for (int i = 0; i < t->h_len; i++) {

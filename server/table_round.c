@@ -77,8 +77,8 @@ typedef cJSON *(*render_fn)(table *t, int viewer, void *arg);
 /* One update rendered for the spectators and for each human seat. */
 static void emit_rendered(table *t, render_fn f, void *arg)
 {
-	if (!tmsg_anyone(t)) {
-		tmsg_skip(t);
+	if (!update_has_audience(t)) {
+		update_skip(t);
 		return;
 	}
 	/* The spectators' rendering only when someone watches: a seat's own
@@ -87,7 +87,7 @@ static void emit_rendered(table *t, render_fn f, void *arg)
 	for (int i = 0; i < t->s.seats; i++)
 		if (t->seats[i].kind == SEAT_HUMAN)
 			per[i] = f(t, i, arg);
-	tmsg_emit(t, t->n_spec ? f(t, -1, arg) : NULL, per);
+	update_emit(t, t->n_spec ? f(t, -1, arg) : NULL, per);
 }
 
 static cJSON *events_json(const table *t, int viewer)
@@ -104,10 +104,10 @@ static cJSON *events_json(const table *t, int viewer)
 static cJSON *render_start(table *t, int viewer, void *arg)
 {
 	(void)arg;
-	cJSON *m = tmsg_new(t, "start");
-	cJSON_AddItemToObject(m, "seats", tmsg_seats_json(t));
+	cJSON *m = update_new(t, "start");
+	cJSON_AddItemToObject(m, "seats", table_seats_json(t));
 	cJSON_AddItemToObject(m, "events", events_json(t, viewer));
-	cJSON_AddItemToObject(m, "view", tmsg_view(t, viewer));
+	cJSON_AddItemToObject(m, "view", table_view_json(t, viewer));
 	return m;
 }
 
@@ -122,14 +122,14 @@ static void add_own_choice(const table *t, cJSON *m, int viewer)
 static cJSON *render_options(table *t, int viewer, void *arg)
 {
 	(void)arg;
-	cJSON *m = tmsg_new(t, "options");
+	cJSON *m = update_new(t, "options");
 	cJSON_AddNumberToObject(m, "decision", (double)t->decision);
-	cJSON_AddItemToObject(m, "pending", tmsg_pending_json(t->pending, t->s.seats));
+	cJSON_AddItemToObject(m, "pending", table_pending_json(t->pending, t->s.seats));
 	if (t->deadline_at)
 		cJSON_AddNumberToObject(m, "deadline", (double)round_ms_left(t, t->deadline_at));
 	else
 		cJSON_AddNullToObject(m, "deadline");
-	cJSON_AddItemToObject(m, "status", tmsg_status_json(t));
+	cJSON_AddItemToObject(m, "status", table_status_json(t));
 	if (viewer >= 0 && is_pending(t, viewer)) {
 		cJSON_AddNumberToObject(m, "seat", viewer);
 		cJSON_AddItemToObject(m, "options", t->s.kind->options_json(t->game, viewer));
@@ -141,9 +141,9 @@ static cJSON *render_options(table *t, int viewer, void *arg)
 static cJSON *render_status(table *t, int viewer, void *arg)
 {
 	(void)arg;
-	cJSON *m = tmsg_new(t, "status");
+	cJSON *m = update_new(t, "status");
 	cJSON_AddNumberToObject(m, "decision", (double)t->decision);
-	cJSON_AddItemToObject(m, "status", tmsg_status_json(t));
+	cJSON_AddItemToObject(m, "status", table_status_json(t));
 	add_own_choice(t, m, viewer);
 	return m;
 }
@@ -151,10 +151,10 @@ static cJSON *render_status(table *t, int viewer, void *arg)
 static cJSON *render_window(table *t, int viewer, void *arg)
 {
 	(void)arg;
-	cJSON *m = tmsg_new(t, "window");
+	cJSON *m = update_new(t, "window");
 	cJSON_AddNumberToObject(m, "decision", (double)t->decision);
 	cJSON_AddNumberToObject(m, "closes_in_ms", (double)round_ms_left(t, t->window_at));
-	cJSON_AddItemToObject(m, "status", tmsg_status_json(t));
+	cJSON_AddItemToObject(m, "status", table_status_json(t));
 	add_own_choice(t, m, viewer);
 	return m;
 }
@@ -162,11 +162,11 @@ static cJSON *render_window(table *t, int viewer, void *arg)
 /* arg: the choices array, rendered before the set was applied. */
 static cJSON *render_reveal(table *t, int viewer, void *arg)
 {
-	cJSON *m = tmsg_new(t, "reveal");
+	cJSON *m = update_new(t, "reveal");
 	cJSON_AddNumberToObject(m, "decision", (double)t->decision);
 	cJSON_AddItemToObject(m, "choices", cJSON_Duplicate(arg, 1));
 	cJSON_AddItemToObject(m, "events", events_json(t, viewer));
-	cJSON_AddItemToObject(m, "view", tmsg_view(t, viewer));
+	cJSON_AddItemToObject(m, "view", table_view_json(t, viewer));
 	cJSON_AddNumberToObject(m, "t_close_us", (double)t->t_close_us);
 	return m;
 }
@@ -174,7 +174,7 @@ static cJSON *render_reveal(table *t, int viewer, void *arg)
 static cJSON *render_result(table *t, int viewer, void *arg)
 {
 	(void)viewer, (void)arg;
-	cJSON *m = tmsg_new(t, "result");
+	cJSON *m = update_new(t, "result");
 	cJSON_AddNumberToObject(m, "decisions", (double)t->decision);
 	cJSON_AddItemToObject(m, "result",
 			      t->result ? cJSON_Duplicate(t->result, 1) : cJSON_CreateNull());
@@ -246,11 +246,11 @@ void table_store_failed(table *t)
 	    (t->phase != PH_COMMIT && t->phase != PH_RECORD))
 		return;
 	t->store_paused = true;
-	cJSON *m = tmsg_new(t, "paused");
+	cJSON *m = update_new(t, "paused");
 	cJSON_AddNumberToObject(m, "decision", (double)t->decision);
 	cJSON_AddStringToObject(m, "reason", "store");
 	cJSON_AddStringToObject(m, "message", PAUSED_MESSAGE);
-	tmsg_emit(t, m, NULL);
+	update_emit(t, m, NULL);
 }
 
 /* What the table waited for is durable: the pause (if any) ends first. */
@@ -259,9 +259,9 @@ static void resume_from_pause(table *t)
 	if (!t->store_paused)
 		return;
 	t->store_paused = false;
-	cJSON *m = tmsg_new(t, "resumed");
+	cJSON *m = update_new(t, "resumed");
 	cJSON_AddNumberToObject(m, "decision", (double)t->decision);
-	tmsg_emit(t, m, NULL);
+	update_emit(t, m, NULL);
 }
 
 void table_finished_durable(table *t, uint64_t game)
@@ -297,7 +297,7 @@ void round_started(table *t)
 	table_fill_empty(t);
 	t->state = TABLE_PLAYING;
 	t->phase = PH_BETWEEN;
-	tmsg_emit_seats(t, 0);
+	update_emit_seats(t, 0);
 	table_notify_changed(t);
 	if (t->host.started)
 		t->host.started(t->host.ud, t);
@@ -323,11 +323,11 @@ void table_start_durable(table *t, uint64_t game, bool ok)
 	t->phase = PH_NONE;
 	game_events_clear(&t->evs);
 	table_unfill(t, t->start_filled);
-	cJSON *m = tmsg_new(t, "start_failed");
+	cJSON *m = update_new(t, "start_failed");
 	cJSON_AddStringToObject(m, "reason", "store");
 	cJSON_AddStringToObject(m, "message", "the server could not save the new game, so it "
 			       "did not start; the host may try again");
-	tmsg_emit(t, m, NULL);
+	update_emit(t, m, NULL);
 }
 
 void round_begin(table *t)
@@ -481,7 +481,7 @@ static void deadline_passed(table *t)
 	}
 	t->deadline_at = 0;
 	if (seats_changed)
-		tmsg_emit_seats(t, 0);
+		update_emit_seats(t, 0);
 	emit_status(t);
 	resolve(t);
 }
@@ -588,10 +588,10 @@ static void set_choice(table *t, uint64_t player, int seat, bool takeover, game_
 	st->connected = true; /* it just spoke */
 	st->away = false;
 	if (was_away)
-		tmsg_emit_seats(t, 0);
+		update_emit_seats(t, 0);
 	emit_status(t);
 	if (takeover) /* its new seat's view, options and choice */
-		tmsg_send_json(t, player, table_snapshot_json(t, player));
+		table_send_json(t, player, table_snapshot_json(t, player));
 	check_all_chosen(t);
 }
 

@@ -34,7 +34,7 @@ static cJSON *pj(const char *text)
 static int apply(struct tv *tv, const char *text, uint64_t now)
 {
 	cJSON *m = pj(text);
-	int f = tv_apply(tv, m, now, vdf_event_line);
+	int f = tv_apply(tv, m, now, view_deepfall_event_line);
 	cJSON_Delete(m);
 	return f;
 }
@@ -88,7 +88,7 @@ TEST(client_deepfall_draws_the_view_line_by_line_in_80x24)
 	struct scr s;
 	scr_init(&s, -1, 0);
 	struct view_ui ui = {.now = 0, .monte_step = -1};
-	vdf_draw(&s, &tv, &ui);
+	view_deepfall_draw(&s, &tv, &ui);
 	CHECK_STR(scr_row(&s, 0), " lair  table 9 \"deep\"  deepfall  round 3  playing");
 	CHECK_STR(scr_row(&s, 1), "Maw: frontier F3  carried 0.75  speed 0.35 (last 0.30)  "
 				  "F3 falls this round!");
@@ -134,7 +134,7 @@ TEST(client_deepfall_draws_the_view_line_by_line_in_80x24)
 	      "{'event':'taken','seat':2,'loot_lost':3,'rooms_lost':1}]}",
 	      1000);
 	ui.now = 1000;
-	vdf_draw(&s, &tv, &ui);
+	view_deepfall_draw(&s, &tv, &ui);
 	CHECK_EQ(tv.log_len, 6); /* dread and the unheld room say nothing */
 	CHECK_STR(scr_row(&s, 14),
 		  " You roll hand 2: steel 3 cunning 2 faith 0 greed 0 mettle 2 dread 3");
@@ -154,7 +154,7 @@ static const char *keys(const struct tv *tv, struct view_form *f, const char *ks
 	out[0] = '\0';
 	for (const char *k = ks; *k; k++) {
 		cJSON *c = NULL;
-		vdf_form_key(tv, f, *k, &c);
+		view_deepfall_form_key(tv, f, *k, &c);
 		if (c) {
 			char *t = cJSON_PrintUnformatted(c);
 			snprintf(out, n, "%s", t);
@@ -179,16 +179,16 @@ TEST(client_deepfall_form_keys_make_the_choice_object)
 	CHECK_EQ(f.decision, 3);
 	/* P presses at once: one more hand. */
 	CHECK_STR(keys(&tv, &f, "P", out, sizeof out), "{\"press\":true}");
-	CHECK_EQ(f.v[VDF_SENT_PRESS], 1);
+	CHECK_EQ(f.v[VIEW_DEEPFALL_SENT_PRESS], 1);
 	/* Target 3; 4 is beyond the frontier (the key is not the form's). */
 	cJSON *c = NULL;
-	CHECK_EQ(vdf_form_key(&tv, &f, '3', &c), 1);
+	CHECK_EQ(view_deepfall_form_key(&tv, &f, '3', &c), 1);
 	CHECK(c == NULL);
 	CHECK_EQ(f.sent, 0); /* changed since it was sent */
-	CHECK_EQ(f.v[VDF_SENT_PRESS], 0);
-	CHECK_EQ(vdf_form_key(&tv, &f, '4', &c), 0);
-	CHECK_EQ(vdf_form_key(&tv, &f, 'Z', &c), 0);
-	CHECK_EQ(f.v[VDF_TARGET], 3);
+	CHECK_EQ(f.v[VIEW_DEEPFALL_SENT_PRESS], 0);
+	CHECK_EQ(view_deepfall_form_key(&tv, &f, '4', &c), 0);
+	CHECK_EQ(view_deepfall_form_key(&tv, &f, 'Z', &c), 0);
+	CHECK_EQ(f.v[VIEW_DEEPFALL_TARGET], 3);
 	/* Recruit toggles; C and S toggle the exit; - and + step the target. */
 	CHECK_STR(keys(&tv, &f, "RSCCS-G", out, sizeof out),
 		  "{\"target\":2,\"recruit\":true,\"exit\":\"last_stand\"}");
@@ -201,11 +201,11 @@ TEST(client_deepfall_form_keys_make_the_choice_object)
 	scr_init(&s, -1, 0);
 	struct view_ui ui = {.now = 0, .monte_step = -1, .form = f};
 	keys(&tv, &ui.form, "S", out, sizeof out);
-	vdf_draw(&s, &tv, &ui);
+	view_deepfall_draw(&s, &tv, &ui);
 	CHECK_STR(scr_row(&s, 22),
 		  "Act: [1-3] F1  [R] recruit no  [K] persist [C] cash out [S] last stand [G] act");
 	keys(&tv, &ui.form, "G", out, sizeof out);
-	vdf_draw(&s, &tv, &ui);
+	view_deepfall_draw(&s, &tv, &ui);
 	CHECK(strstr(scr_row(&s, 23), "Choose: 20s left") != NULL);
 
 	/* A new decision: the defaults again, from the new options; no press
@@ -214,30 +214,30 @@ TEST(client_deepfall_form_keys_make_the_choice_object)
 		   "'options':[{'hands':4,'press':false,'target':{'min':1,'max':2},"
 		   "'recruit':[false],'exit':['persist','cash_out']}]}",
 	      0);
-	CHECK_EQ(vdf_form_key(&tv, &f, 'R', &c), 0); /* no recruit offered */
-	CHECK_EQ(vdf_form_key(&tv, &f, 'S', &c), 0); /* no last stand offered */
-	CHECK_EQ(vdf_form_key(&tv, &f, 'P', &c), 0); /* no press left */
+	CHECK_EQ(view_deepfall_form_key(&tv, &f, 'R', &c), 0); /* no recruit offered */
+	CHECK_EQ(view_deepfall_form_key(&tv, &f, 'S', &c), 0); /* no last stand offered */
+	CHECK_EQ(view_deepfall_form_key(&tv, &f, 'P', &c), 0); /* no press left */
 	CHECK(c == NULL);
 	CHECK_STR(keys(&tv, &f, "G", out, sizeof out),
 		  "{\"target\":2,\"recruit\":false,\"exit\":\"persist\"}");
 	CHECK_EQ(f.decision, 4);
 	ui.form = f;
-	vdf_draw(&s, &tv, &ui);
+	view_deepfall_draw(&s, &tv, &ui);
 	CHECK_STR(scr_row(&s, 21), "Turn: 2 hands  St3 Cu2 Fa0 Gr0 Me2  Dread 3 (1 Setback)");
 	CHECK_STR(scr_row(&s, 22), "Act: [1-2] F2  [K] persist [C] cash out [G] act");
 
 	/* No options (after the reveal), or watching: no form. */
 	apply(&tv, "{'type':'reveal','table':9,'seq':22,'decision':4,'events':[]}", 0);
-	CHECK_EQ(vdf_form_key(&tv, &f, 'G', &c), 0);
+	CHECK_EQ(view_deepfall_form_key(&tv, &f, 'G', &c), 0);
 	CHECK(c == NULL);
 	struct view_form now;
-	CHECK_EQ(vdf_form_now(&tv, &f, &now), 0);
+	CHECK_EQ(view_deepfall_form_now(&tv, &f, &now), 0);
 	tv_free(&tv);
 	tv_init(&tv);
 	apply(&tv, SNAPSHOT, 0);
 	tv.seat = -1;
-	CHECK_EQ(vdf_form_key(&tv, &f, 'G', &c), 0);
-	vdf_draw(&s, &tv, &ui);
+	CHECK_EQ(view_deepfall_form_key(&tv, &f, 'G', &c), 0);
+	view_deepfall_draw(&s, &tv, &ui);
 	CHECK(strstr(scr_row(&s, 0), "[watching]") != NULL);
 	CHECK_STR(scr_row(&s, 21), "");
 	CHECK_STR(scr_row(&s, 22), "");
@@ -260,7 +260,7 @@ TEST(client_deepfall_shows_our_act_while_the_others_press)
 	struct scr s;
 	scr_init(&s, -1, 0);
 	struct view_ui ui = {.monte_step = -1};
-	vdf_draw(&s, &tv, &ui);
+	view_deepfall_draw(&s, &tv, &ui);
 	CHECK_STR(scr_row(&s, 21), "Turn: 2 hands  St3 Cu0 Fa0 Gr0 Me0  Dread 0");
 	CHECK_STR(scr_row(&s, 22),
 		  "Acted: target F3, cash_out, recruit. Waiting for the others.");
@@ -286,7 +286,7 @@ TEST(client_deepfall_draws_the_result)
 	struct scr s;
 	scr_init(&s, -1, 0);
 	struct view_ui ui = {.monte_step = -1};
-	vdf_draw(&s, &tv, &ui);
+	view_deepfall_draw(&s, &tv, &ui);
 	CHECK_STR(scr_row(&s, 2), "GAME OVER after 11 rounds");
 	/* Row 6: a seat the result has no details for: its score, zeros. */
 	static const char *const want[] = {
@@ -321,7 +321,7 @@ TEST(client_deepfall_hostile_numbers_are_ignored)
 	struct scr s;
 	scr_init(&s, -1, 0);
 	struct view_ui ui = {.monte_step = -1};
-	vdf_draw(&s, &tv, &ui);
+	view_deepfall_draw(&s, &tv, &ui);
 	CHECK_STR(scr_row(&s, 1), "Maw: frontier F0  carried 0.00  speed 0.00 (last 0.00)");
 	CHECK_STR(scr_row(&s, 2), "F1      ?0 t0 1:0"); /* theme 7, 1e300s: unread */
 	CHECK(strstr(scr_row(&s, 11), ">1 dee              0  ?/?") != NULL);
@@ -329,8 +329,8 @@ TEST(client_deepfall_hostile_numbers_are_ignored)
 	/* An unreadable target range: no form, nothing sent. */
 	cJSON *c = NULL;
 	struct view_form f = {0};
-	CHECK_EQ(vdf_form_key(&tv, &f, 'G', &c), 0);
-	CHECK_EQ(vdf_form_key(&tv, &f, 'P', &c), 0);
+	CHECK_EQ(view_deepfall_form_key(&tv, &f, 'G', &c), 0);
+	CHECK_EQ(view_deepfall_form_key(&tv, &f, 'P', &c), 0);
 	CHECK(c == NULL);
 	/* Hostile events: lines without the unreadable numbers. */
 	apply(&tv, "{'type':'reveal','table':9,'seq':2,'events':["

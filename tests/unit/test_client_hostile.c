@@ -24,7 +24,7 @@ static int apply(struct tv *tv, const char *text, uint64_t now)
 	cJSON *m = cJSON_Parse(text);
 	if (!m)
 		fprintf(stderr, "bad test JSON: %s\n", text);
-	int f = tv_apply(tv, m, now, vg_event_line);
+	int f = tv_apply(tv, m, now, view_gems_event_line);
 	cJSON_Delete(m);
 	return f;
 }
@@ -101,7 +101,7 @@ TEST(client_hostile_snapshot_numbers_are_ignored)
 	struct scr s;
 	scr_init(&s, -1, 0);
 	struct view_ui ui = {.now = 0, .show_hand = 1, .monte_step = -1};
-	vg_draw(&s, &tv, &ui);
+	view_gems_draw(&s, &tv, &ui);
 	CHECK(!scr_contains(&s, "dungeon "));  /* 1e300 read as absent */
 	CHECK(!scr_contains(&s, "bravery"));   /* 2.5 read as absent */
 	CHECK(scr_contains(&s, "Floor: 0 gems"));

@@ -61,7 +61,7 @@ static cJSON *parse(const char *s)
 static int apply_text(struct tv *tv, const char *text, uint64_t now)
 {
 	cJSON *m = parse(text);
-	int f = tv_apply(tv, m, now, vg_event_line);
+	int f = tv_apply(tv, m, now, view_gems_event_line);
 	cJSON_Delete(m);
 	return f;
 }
@@ -408,21 +408,21 @@ TEST(client_view_gems_option_keys_are_distinct_single_keys)
 	tv_init(&tv);
 	apply_text(&tv, SNAPSHOT, 0);
 	char keys[8];
-	CHECK_EQ(vg_option_keys(&tv, keys, 8), 4);
+	CHECK_EQ(view_gems_option_keys(&tv, keys, 8), 4);
 	CHECK_EQ(keys[0], 'L');
 	CHECK_EQ(keys[1], '1');
 	CHECK_EQ(keys[2], '2');
 	CHECK_EQ(keys[3], '3');
-	CHECK_EQ(vg_option_for_key(&tv, 'l'), 0); /* case does not matter */
-	CHECK_EQ(vg_option_for_key(&tv, '3'), 3);
-	CHECK_EQ(vg_option_for_key(&tv, 'S'), -1); /* not offered now */
+	CHECK_EQ(view_gems_option_for_key(&tv, 'l'), 0); /* case does not matter */
+	CHECK_EQ(view_gems_option_for_key(&tv, '3'), 3);
+	CHECK_EQ(view_gems_option_for_key(&tv, 'S'), -1); /* not offered now */
 	/* every gems id has its own key */
 	const char *ids[] = {"leave", "stay",  "bank4", "bank8",  "bank12", "sun",
 			     "moon",  "pay",   "card1", "card2",  "card3",  "left",
 			     "right", "eat",   "devil3", "devil4", "devil5", "carry"};
 	char seen[128] = {0};
 	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
-		char k = vg_choice_key(ids[i]);
+		char k = view_gems_choice_key(ids[i]);
 		CHECK_MSG(k != 0, "no key for %s", ids[i]);
 		CHECK_MSG(!seen[(int)k], "key %c used twice", k);
 		CHECK_MSG(k != 'H' && k != 'Q' && k != 'R', "%s takes a screen key", ids[i]);
@@ -432,7 +432,7 @@ TEST(client_view_gems_option_keys_are_distinct_single_keys)
 	cJSON_Delete(tv.options);
 	tv.options = parse("[{\"id\":\"leave\",\"label\":\"Leave\"},"
 			   "{\"id\":\"hide\",\"label\":\"Hide in a barrel\"}]");
-	CHECK_EQ(vg_option_keys(&tv, keys, 8), 2);
+	CHECK_EQ(view_gems_option_keys(&tv, keys, 8), 2);
 	CHECK_EQ(keys[1], 'I'); /* H is the hand icon */
 	tv_free(&tv);
 }
@@ -449,25 +449,25 @@ TEST(client_view_gems_monte_layout_follows_the_swaps)
 	cJSON_AddNumberToObject(m, "table", 7);
 	cJSON_AddNumberToObject(m, "seq", 13);
 	cJSON_AddItemToObject(m, "events", ev);
-	CHECK(tv_apply(&tv, m, 0, vg_event_line) & TV_MONTE);
+	CHECK(tv_apply(&tv, m, 0, view_gems_event_line) & TV_MONTE);
 	cJSON_Delete(m);
 	int pos[3];
-	vg_monte_layout(&tv, 0, pos);
+	view_gems_monte_layout(&tv, 0, pos);
 	CHECK(pos[0] == 0 && pos[1] == 1 && pos[2] == 2);
-	vg_monte_layout(&tv, 1, pos); /* [0,1]: the valuable card moves to #2 */
+	view_gems_monte_layout(&tv, 1, pos); /* [0,1]: the valuable card moves to #2 */
 	CHECK(pos[0] == 1 && pos[1] == 0 && pos[2] == 2);
-	vg_monte_layout(&tv, 2, pos); /* [1,2]: then to #3 */
+	view_gems_monte_layout(&tv, 2, pos); /* [1,2]: then to #3 */
 	CHECK_EQ(pos[2], 0);
-	vg_monte_layout(&tv, 7, pos); /* all seven swaps: back at #1 */
+	view_gems_monte_layout(&tv, 7, pos); /* all seven swaps: back at #1 */
 	CHECK(pos[0] == 0 && pos[1] == 2 && pos[2] == 1);
 
 	struct scr s;
 	scr_init(&s, -1, 0);
 	struct view_ui ui = {.now = 0, .monte_step = 0};
-	vg_draw(&s, &tv, &ui);
+	view_gems_draw(&s, &tv, &ui);
 	CHECK(scr_contains(&s, "[+2]  [+1]  [+0]"));
 	ui.monte_step = 2;
-	vg_draw(&s, &tv, &ui);
+	view_gems_draw(&s, &tv, &ui);
 	CHECK(scr_contains(&s, "swap 2 of 7: #2 <-> #3"));
 	tv_free(&tv);
 }
@@ -480,7 +480,7 @@ TEST(client_view_gems_draws_the_table_in_80x24)
 	struct scr s;
 	scr_init(&s, -1, 0);
 	struct view_ui ui = {.now = 2500, .show_hand = 0, .monte_step = -1};
-	vg_draw(&s, &tv, &ui);
+	view_gems_draw(&s, &tv, &ui);
 	CHECK(strstr(scr_row(&s, 0), "table 7") != NULL);
 	CHECK(strstr(scr_row(&s, 0), "dungeon 1/5") != NULL);
 	CHECK(strstr(scr_row(&s, 0), "room 4") != NULL);
@@ -501,12 +501,12 @@ TEST(client_view_gems_draws_the_table_in_80x24)
 	CHECK(strstr(scr_row(&s, 23), "Choose: 11s left") != NULL); /* 13000 - 2500, rounded up */
 	CHECK(!scr_contains(&s, "EV "));
 	ui.show_hand = 1; /* the hand icon */
-	vg_draw(&s, &tv, &ui);
+	view_gems_draw(&s, &tv, &ui);
 	CHECK(strstr(scr_row(&s, 3), "Hand: lair 33%  rumor 2.3  EV -0.1") != NULL);
 	/* the window countdown replaces the deadline */
 	apply_text(&tv, "{\"type\":\"window\",\"table\":7,\"seq\":13,\"closes_in_ms\":1000}", 3000);
 	ui.now = 3400;
-	vg_draw(&s, &tv, &ui);
+	view_gems_draw(&s, &tv, &ui);
 	CHECK(strstr(scr_row(&s, 23), "0.6s to change your mind") != NULL);
 	tv_free(&tv);
 }
@@ -529,7 +529,7 @@ TEST(client_view_gems_draws_the_result)
 	struct scr s;
 	scr_init(&s, -1, 0);
 	struct view_ui ui = {.monte_step = -1};
-	vg_draw(&s, &tv, &ui);
+	view_gems_draw(&s, &tv, &ui);
 	CHECK(scr_contains(&s, "GAME OVER"));
 	CHECK(scr_contains(&s, "winning score $43"));
 	CHECK(strstr(scr_row(&s, 7), "AI 2") != NULL);
@@ -572,7 +572,7 @@ TEST(client_view_gems_result_fits_80_columns_with_nine_seats)
 	struct scr s;
 	scr_init(&s, -1, 0);
 	struct view_ui ui = {.monte_step = -1};
-	vg_draw(&s, &tv, &ui);
+	view_gems_draw(&s, &tv, &ui);
 	for (int r = 6; r <= 14; r++) {
 		const char *row = scr_row(&s, r);
 		CHECK_MSG(strstr(row, "Skynet") != NULL, "row %d: %s", r, row);
@@ -593,11 +593,11 @@ TEST(client_view_gems_result_fits_80_columns_with_nine_seats)
 
 TEST(client_view_registry_finds_gems_and_falls_back)
 {
-	CHECK(kind_view_find("gems")->draw == vg_draw);
-	CHECK(kind_view_find("gems")->option_for_key == vg_option_for_key);
+	CHECK(kind_view_find("gems")->draw == view_gems_draw);
+	CHECK(kind_view_find("gems")->option_for_key == view_gems_option_for_key);
 	CHECK(kind_view_find("gems")->form_key == NULL);
-	CHECK(kind_view_find("deepfall")->draw == vdf_draw);
-	CHECK(kind_view_find("deepfall")->form_key == vdf_form_key);
+	CHECK(kind_view_find("deepfall")->draw == view_deepfall_draw);
+	CHECK(kind_view_find("deepfall")->form_key == view_deepfall_form_key);
 	CHECK(kind_view_find("tarot")->draw == view_generic_draw);
 	CHECK(kind_view_find("tarot")->form_key == NULL);
 	CHECK(kind_view_find(NULL)->draw == view_generic_draw);

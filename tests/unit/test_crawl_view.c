@@ -53,7 +53,7 @@ static void load(struct tv *tv, game_state *st, int seats)
 {
 	const cr_game *cg = (const cr_game *)st;
 	cJSON *m = snapshot(st, seats, (uint64_t)cg->decision);
-	tv_apply(tv, m, 0, vcr_event_line);
+	tv_apply(tv, m, 0, view_crawl_event_line);
 	cJSON_Delete(m);
 }
 
@@ -72,7 +72,7 @@ static char key_id_buf[40];
 static const char *key_id(const struct tv *tv, int key)
 {
 	struct view_form f = {0};
-	return vcr_key_choice(tv, &f, key, key_id_buf, sizeof key_id_buf);
+	return view_crawl_key_choice(tv, &f, key, key_id_buf, sizeof key_id_buf);
 }
 
 TEST(crawl_C38_lair_draws_the_level_and_the_party_in_80x24)
@@ -88,7 +88,7 @@ TEST(crawl_C38_lair_draws_the_level_and_the_party_in_80x24)
 	struct scr s;
 	scr_init(&s, -1, 0);
 	struct view_ui ui = {.now = 0, .monte_step = -1};
-	vcr_draw(&s, &tv, &ui);
+	view_crawl_draw(&s, &tv, &ui);
 	CHECK_STR(scr_row(&s, 0), " lair  table 4 \"delve\"  crawl  act 1/3  round 0  playing");
 	/* you are drawn at your place on the map */
 	const cr_hero *h = &g->h[0];
@@ -122,19 +122,19 @@ TEST(crawl_C38_lair_draws_the_level_and_the_party_in_80x24)
 	}
 	/* the form: X then a digit drops; a key sends its choice at once */
 	cJSON *choice = NULL;
-	CHECK_EQ(vcr_form_key(&tv, &ui.form, 'X', &choice), 1);
+	CHECK_EQ(view_crawl_form_key(&tv, &ui.form, 'X', &choice), 1);
 	CHECK(choice == NULL);
-	CHECK_EQ(vcr_form_key(&tv, &ui.form, '1', &choice), 1);
+	CHECK_EQ(view_crawl_form_key(&tv, &ui.form, '1', &choice), 1);
 	REQUIRE(choice);
 	CHECK_STR(choice->valuestring, "drop:0");
 	cJSON_Delete(choice);
-	CHECK_EQ(vcr_form_key(&tv, &ui.form, 'O', &choice), 1);
+	CHECK_EQ(view_crawl_form_key(&tv, &ui.form, 'O', &choice), 1);
 	REQUIRE(choice);
 	CHECK_STR(choice->valuestring, "explore");
 	cJSON_Delete(choice);
-	vcr_draw(&s, &tv, &ui);
+	view_crawl_draw(&s, &tv, &ui);
 	CHECK(scr_contains(&s, "Chosen: Explore"));
-	CHECK_EQ(vcr_form_key(&tv, &ui.form, 'Q' + 100, &choice), 0);
+	CHECK_EQ(view_crawl_form_key(&tv, &ui.form, 'Q' + 100, &choice), 0);
 	tv_free(&tv);
 	K->destroy(st);
 }
@@ -156,7 +156,7 @@ TEST(crawl_C24_lair_shows_a_vote_and_a_shop_as_a_box)
 	struct scr s;
 	scr_init(&s, -1, 0);
 	struct view_ui ui = {.now = 0, .monte_step = -1};
-	vcr_draw(&s, &tv, &ui);
+	view_crawl_draw(&s, &tv, &ui);
 	CHECK(scr_contains(&s, "The Altar of Blood  (the party votes)"));
 	CHECK(scr_contains(&s, "1 Everyone bleeds on it"));
 	CHECK(scr_contains(&s, "1-4 choose an option"));
@@ -173,7 +173,7 @@ TEST(crawl_C24_lair_shows_a_vote_and_a_shop_as_a_box)
 	g->h[0].shop_relic = (int8_t)cr_relic_find(&g->cfg.ct, "lantern");
 	tv_init(&tv);
 	load(&tv, st, 2);
-	vcr_draw(&s, &tv, &ui);
+	view_crawl_draw(&s, &tv, &ui);
 	CHECK(scr_contains(&s, "1 dagger +1"));
 	CHECK(scr_contains(&s, "2 (sold)"));
 	CHECK(scr_contains(&s, "3 crumpled scroll"));
@@ -211,12 +211,12 @@ TEST(crawl_C47_lair_event_lines_and_the_result)
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		cJSON *e = cJSON_Parse(cases[i].ev);
 		REQUIRE(e);
-		CHECK_EQ(vcr_event_line(e, &tv, line, sizeof line), 1);
+		CHECK_EQ(view_crawl_event_line(e, &tv, line, sizeof line), 1);
 		CHECK_STR(line, cases[i].want);
 		cJSON_Delete(e);
 	}
 	cJSON *step = cJSON_Parse("{\"event\":\"step\",\"seat\":0,\"x\":1,\"y\":2}");
-	CHECK_EQ(vcr_event_line(step, &tv, line, sizeof line), 0);
+	CHECK_EQ(view_crawl_event_line(step, &tv, line, sizeof line), 0);
 	cJSON_Delete(step);
 	/* a finished run: its result on the screen */
 	game_state *st = new_game(1, 5);
@@ -232,12 +232,12 @@ TEST(crawl_C47_lair_event_lines_and_the_result)
 	cJSON_AddNumberToObject(res, "seq", 10 + ((const cr_game *)st)->decision + 1);
 	cJSON_AddItemToObject(res, "result", K->result_json(st, 0));
 	load(&tv, st, 1);
-	tv_apply(&tv, res, 0, vcr_event_line);
+	tv_apply(&tv, res, 0, view_crawl_event_line);
 	cJSON_Delete(res);
 	struct scr s;
 	scr_init(&s, -1, 0);
 	struct view_ui ui = {.now = 0, .monte_step = -1};
-	vcr_draw(&s, &tv, &ui);
+	view_crawl_draw(&s, &tv, &ui);
 	const cr_game *g = (const cr_game *)st;
 	CHECK(scr_contains(&s, g->won ? "THE DEVIL IS SLAIN" : "THE PARTY HAS FALLEN") ||
 	      scr_contains(&s, "THE TORCHES GUTTER OUT"));
@@ -272,15 +272,15 @@ TEST(crawl_C47_lair_draws_a_hostile_view_without_harm)
 	REQUIRE(m);
 	struct tv tv;
 	tv_init(&tv);
-	tv_apply(&tv, m, 0, vcr_event_line);
+	tv_apply(&tv, m, 0, view_crawl_event_line);
 	cJSON_Delete(m);
 	struct scr s;
 	scr_init(&s, -1, 0);
 	struct view_ui ui = {.now = 0, .monte_step = -1};
-	vcr_draw(&s, &tv, &ui);
+	view_crawl_draw(&s, &tv, &ui);
 	CHECK(strlen(scr_row(&s, 1)) <= SCR_W);
 	cJSON *choice = NULL;
-	vcr_form_key(&tv, &ui.form, '1', &choice);
+	view_crawl_form_key(&tv, &ui.form, '1', &choice);
 	cJSON_Delete(choice);
 	tv_free(&tv);
 }
