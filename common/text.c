@@ -9,32 +9,39 @@
 #include "text.h"
 #include "util.h"
 
-/* Decodes one UTF-8 character at s (strict: no overlongs, no surrogates, at
- * most U+10FFFF). Returns its length and sets *cp, or 0 when invalid. */
-static size_t utf8_next(const unsigned char *s, unsigned *cp)
+/* The one UTF-8 decoder: the character at s, strictly (RFC 3629: no
+ * overlongs, no surrogates, nothing above U+10FFFF). Returns its length
+ * and sets *cp, or 0 when it is not one. *cut (may be NULL) says the bytes
+ * are a valid start that the end of the string cuts short (what a
+ * byte-count cut leaves). */
+static size_t utf8_next(const unsigned char *s, unsigned *cp, bool *cut)
 {
 	unsigned c = s[0];
-	size_t n;
-	unsigned min;
+	if (cut)
+		*cut = false;
 	if (c < 0x80) {
 		*cp = c;
 		return 1;
-	} else if (c >= 0xc2 && c <= 0xdf) {
-		n = 2, min = 0x80, c &= 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		n = 3, min = 0x800, c &= 0x0f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		n = 4, min = 0x10000, c &= 0x07;
-	} else {
-		return 0;
 	}
+	size_t n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
+		 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+	if (!n)
+		return 0;
+	/* The second byte's bounds rule out overlongs (E0, F0), surrogates
+	 * (ED) and what lies above U+10FFFF (F4). */
+	unsigned lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
+	unsigned hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
+	c &= n == 2 ? 0x1f : n == 3 ? 0x0f : 0x07;
 	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0; /* also stops at the NUL */
+		if (s[i] == '\0') {
+			if (cut)
+				*cut = true;
+			return 0;
+		}
+		if (i == 1 ? s[i] < lo || s[i] > hi : (s[i] & 0xc0) != 0x80)
+			return 0;
 		c = c << 6 | (s[i] & 0x3f);
 	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
 	*cp = c;
 	return n;
 }
@@ -53,7 +60,7 @@ bool text_plain(const char *s)
 	const unsigned char *p = (const unsigned char *)s;
 	while (*p) {
 		unsigned c;
-		size_t n = utf8_next(p, &c);
+		size_t n = utf8_next(p, &c, NULL);
 		if (!n || hidden(c))
 			return false;
 		p += n;
@@ -69,7 +76,7 @@ size_t text_escape(char *out, size_t cap, const char *s)
 		return 0;
 	while (*p) {
 		unsigned c;
-		size_t n = utf8_next(p, &c);
+		size_t n = utf8_next(p, &c, NULL);
 		char esc[16];
 		const char *piece = esc;
 		size_t k;
@@ -105,6 +112,27 @@ char *text_escaped(const char *s)
 	return out;
 }
 
+void text_scrub(char *s)
+{
+	unsigned char *r = (unsigned char *)s, *w = r;
+	while (*r) {
+		bool cut;
+		unsigned c;
+		size_t len = utf8_next(r, &c, &cut);
+		if (cut)
+			break; /* a character cut by a bounded copy: drop it */
+		if (len == 0 || c < 0x20 || c == 0x7f) {
+			*w++ = '?'; /* a stray byte or a control character */
+			r++;
+			continue;
+		}
+		memmove(w, r, len);
+		w += len;
+		r += len;
+	}
+	*w = '\0';
+}
+
 char *text_json_safe(const char *json)
 {
 	const unsigned char *p = (const unsigned char *)json;
@@ -112,7 +140,7 @@ char *text_json_safe(const char *json)
 	bool in_str = false;
 	while (*p) {
 		unsigned c;
-		size_t n = utf8_next(p, &c);
+		size_t n = utf8_next(p, &c, NULL);
 		if (!in_str || (n && !hidden(c))) {
 			if (!n)
 				n = 1; /* outside strings cJSON writes ASCII only */

@@ -35,6 +35,13 @@ size_t text_escape(char *out, size_t cap, const char *s);
 /* text_escape into a new buffer (xmalloc: never NULL). */
 char *text_escaped(const char *s);
 
+/* Makes s fit to quote in a message to a client or in a log line, in
+ * place: every byte that is not part of a valid UTF-8 sequence and every
+ * control character (below 0x20, and DEL) becomes '?', the way the log
+ * shows them; an incomplete character at the very end (what a byte-count
+ * cut or a snprintf truncation leaves) is dropped. Never lengthens s. */
+void text_scrub(char *s);
+
 /* A copy of JSON text (as cJSON prints it) that stays the same JSON value
  * but holds nothing a terminal would act on: inside strings every character
  * that is not plain is written \uXXXX (an invalid byte \ufffd); the

@@ -182,60 +182,6 @@ size_t utf8_prefix(const char *s, size_t max)
 	return n;
 }
 
-/* The length of the valid sequence starting at u (RFC 3629: no overlongs,
- * no surrogates, nothing above U+10FFFF), or 0 if it is not one. *cut is
- * set when the bytes are a valid start that the end of the string cuts
- * short (what a byte-count cut leaves). */
-static size_t utf8_sequence(const unsigned char *u, bool *cut)
-{
-	unsigned char c = u[0];
-	*cut = false;
-	if (c < 0x80)
-		return 1;
-	size_t len = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
-		   : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
-	if (!len)
-		return 0;
-	unsigned char lo = 0x80, hi = 0xBF; /* the bounds of the second byte */
-	if (c == 0xE0)
-		lo = 0xA0;
-	else if (c == 0xED)
-		hi = 0x9F;
-	else if (c == 0xF0)
-		lo = 0x90;
-	else if (c == 0xF4)
-		hi = 0x8F;
-	for (size_t i = 1; i < len; i++) {
-		if (u[i] == '\0') {
-			*cut = true;
-			return 0;
-		}
-		if (i == 1 ? u[i] < lo || u[i] > hi : !utf8_continuation(u[i]))
-			return 0;
-	}
-	return len;
-}
-
-void text_scrub(char *s)
-{
-	unsigned char *r = (unsigned char *)s, *w = r;
-	while (*r) {
-		bool cut;
-		size_t len = utf8_sequence(r, &cut);
-		if (cut)
-			break; /* a character cut by a bounded copy: drop it */
-		if (len == 0 || (len == 1 && (*r < 0x20 || *r == 0x7f))) {
-			*w++ = '?'; /* a stray byte or a control character */
-			r++;
-			continue;
-		}
-		memmove(w, r, len);
-		w += len;
-		r += len;
-	}
-	*w = '\0';
-}
-
 uint64_t now_ns(void)
 {
 	struct timespec ts;

@@ -67,13 +67,6 @@ size_t strlcpy_safe(char *dst, const char *src, size_t size);
  * UTF-8 character boundary (for "%.*s" of text that may be cut). */
 size_t utf8_prefix(const char *s, size_t max);
 
-/* Makes s fit to quote in a message to a client or in a log line, in
- * place: every byte that is not part of a valid UTF-8 sequence and every
- * control character (below 0x20, and DEL) becomes '?', the way the log
- * shows them; an incomplete character at the very end (what a byte-count
- * cut or a snprintf truncation leaves) is dropped. Never lengthens s. */
-void text_scrub(char *s);
-
 /* Monotonic time in milliseconds and nanoseconds (for benchmarks and lag). */
 uint64_t now_ms(void);
 uint64_t now_ns(void);
