@@ -7,22 +7,23 @@
 
 /* G12: 1 + round(b·(0.29 − 0.012·b)·(L+1)), clamped to 1..25, computed in
  * thousandths so the one exact half (b=5, L=9: 11.5) rounds away from zero.
- * The formula is exact integer arithmetic; the table below holds it for
+ * Written once, as a constant expression: the table below holds it for
  * b = 2..9 (every bravery a game can have) because rumors need it often
- * (gems_room_gems, inline in gems_int.h, reads it). */
-static int gem_formula(int b, int level)
-{
-	long milli = (long)b * (290 - 12 * b) * (level + 1);
-	long r = milli >= 0 ? (milli + 500) / 1000 : -((-milli + 500) / 1000);
-	long gems = 1 + r;
-	return gems < 1 ? 1 : gems > 25 ? 25 : (int)gems;
-}
+ * (gems_room_gems, inline in gems_int.h, reads it); gem_formula is the
+ * same for any other bravery and level. */
+#define GEM_MILLI(b, l) ((long)(b) * (290 - 12 * (b)) * ((l) + 1))
+#define GEM_ROUND(m) ((m) >= 0 ? ((m) + 500) / 1000 : -((-(m) + 500) / 1000))
+#define GEM_FORMULA(b, l) \
+	(1 + GEM_ROUND(GEM_MILLI(b, l)) < 1    ? 1 \
+	 : 1 + GEM_ROUND(GEM_MILLI(b, l)) > 25 ? 25 \
+					       : 1 + GEM_ROUND(GEM_MILLI(b, l)))
 
-#define G_(b, l) (1 + ((b) * (290 - 12 * (b)) * ((l) + 1) + 500) / 1000 > 25 ? 25 \
-		  : 1 + ((b) * (290 - 12 * (b)) * ((l) + 1) + 500) / 1000)
-#define ROW_(b) {G_(b, 0), G_(b, 1), G_(b, 2), G_(b, 3), G_(b, 4), G_(b, 5), G_(b, 6), \
-		 G_(b, 7), G_(b, 8), G_(b, 9), G_(b, 10), G_(b, 11), G_(b, 12), G_(b, 13), \
-		 G_(b, 14)}
+static int gem_formula(int b, int level) { return (int)GEM_FORMULA(b, level); }
+
+#define ROW_(b) {GEM_FORMULA(b, 0), GEM_FORMULA(b, 1), GEM_FORMULA(b, 2), GEM_FORMULA(b, 3), \
+		 GEM_FORMULA(b, 4), GEM_FORMULA(b, 5), GEM_FORMULA(b, 6), GEM_FORMULA(b, 7), \
+		 GEM_FORMULA(b, 8), GEM_FORMULA(b, 9), GEM_FORMULA(b, 10), GEM_FORMULA(b, 11), \
+		 GEM_FORMULA(b, 12), GEM_FORMULA(b, 13), GEM_FORMULA(b, 14)}
 const int8_t gems_gem_table[10][15] = {
 	ROW_(2), ROW_(2), ROW_(2), ROW_(3), ROW_(4), ROW_(5), ROW_(6), ROW_(7), ROW_(8), ROW_(9),
 };
