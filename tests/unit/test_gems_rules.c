@@ -27,8 +27,10 @@ TEST(gems_G12_gem_count_table_bravery_2_to_9_levels_0_to_14)
 {
 	for (int b = 2; b <= 9; b++)
 		for (int level = 0; level <= 14; level++)
-			CHECK_MSG(gems_room_gems(b, level) == expected_gems(b, level),
-				  "b=%d L=%d: %d != %d", b, level, gems_room_gems(b, level),
+			CHECK_MSG(gems_room_gems(b, level) == expected_gems(b, level) &&
+					  gems_room_gems_formula(b, level) == expected_gems(b, level),
+				  "b=%d L=%d: table %d, formula %d, expected %d", b, level,
+				  gems_room_gems(b, level), gems_room_gems_formula(b, level),
 				  expected_gems(b, level));
 }
 
