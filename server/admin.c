@@ -43,12 +43,9 @@ void handle_admin_lobby_create(session *s, proto_msg *m)
 void handle_admin_lobby_close(session *s, proto_msg *m)
 {
 	app *a = s->app;
-	lobby *l = lobby_find(a, (uint64_t)m->u.lobby.lobby);
-	if (!l) {
-		app_error(s, m->id, PROTO_E_NOT_FOUND, "lobby", "no lobby %lld",
-			  (long long)m->u.lobby.lobby);
+	lobby *l = lobby_named(s, m);
+	if (!l)
 		return;
-	}
 	if (l->id == 1) {
 		app_error(s, m->id, PROTO_E_FORBIDDEN, "lobby", "the default lobby stays open");
 		return;
@@ -62,11 +59,9 @@ void handle_admin_tables(session *s, proto_msg *m)
 	app *a = s->app;
 	cJSON *r = proto_new("tables", m->id);
 	if (m->u.lobby.lobby != PROTO_ABSENT) {
-		lobby *l = lobby_find(a, (uint64_t)m->u.lobby.lobby);
+		lobby *l = lobby_named(s, m);
 		if (!l) {
 			cJSON_Delete(r);
-			app_error(s, m->id, PROTO_E_NOT_FOUND, "lobby", "no lobby %lld",
-				  (long long)m->u.lobby.lobby);
 			return;
 		}
 		cJSON_AddNumberToObject(r, "lobby", (double)l->id);

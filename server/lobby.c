@@ -282,15 +282,21 @@ void handle_lobby_list(session *s, proto_msg *m)
 	app_send(s, lobby_list_json(s->app, list_page_of(m), m->id));
 }
 
+lobby *lobby_named(session *s, proto_msg *m)
+{
+	lobby *l = lobby_find(s->app, (uint64_t)m->u.lobby.lobby);
+	if (!l)
+		app_error(s, m->id, PROTO_E_NOT_FOUND, "lobby", "no lobby %lld",
+			  (long long)m->u.lobby.lobby);
+	return l;
+}
+
 void handle_lobby_join(session *s, proto_msg *m)
 {
 	app *a = s->app;
-	lobby *l = lobby_find(a, (uint64_t)m->u.lobby.lobby);
-	if (!l) {
-		app_error(s, m->id, PROTO_E_NOT_FOUND, "lobby", "no lobby %lld",
-			  (long long)m->u.lobby.lobby);
+	lobby *l = lobby_named(s, m);
+	if (!l)
 		return;
-	}
 	if (s->pl->lobby != l) {
 		lobby_leave_player(a, s->pl);
 		lobby_add_player(l, s->pl);

@@ -9,6 +9,9 @@
 
 lobby *lobby_new(app *a, const char *name);
 lobby *lobby_find(app *a, uint64_t id);
+/* The lobby the request names (m->u.lobby.lobby), or NULL after replying
+ * not_found. */
+lobby *lobby_named(session *s, proto_msg *m);
 void lobby_free(lobby *l);
 /* Removes the player from its lobby (presence update to the rest). */
 void lobby_leave_player(app *a, player *p);
