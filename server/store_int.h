@@ -1,7 +1,8 @@
 /*
  * store_int.h — what the store's files share and nobody else may use:
- * store.c (lifetime, the store thread, queues, submission, delivery) and
- * store_sql.c (opening, migrations, statements, running each operation).
+ * store.c (lifetime, the store thread, queues, submission, delivery),
+ * store_sql.c (opening, migrations, statements, batches) and the files of
+ * the requests themselves (store_players.c, store_games.c, store_live.c).
  *
  * Ownership across threads: a store_req is built on the loop thread, handed
  * to the store thread through the queue (under st->mu), filled in there,
@@ -246,6 +247,55 @@ void store_db_ckpt_close(store *st);
 /* Free what store_db_open loaded: the live tables, the shared states. */
 void store_live_free(store *st);
 void store_shared_free(store *st);
+
+/* store_sql.c: what every request's code uses (store thread). */
+/* A statement, reset and unbound, ready for binding. */
+sqlite3_stmt *sql_stmt(store *st, enum store_stmt i);
+/* Binds text (NULL binds SQL NULL). The request owns the text while the
+ * statement runs, so SQLite need not copy it. */
+void sql_bind_text(sqlite3_stmt *s, int i, const char *v);
+/* Steps a statement that returns no rows, then resets it: STORE_OK,
+ * STORE_ERR_NOT_FOUND (a foreign key), STORE_ERR_EXISTS (a key taken) or
+ * STORE_ERR_DB (logged with `what`). */
+int sql_run(store *st, sqlite3_stmt *s, const char *what);
+/* The same for an UPDATE or DELETE of one row: NOT_FOUND when none changed. */
+int sql_run_one_row(store *st, sqlite3_stmt *s, const char *what);
+/* Logs SQLite's error with `what`; STORE_ERR_DB. */
+int sql_fail(store *st, const char *what);
+/* Column i as text the request owns (NULL for SQL NULL). */
+char *sql_col_dup(store_req *r, sqlite3_stmt *s, int i);
+/* Unix time in ms (for `at` columns). */
+int64_t sql_wall_ms(void);
+/* A row of LIVE_COLS into t (strings the request's), and its decisions. */
+void store_live_row(store_req *r, sqlite3_stmt *s, store_live_table *t);
+int store_load_decisions(store *st, store_req *r, store_live_table *t);
+/* Whether live table id is kept aside; keeping it aside or not. */
+bool store_aside(const store *st, int64_t id);
+void store_aside_set(store *st, int64_t id, bool on);
+
+/* store_players.c, store_games.c, store_live.c: one function per request
+ * (enum store_op), run by store_db_run_batch; each returns the request's
+ * err and fills its out. */
+int store_read_player_by_id(store *st, store_req *r, int64_t id);
+int store_read_player_by_name(store *st, store_req *r, const char *name);
+int store_op_player_create(store *st, store_req *r);
+int store_op_player_by_token(store *st, store_req *r);
+int store_op_player_rename(store *st, store_req *r);
+int store_op_admin_issue(store *st, store_req *r);
+int store_op_players_prune(store *st, store_req *r);
+int store_shared_write(store *st, const char *kind, const char *json);
+int store_op_game_finish(store *st, store_req *r);
+int store_op_profile(store *st, store_req *r);
+int store_op_server_stats(store *st, store_req *r);
+int store_op_games_list(store *st, store_req *r);
+int store_op_game_get(store *st, store_req *r);
+int store_op_live_start(store *st, store_req *r);
+int store_op_live_update(store *st, store_req *r);
+int store_op_live_decision(store *st, store_req *r);
+int store_op_live_end(store *st, store_req *r);
+int store_op_live_quarantine(store *st, store_req *r);
+int store_op_quarantined(store *st, store_req *r);
+int store_op_quarantined_drop(store *st, store_req *r);
 
 /* store.c: called by the WAL hook after each commit (store thread). */
 void store_ckpt_note(store *st, int wal_frames);

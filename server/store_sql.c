@@ -2,8 +2,9 @@
  * store_sql.c — the store's SQL: opening the database (WAL, foreign keys,
  * busy timeout), applying the embedded migrations, preparing every
  * statement once, loading what start-up needs (shared states, live tables),
- * and running each request on the store thread. Every value reaches SQLite
- * through a bound parameter.
+ * the checkpointer's connection, and running each batch of requests on the
+ * store thread; what each request does is store_players.c, store_games.c
+ * and store_live.c. Every value reaches SQLite through a bound parameter.
  *
  * Batches: store_db_run_batch wraps a batch in one transaction and each
  * request in a savepoint, so a failing request undoes only its own writes.
@@ -123,7 +124,7 @@ static const char *const stmt_sql[S__COUNT] = {
 	[S_PLAYER_DELETE] = "DELETE FROM players WHERE id = ?1",
 };
 
-static int64_t wall_ms(void)
+int64_t sql_wall_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
@@ -131,7 +132,7 @@ static int64_t wall_ms(void)
 }
 
 /* A statement, reset and unbound, ready for binding. */
-static sqlite3_stmt *stmt(store *st, enum store_stmt i)
+sqlite3_stmt *sql_stmt(store *st, enum store_stmt i)
 {
 	sqlite3_stmt *s = st->stmt[i];
 	sqlite3_reset(s);
@@ -141,7 +142,7 @@ static sqlite3_stmt *stmt(store *st, enum store_stmt i)
 
 /* Binds text (NULL binds SQL NULL). The request owns the text while the
  * statement runs, so SQLite need not copy it. */
-static void bind_text(sqlite3_stmt *s, int i, const char *v)
+void sql_bind_text(sqlite3_stmt *s, int i, const char *v)
 {
 	if (v)
 		sqlite3_bind_text(s, i, v, -1, SQLITE_STATIC);
@@ -149,14 +150,14 @@ static void bind_text(sqlite3_stmt *s, int i, const char *v)
 		sqlite3_bind_null(s, i);
 }
 
-static int db_fail(store *st, const char *what)
+int sql_fail(store *st, const char *what)
 {
 	log_error("store", "%s: %s", what, sqlite3_errmsg(st->db));
 	return STORE_ERR_DB;
 }
 
 /* Steps a statement that returns no rows, then resets it. */
-static int run(store *st, sqlite3_stmt *s, const char *what)
+int sql_run(store *st, sqlite3_stmt *s, const char *what)
 {
 	int rc = sqlite3_step(s);
 	sqlite3_reset(s);
@@ -167,12 +168,21 @@ static int run(store *st, sqlite3_stmt *s, const char *what)
 		return STORE_ERR_NOT_FOUND;
 	if (ext == SQLITE_CONSTRAINT_PRIMARYKEY || ext == SQLITE_CONSTRAINT_UNIQUE)
 		return STORE_ERR_EXISTS;
-	return db_fail(st, what);
+	return sql_fail(st, what);
 }
 
-static char *col_dup(store_req *r, sqlite3_stmt *s, int i)
+char *sql_col_dup(store_req *r, sqlite3_stmt *s, int i)
 {
 	return store_req_strdup(r, (const char *)sqlite3_column_text(s, i));
+}
+
+/* UPDATE/DELETE of one row: NOT_FOUND when no row changed. */
+int sql_run_one_row(store *st, sqlite3_stmt *s, const char *what)
+{
+	int err = sql_run(st, s, what);
+	if (err)
+		return err;
+	return sqlite3_changes(st->db) > 0 ? STORE_OK : STORE_ERR_NOT_FOUND;
 }
 
 /* ---- opening ----------------------------------------------------------- */
@@ -244,7 +254,7 @@ static int migrate(store *st, char *err, size_t errlen)
 
 static int load_shared(store *st)
 {
-	sqlite3_stmt *s = stmt(st, S_SHARED_ALL);
+	sqlite3_stmt *s = sql_stmt(st, S_SHARED_ALL);
 	size_t cap = 0;
 	int rc;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -272,7 +282,7 @@ static char *text_col(store_req *r, sqlite3_stmt *s, int i)
 }
 
 /* One row of LIVE_COLS. */
-static void live_row(store_req *r, sqlite3_stmt *s, store_live_table *t)
+void store_live_row(store_req *r, sqlite3_stmt *s, store_live_table *t)
 {
 	memset(t, 0, sizeof *t);
 	t->table_id = sqlite3_column_int64(s, 0);
@@ -288,9 +298,9 @@ static void live_row(store_req *r, sqlite3_stmt *s, store_live_table *t)
 	t->last_seq = sqlite3_column_int64(s, 10);
 }
 
-static int load_decisions(store *st, store_req *r, store_live_table *t)
+int store_load_decisions(store *st, store_req *r, store_live_table *t)
 {
-	sqlite3_stmt *s = stmt(st, S_DECISIONS_OF);
+	sqlite3_stmt *s = sql_stmt(st, S_DECISIONS_OF);
 	sqlite3_bind_int64(s, 1, t->table_id);
 	store_decision *v = NULL;
 	size_t n = 0, cap = 0;
@@ -312,7 +322,7 @@ static int load_decisions(store *st, store_req *r, store_live_table *t)
 }
 
 /* The ids of the tables kept aside (store thread; few). */
-static bool aside(const store *st, int64_t id)
+bool store_aside(const store *st, int64_t id)
 {
 	for (size_t i = 0; i < st->n_aside; i++)
 		if (st->aside[i] == id)
@@ -320,7 +330,7 @@ static bool aside(const store *st, int64_t id)
 	return false;
 }
 
-static void aside_set(store *st, int64_t id, bool on)
+void store_aside_set(store *st, int64_t id, bool on)
 {
 	for (size_t i = 0; i < st->n_aside; i++)
 		if (st->aside[i] == id) {
@@ -336,7 +346,7 @@ static void aside_set(store *st, int64_t id, bool on)
 
 static int load_live(store *st)
 {
-	sqlite3_stmt *s = stmt(st, S_LIVE_ALL);
+	sqlite3_stmt *s = sql_stmt(st, S_LIVE_ALL);
 	size_t cap = 0;
 	int rc;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -344,7 +354,7 @@ static int load_live(store *st)
 			cap = cap ? 2 * cap : 8;
 			st->live = xrealloc(st->live, cap * sizeof *st->live);
 		}
-		live_row(NULL, s, &st->live[st->n_live++]);
+		store_live_row(NULL, s, &st->live[st->n_live++]);
 	}
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE)
@@ -352,8 +362,8 @@ static int load_live(store *st)
 	/* A table kept aside is not replayed: its decisions stay on disk. */
 	for (size_t i = 0; i < st->n_live; i++) {
 		if (st->live[i].quarantined)
-			aside_set(st, st->live[i].table_id, true);
-		else if (load_decisions(st, NULL, &st->live[i]) != 0)
+			store_aside_set(st, st->live[i].table_id, true);
+		else if (store_load_decisions(st, NULL, &st->live[i]) != 0)
 			return -1;
 	}
 	return 0;
@@ -510,509 +520,6 @@ void store_db_ckpt_close(store *st)
 		log_warn("store", "final checkpoint: %s", sqlite3_errmsg(st->db));
 }
 
-/* ---- operations (store thread) ----------------------------------------- */
-
-/* out.player.kinds_finished: bit i for each kind game_kind_at(i) the player
- * has finished a game of. */
-static int player_kinds(store *st, store_req *r)
-{
-	sqlite3_stmt *s = stmt(st, S_KINDS_OF);
-	sqlite3_bind_int64(s, 1, r->out.player.id);
-	uint32_t bits = 0;
-	int rc;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const game_kind *k = game_kind_find((const char *)sqlite3_column_text(s, 0));
-		for (int i = 0; k && i < game_kind_count() && i < 32; i++)
-			if (game_kind_at(i) == k)
-				bits |= 1u << i;
-	}
-	sqlite3_reset(s);
-	r->out.player.kinds_finished = bits;
-	return rc == SQLITE_DONE ? STORE_OK : db_fail(st, "reading a player's kinds");
-}
-
-/* Fills out.player from a row of PLAYER_COLS; NOT_FOUND without a row. */
-static int player_row(store *st, store_req *r, sqlite3_stmt *s)
-{
-	int rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		r->out.player.id = sqlite3_column_int64(s, 0);
-		r->out.player.name = col_dup(r, s, 1);
-		r->out.player.role = (store_role)sqlite3_column_int(s, 2);
-		r->out.player.created_at = sqlite3_column_int64(s, 3);
-	}
-	sqlite3_reset(s);
-	if (rc == SQLITE_ROW)
-		return player_kinds(st, r);
-	return rc == SQLITE_DONE ? STORE_ERR_NOT_FOUND : db_fail(st, "reading a player");
-}
-
-static int player_by_id(store *st, store_req *r, int64_t id)
-{
-	sqlite3_stmt *s = stmt(st, S_PLAYER_BY_ID);
-	sqlite3_bind_int64(s, 1, id);
-	return player_row(st, r, s);
-}
-
-static int player_by_name(store *st, store_req *r, const char *name)
-{
-	sqlite3_stmt *s = stmt(st, S_PLAYER_BY_NAME);
-	bind_text(s, 1, name);
-	return player_row(st, r, s);
-}
-
-static int player_insert(store *st, store_req *r, int role)
-{
-	sqlite3_stmt *s = stmt(st, S_PLAYER_INSERT);
-	bind_text(s, 1, r->in.name);
-	bind_text(s, 2, r->in.hash);
-	sqlite3_bind_int(s, 3, role);
-	sqlite3_bind_int64(s, 4, wall_ms());
-	int err = run(st, s, "creating a player");
-	if (err)
-		return err; /* EXISTS: the token (hash) is someone else's */
-	return player_by_id(st, r, sqlite3_last_insert_rowid(st->db));
-}
-
-static int op_player_create(store *st, store_req *r)
-{
-	int err = player_by_name(st, r, r->in.name);
-	if (err == STORE_OK)
-		return STORE_ERR_NAME_TAKEN;
-	if (err != STORE_ERR_NOT_FOUND)
-		return err;
-	return player_insert(st, r, r->in.role);
-}
-
-static int run_one_row(store *st, sqlite3_stmt *s, const char *what);
-
-/* The name is free when nobody else has it ignoring case (the player may
- * change the case of its own). */
-static int op_player_rename(store *st, store_req *r)
-{
-	int err = player_by_name(st, r, r->in.name);
-	if (err == STORE_OK && r->out.player.id != r->in.id)
-		return STORE_ERR_NAME_TAKEN;
-	if (err != STORE_OK && err != STORE_ERR_NOT_FOUND)
-		return err;
-	sqlite3_stmt *s = stmt(st, S_PLAYER_RENAME);
-	bind_text(s, 1, r->in.name);
-	sqlite3_bind_int64(s, 2, r->in.id);
-	err = run_one_row(st, s, "renaming a player");
-	if (err == STORE_ERR_EXISTS) /* a racing rename took it: the same answer */
-		return STORE_ERR_NAME_TAKEN;
-	return err ? err : player_by_id(st, r, r->in.id);
-}
-
-static int op_player_by_token(store *st, store_req *r)
-{
-	sqlite3_stmt *s = stmt(st, S_PLAYER_BY_HASH);
-	bind_text(s, 1, r->in.hash);
-	return player_row(st, r, s);
-}
-
-static int op_admin_issue(store *st, store_req *r)
-{
-	if (r->in.first_only) {
-		sqlite3_stmt *s = stmt(st, S_ADMIN_ANY);
-		int rc = sqlite3_step(s);
-		sqlite3_reset(s);
-		if (rc == SQLITE_ROW)
-			return STORE_ERR_EXISTS;
-		if (rc != SQLITE_DONE)
-			return db_fail(st, "looking for an admin");
-	}
-	int err = player_by_name(st, r, r->in.name);
-	if (err == STORE_ERR_NOT_FOUND)
-		return player_insert(st, r, STORE_ROLE_ADMIN);
-	if (err)
-		return err;
-	sqlite3_stmt *s = stmt(st, S_PLAYER_MAKE_ADMIN);
-	bind_text(s, 1, r->in.hash);
-	sqlite3_bind_int64(s, 2, r->out.player.id);
-	if ((err = run(st, s, "issuing an admin token")))
-		return err;
-	r->out.player.role = STORE_ROLE_ADMIN;
-	return STORE_OK;
-}
-
-static bool kept(const store_req *r, int64_t id)
-{
-	size_t lo = 0, hi = r->in.n_keep;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (r->in.keep[mid] == id)
-			return true;
-		if (r->in.keep[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
-}
-
-/* The candidates first, then the deletes (not while the select runs). */
-static int op_players_prune(store *st, store_req *r)
-{
-	sqlite3_stmt *s = stmt(st, S_PLAYERS_UNPLAYED);
-	sqlite3_bind_int64(s, 1, r->in.id);
-	int64_t *ids = NULL;
-	size_t n = 0, cap = 0;
-	int rc;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(s, 0);
-		if (kept(r, id))
-			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			ids = xrealloc(ids, cap * sizeof *ids);
-		}
-		ids[n++] = id;
-	}
-	sqlite3_reset(s);
-	int err = rc == SQLITE_DONE ? STORE_OK : db_fail(st, "finding players to prune");
-	for (size_t i = 0; i < n && !err; i++) {
-		sqlite3_stmt *d = stmt(st, S_PLAYER_DELETE);
-		sqlite3_bind_int64(d, 1, ids[i]);
-		err = run(st, d, "pruning a player");
-	}
-	free(ids);
-	r->out.id = err ? 0 : (int64_t)n;
-	return err;
-}
-
-static int shared_save(store *st, const char *kind, const char *json)
-{
-	sqlite3_stmt *s = stmt(st, S_SHARED_SAVE);
-	bind_text(s, 1, kind);
-	bind_text(s, 2, json);
-	sqlite3_bind_int64(s, 3, wall_ms());
-	return run(st, s, "saving shared state");
-}
-
-/* The statement folding one value with its aggregation. */
-static enum store_stmt stat_stmt(game_stat_agg agg, bool per_player)
-{
-	switch (agg) {
-	case GAME_STAT_MIN: return per_player ? S_PSTAT_MIN : S_SSTAT_MIN;
-	case GAME_STAT_MAX: return per_player ? S_PSTAT_MAX : S_SSTAT_MAX;
-	case GAME_STAT_SUM: break;
-	}
-	return per_player ? S_PSTAT_SUM : S_SSTAT_SUM;
-}
-
-/* Folds values[kind->n_stats] into one player's (player_id > 0) or the
- * server-wide (player_id 0) statistics. */
-static int fold_stats(store *st, const game_kind *k, int64_t player_id, const int64_t *values)
-{
-	for (int j = 0; j < k->n_stats; j++) {
-		if (values[j] == GAME_STAT_NONE)
-			continue;
-		const game_stat_def *d = &k->stat_defs[j];
-		sqlite3_stmt *s = stmt(st, stat_stmt(d->agg, player_id > 0));
-		int i = 1;
-		if (player_id > 0)
-			sqlite3_bind_int64(s, i++, player_id);
-		bind_text(s, i++, k->name);
-		bind_text(s, i++, d->key);
-		sqlite3_bind_int64(s, i, values[j]);
-		int err = run(st, s, "folding a statistic");
-		if (err)
-			return err;
-	}
-	return STORE_OK;
-}
-
-static int op_game_finish(store *st, store_req *r)
-{
-	const store_game *g = &r->in.game;
-	const game_kind *k = g->kind;
-	sqlite3_stmt *s = stmt(st, S_GAME_INSERT);
-	bind_text(s, 1, k->name);
-	bind_text(s, 2, g->config_json);
-	sqlite3_bind_int64(s, 3, (int64_t)g->seed);
-	bind_text(s, 4, g->seats_json);
-	bind_text(s, 5, g->shared_json);
-	bind_text(s, 6, g->choices_json);
-	bind_text(s, 7, g->result_json);
-	sqlite3_bind_int64(s, 8, g->started_at);
-	sqlite3_bind_int64(s, 9, g->ended_at);
-	int err = run(st, s, "recording a game");
-	if (err)
-		return err == STORE_ERR_DB ? err : STORE_ERR_INVALID;
-	int64_t game_id = sqlite3_last_insert_rowid(st->db);
-
-	for (int i = 0; i < g->n_seats; i++) {
-		const store_seat *seat = &g->seats[i];
-		if (seat->player_id <= 0)
-			continue;
-		s = stmt(st, S_GAME_PLAYER_INSERT);
-		sqlite3_bind_int64(s, 1, game_id);
-		sqlite3_bind_int(s, 2, i);
-		sqlite3_bind_int64(s, 3, seat->player_id);
-		if ((err = run(st, s, "recording a seat"))) /* NOT_FOUND: no such player */
-			return err;
-		s = stmt(st, S_KINDS_INSERT);
-		sqlite3_bind_int64(s, 1, seat->player_id);
-		bind_text(s, 2, k->name);
-		sqlite3_bind_int64(s, 3, game_id);
-		if ((err = run(st, s, "recording a kind played")))
-			return err;
-		if (seat->stats && (err = fold_stats(st, k, seat->player_id, seat->stats)))
-			return err;
-		for (int j = 0; j < k->n_achievements && j < 32; j++) {
-			if (!(seat->achievements & (1u << j)))
-				continue;
-			s = stmt(st, S_ACH_UPSERT);
-			sqlite3_bind_int64(s, 1, seat->player_id);
-			bind_text(s, 2, k->name);
-			bind_text(s, 3, k->achievement_defs[j].key);
-			sqlite3_bind_int64(s, 4, g->ended_at);
-			if ((err = run(st, s, "counting an achievement")))
-				return err;
-		}
-	}
-	if (g->server_stats && (err = fold_stats(st, k, 0, g->server_stats)))
-		return err;
-	if (g->shared_after && (err = shared_save(st, k->name, g->shared_after)))
-		return err;
-	if (g->live_table_id > 0) {
-		s = stmt(st, S_LIVE_DELETE);
-		sqlite3_bind_int64(s, 1, g->live_table_id);
-		if ((err = run(st, s, "ending a live table")))
-			return err;
-	}
-	r->out.id = game_id;
-	return STORE_OK;
-}
-
-static int read_stats(store *st, store_req *r, sqlite3_stmt *s)
-{
-	size_t cap = 0;
-	int rc;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		if (r->out.n_stats == cap) {
-			cap = cap ? 2 * cap : 16;
-			r->out.stats = xrealloc(r->out.stats, cap * sizeof *r->out.stats);
-		}
-		store_stat *x = &r->out.stats[r->out.n_stats++];
-		x->kind = col_dup(r, s, 0);
-		x->key = col_dup(r, s, 1);
-		x->value = sqlite3_column_int64(s, 2);
-		x->samples = sqlite3_column_int64(s, 3);
-	}
-	sqlite3_reset(s);
-	return rc == SQLITE_DONE ? STORE_OK : db_fail(st, "reading statistics");
-}
-
-static int op_profile(store *st, store_req *r)
-{
-	int err = r->in.id > 0 ? player_by_id(st, r, r->in.id)
-			       : player_by_name(st, r, r->in.name);
-	if (err)
-		return err;
-	int64_t id = r->out.player.id;
-	sqlite3_stmt *s = stmt(st, S_PSTATS);
-	sqlite3_bind_int64(s, 1, id);
-	bind_text(s, 2, r->in.kind);
-	if ((err = read_stats(st, r, s)))
-		return err;
-
-	s = stmt(st, S_PACHS);
-	sqlite3_bind_int64(s, 1, id);
-	bind_text(s, 2, r->in.kind);
-	size_t cap = 0;
-	int rc;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		if (r->out.n_achs == cap) {
-			cap = cap ? 2 * cap : 8;
-			r->out.achs = xrealloc(r->out.achs, cap * sizeof *r->out.achs);
-		}
-		store_achievement *a = &r->out.achs[r->out.n_achs++];
-		a->kind = col_dup(r, s, 0);
-		a->key = col_dup(r, s, 1);
-		a->count = sqlite3_column_int64(s, 2);
-		a->first_at = sqlite3_column_int64(s, 3);
-	}
-	sqlite3_reset(s);
-	if (rc != SQLITE_DONE)
-		return db_fail(st, "reading achievements");
-
-	s = stmt(st, S_PGAMES);
-	sqlite3_bind_int64(s, 1, id);
-	bind_text(s, 2, r->in.kind);
-	rc = sqlite3_step(s);
-	int64_t games = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
-	sqlite3_reset(s);
-	if (rc != SQLITE_ROW)
-		return db_fail(st, "counting games");
-
-	store_profile *p = &r->out.profile;
-	p->player = r->out.player;
-	p->stats = r->out.stats;
-	p->n_stats = r->out.n_stats;
-	p->achievements = r->out.achs;
-	p->n_achievements = r->out.n_achs;
-	p->games = games;
-	return STORE_OK;
-}
-
-static int op_server_stats(store *st, store_req *r)
-{
-	sqlite3_stmt *s = stmt(st, S_SSTATS);
-	bind_text(s, 1, r->in.kind);
-	return read_stats(st, r, s);
-}
-
-static int read_games(store *st, store_req *r, sqlite3_stmt *s)
-{
-	size_t cap = 0;
-	int rc;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		if (r->out.n_games == cap) {
-			cap = cap ? 2 * cap : 8;
-			r->out.games = xrealloc(r->out.games, cap * sizeof *r->out.games);
-		}
-		store_game_rec *g = &r->out.games[r->out.n_games++];
-		g->id = sqlite3_column_int64(s, 0);
-		g->kind = col_dup(r, s, 1);
-		g->config_json = col_dup(r, s, 2);
-		g->seed = (uint64_t)sqlite3_column_int64(s, 3);
-		g->seats_json = col_dup(r, s, 4);
-		g->shared_json = col_dup(r, s, 5);
-		g->choices_json = col_dup(r, s, 6);
-		g->result_json = col_dup(r, s, 7);
-		g->started_at = sqlite3_column_int64(s, 8);
-		g->ended_at = sqlite3_column_int64(s, 9);
-	}
-	sqlite3_reset(s);
-	return rc == SQLITE_DONE ? STORE_OK : db_fail(st, "reading games");
-}
-
-static int op_games_list(store *st, store_req *r)
-{
-	const store_games_query *q = &r->in.query;
-	sqlite3_stmt *s = stmt(st, S_GAMES_LIST);
-	bind_text(s, 1, q->kind);
-	sqlite3_bind_int64(s, 2, q->player_id);
-	sqlite3_bind_int64(s, 3, q->before_id);
-	sqlite3_bind_int(s, 4, q->limit);
-	return read_games(st, r, s);
-}
-
-static int op_game_get(store *st, store_req *r)
-{
-	sqlite3_stmt *s = stmt(st, S_GAME_GET);
-	sqlite3_bind_int64(s, 1, r->in.id);
-	int err = read_games(st, r, s);
-	if (err)
-		return err;
-	return r->out.n_games == 1 ? STORE_OK : STORE_ERR_NOT_FOUND;
-}
-
-static int op_live_start(store *st, store_req *r)
-{
-	const store_live_table *t = &r->in.live;
-	sqlite3_stmt *s = stmt(st, S_LIVE_INSERT);
-	sqlite3_bind_int64(s, 1, t->table_id);
-	bind_text(s, 2, t->kind);
-	bind_text(s, 3, t->config_json);
-	sqlite3_bind_int64(s, 4, (int64_t)t->seed);
-	bind_text(s, 5, t->seats_json);
-	bind_text(s, 6, t->shared_json);
-	bind_text(s, 7, t->meta_json);
-	sqlite3_bind_int64(s, 8, t->started_at);
-	sqlite3_bind_int64(s, 9, t->last_seq);
-	return run(st, s, "starting a live table");
-}
-
-/* UPDATE/DELETE of one live table: NOT_FOUND when no row changed. */
-static int run_one_row(store *st, sqlite3_stmt *s, const char *what)
-{
-	int err = run(st, s, what);
-	if (err)
-		return err;
-	return sqlite3_changes(st->db) > 0 ? STORE_OK : STORE_ERR_NOT_FOUND;
-}
-
-static int op_live_update(store *st, store_req *r)
-{
-	sqlite3_stmt *s = stmt(st, S_LIVE_UPDATE);
-	sqlite3_bind_int64(s, 1, r->in.id);
-	bind_text(s, 2, r->in.seats);
-	bind_text(s, 3, r->in.meta);
-	sqlite3_bind_int64(s, 4, r->in.last_seq);
-	return run_one_row(st, s, "updating a live table");
-}
-
-static int op_live_decision(store *st, store_req *r)
-{
-	if (aside(st, r->in.id))
-		return STORE_ERR_NOT_FOUND;
-	sqlite3_stmt *s = stmt(st, S_DECISION_INSERT);
-	sqlite3_bind_int64(s, 1, r->in.id);
-	sqlite3_bind_int64(s, 2, r->in.seq);
-	bind_text(s, 3, r->in.json);
-	sqlite3_bind_int64(s, 4, r->in.last_seq);
-	return run(st, s, "appending a decision"); /* NOT_FOUND: no such table */
-}
-
-static int op_live_end(store *st, store_req *r)
-{
-	sqlite3_stmt *s = stmt(st, S_LIVE_DELETE);
-	sqlite3_bind_int64(s, 1, r->in.id);
-	return run_one_row(st, s, "ending a live table");
-}
-
-static int op_live_quarantine(store *st, store_req *r)
-{
-	sqlite3_stmt *s = stmt(st, S_LIVE_QUARANTINE);
-	sqlite3_bind_int64(s, 1, r->in.id);
-	bind_text(s, 2, r->in.json);
-	sqlite3_bind_int64(s, 3, wall_ms());
-	int err = run_one_row(st, s, "keeping a table aside");
-	if (!err)
-		aside_set(st, r->in.id, true);
-	return err;
-}
-
-static int op_quarantined(store *st, store_req *r)
-{
-	bool one = r->in.id > 0;
-	sqlite3_stmt *s = stmt(st, one ? S_QUARANTINED_ONE : S_QUARANTINED_ALL);
-	sqlite3_bind_int64(s, 1, one ? r->in.id : r->in.limit);
-	size_t cap = 0;
-	int rc;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		if (r->out.n_live == cap) {
-			cap = cap ? 2 * cap : 8;
-			r->out.live = xrealloc(r->out.live, cap * sizeof *r->out.live);
-		}
-		store_live_table *t = &r->out.live[r->out.n_live++];
-		live_row(r, s, t);
-		if (!one)
-			t->n_decisions = (size_t)sqlite3_column_int64(s, 11);
-	}
-	sqlite3_reset(s);
-	if (rc != SQLITE_DONE)
-		return db_fail(st, "reading quarantined tables");
-	if (one && r->out.n_live == 0)
-		return STORE_ERR_NOT_FOUND;
-	if (one && load_decisions(st, r, &r->out.live[0]) != 0)
-		return db_fail(st, "reading a quarantined table's decisions");
-	return STORE_OK;
-}
-
-static int op_quarantined_drop(store *st, store_req *r)
-{
-	sqlite3_stmt *s = stmt(st, S_QUARANTINED_DROP);
-	sqlite3_bind_int64(s, 1, r->in.id);
-	int err = run_one_row(st, s, "dropping a quarantined table");
-	if (!err)
-		aside_set(st, r->in.id, false);
-	return err;
-}
-
 bool store_op_reads_only(enum store_op op)
 {
 	switch (op) {
@@ -1032,25 +539,25 @@ bool store_op_reads_only(enum store_op op)
 static int op_run(store *st, store_req *r)
 {
 	switch (r->op) {
-	case OP_PLAYER_CREATE: return op_player_create(st, r);
-	case OP_PLAYER_BY_TOKEN: return op_player_by_token(st, r);
-	case OP_PLAYER_BY_NAME: return player_by_name(st, r, r->in.name);
-	case OP_PLAYER_RENAME: return op_player_rename(st, r);
-	case OP_ADMIN_ISSUE: return op_admin_issue(st, r);
-	case OP_SHARED_SAVE: return shared_save(st, r->in.kind, r->in.json);
-	case OP_GAME_FINISH: return op_game_finish(st, r);
-	case OP_PROFILE: return op_profile(st, r);
-	case OP_SERVER_STATS: return op_server_stats(st, r);
-	case OP_GAMES_LIST: return op_games_list(st, r);
-	case OP_GAME_GET: return op_game_get(st, r);
-	case OP_LIVE_START: return op_live_start(st, r);
-	case OP_LIVE_UPDATE: return op_live_update(st, r);
-	case OP_LIVE_DECISION: return op_live_decision(st, r);
-	case OP_LIVE_END: return op_live_end(st, r);
-	case OP_LIVE_QUARANTINE: return op_live_quarantine(st, r);
-	case OP_QUARANTINED: return op_quarantined(st, r);
-	case OP_QUARANTINED_DROP: return op_quarantined_drop(st, r);
-	case OP_PLAYERS_PRUNE: return op_players_prune(st, r);
+	case OP_PLAYER_CREATE: return store_op_player_create(st, r);
+	case OP_PLAYER_BY_TOKEN: return store_op_player_by_token(st, r);
+	case OP_PLAYER_BY_NAME: return store_read_player_by_name(st, r, r->in.name);
+	case OP_PLAYER_RENAME: return store_op_player_rename(st, r);
+	case OP_ADMIN_ISSUE: return store_op_admin_issue(st, r);
+	case OP_SHARED_SAVE: return store_shared_write(st, r->in.kind, r->in.json);
+	case OP_GAME_FINISH: return store_op_game_finish(st, r);
+	case OP_PROFILE: return store_op_profile(st, r);
+	case OP_SERVER_STATS: return store_op_server_stats(st, r);
+	case OP_GAMES_LIST: return store_op_games_list(st, r);
+	case OP_GAME_GET: return store_op_game_get(st, r);
+	case OP_LIVE_START: return store_op_live_start(st, r);
+	case OP_LIVE_UPDATE: return store_op_live_update(st, r);
+	case OP_LIVE_DECISION: return store_op_live_decision(st, r);
+	case OP_LIVE_END: return store_op_live_end(st, r);
+	case OP_LIVE_QUARANTINE: return store_op_live_quarantine(st, r);
+	case OP_QUARANTINED: return store_op_quarantined(st, r);
+	case OP_QUARANTINED_DROP: return store_op_quarantined_drop(st, r);
+	case OP_PLAYERS_PRUNE: return store_op_players_prune(st, r);
 	}
 	return STORE_ERR_INVALID;
 }
@@ -1068,7 +575,7 @@ static void clear_out(store_req *r)
 
 static bool step_ok(store *st, enum store_stmt i)
 {
-	return run(st, stmt(st, i), stmt_sql[i]) == STORE_OK;
+	return sql_run(st, sql_stmt(st, i), stmt_sql[i]) == STORE_OK;
 }
 
 /* Marks every request from `from` up to (not including) `to` that had
