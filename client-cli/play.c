@@ -1,5 +1,7 @@
 /*
- * play.c — `lair play` / `lair watch` (see play.h).
+ * play.c — `lair play` / `lair watch` (see play.h). Long (1,000 lines) on
+ * purpose: one state machine whose screens, keys and session callbacks all
+ * work on struct play; each screen is one draw_ and one key_ function.
  *
  * Screens and their keys (single keys; shown on every screen):
  *   lobby   1-9 select a table, J join, W watch (a private table asks for its

@@ -205,6 +205,18 @@ static inline void h_close(void)
 	H.record_at_start = NULL;
 }
 
+/* Two humans (players 1 and 2) seated at a table of kind k, started. */
+static inline void h_two_humans(const game_kind *k, int window_ms, int timeout_ms)
+{
+	table_settings s = h_settings(k, 2);
+	s.window_ms = window_ms;
+	s.turn_timeout_ms = timeout_ms;
+	h_open(&s);
+	CHECK_EQ(table_join(H.t, 1, "p1", 0, NULL, NULL, TABLE_NOTIFY_ALL), TABLE_OK);
+	CHECK_EQ(table_join(H.t, 2, "p2", 1, NULL, NULL, TABLE_NOTIFY_ALL), TABLE_OK);
+	CHECK_EQ(table_start(H.t, 1), TABLE_OK);
+}
+
 #define RUN_UNTIL(cond)                                                                   \
 	do {                                                                              \
 		for (int i_ = 0; !(cond) && i_ < 200000; i_++)                            \

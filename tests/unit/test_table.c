@@ -2,8 +2,11 @@
  * test_table.c — the table and its round engine on a real uv loop with the
  * tiny "coin" kind (table_coin.h): seats and life, the change-your-mind
  * window, deadlines and the AI, takeover and leaving, hidden information,
- * sequence numbers and resume, bad choices, durability, replay and
- * recovery. No sockets: the harness records what the table sends.
+ * sequence numbers and resume, bad choices, the pacer, the error table.
+ * What a table waits for from its host: test_table_durable.c; records,
+ * replay and recovery: test_table_replay.c; the round without a loop:
+ * test_table_round.c. No sockets: the harness records what the table
+ * sends.
  */
 #include "table_coin.h"
 #include "table_harness.h"
@@ -19,21 +22,9 @@ static bool h_has(const cJSON *obj, const char *needle)
 	return r;
 }
 
-/* Two humans (players 1 and 2) seated, started. */
-static void two_humans(int window_ms, int timeout_ms)
-{
-	table_settings s = h_settings(&coin_kind, 2);
-	s.window_ms = window_ms;
-	s.turn_timeout_ms = timeout_ms;
-	h_open(&s);
-	CHECK_EQ(table_join(H.t, 1, "p1", 0, NULL, NULL, TABLE_NOTIFY_ALL), TABLE_OK);
-	CHECK_EQ(table_join(H.t, 2, "p2", 1, NULL, NULL, TABLE_NOTIFY_ALL), TABLE_OK);
-	CHECK_EQ(table_start(H.t, 1), TABLE_OK);
-}
-
 TEST(table_window_change_inside_applies_and_nothing_revealed_before_close)
 {
-	two_humans(40, 60000);
+	h_two_humans(&coin_kind, 40, 60000);
 	CHECK_EQ(h_count(1, "options"), 1);
 	CHECK_EQ(table_choose_code(H.t, 1, -1, 1, COIN_HEADS, err, sizeof err), TABLE_OK);
 	/* p2 sees p1 as "chosen", never what */
@@ -86,7 +77,7 @@ TEST(table_window_change_inside_applies_and_nothing_revealed_before_close)
 
 TEST(table_reveal_only_after_window_closes)
 {
-	two_humans(30, 60000);
+	h_two_humans(&coin_kind, 30, 60000);
 	table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
 	table_choose_code(H.t, 2, -1, 0, COIN_HEADS, err, sizeof err);
 	/* turn the loop while the window runs: no reveal until its timer */
@@ -98,7 +89,7 @@ TEST(table_reveal_only_after_window_closes)
 
 TEST(table_choice_after_window_is_next_decision_or_not_pending)
 {
-	two_humans(10, 60000);
+	h_two_humans(&coin_kind, 10, 60000);
 	H.hold = true;
 	table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
 	table_choose_code(H.t, 2, -1, 0, COIN_HEADS, err, sizeof err);
@@ -122,7 +113,7 @@ TEST(table_choice_after_window_is_next_decision_or_not_pending)
 
 TEST(table_deadline_passes_ai_chooses_no_window)
 {
-	two_humans(1000, 25);
+	h_two_humans(&coin_kind, 1000, 25);
 	CHECK_EQ(table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err), TABLE_OK);
 	CHECK_EQ(h_count(0, "window"), 0);
 	RUN_UNTIL(h_count(1, "reveal") == 1);
@@ -138,7 +129,7 @@ TEST(table_deadline_passes_ai_chooses_no_window)
 
 TEST(table_disconnected_seat_waits_deadline_then_ai_until_back)
 {
-	two_humans(5, 25);
+	h_two_humans(&coin_kind, 5, 25);
 	table_set_connected(H.t, 2, false);
 	H.offline[2] = true;
 	/* not instantly: p2's seat is still waiting */
@@ -272,7 +263,7 @@ TEST(table_join_ai_seat_mid_game_keeps_its_choice)
 
 TEST(table_leave_mid_game_hands_seat_to_ai)
 {
-	two_humans(10, 60000);
+	h_two_humans(&coin_kind, 10, 60000);
 	int n2 = 0;
 	for (int i = 0; i < H.n; i++)
 		n2 += H.m[i].player == 2;
@@ -343,7 +334,7 @@ TEST(table_coin_never_shown_before_reveal)
 	/* The flip of the round being decided is in no message before the
 	 * reveal: check that each reveal's coin is not guessable from earlier
 	 * messages by asserting no message but a reveal mentions "coin". */
-	two_humans(1, 60000);
+	h_two_humans(&coin_kind, 1, 60000);
 	for (int r = 0; r < 3 && table_get_state(H.t) == TABLE_PLAYING; r++) {
 		RUN_UNTIL(h_count(1, "options") == r + 1);
 		table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
@@ -386,7 +377,7 @@ TEST(table_seq_strictly_increases_per_player)
 
 TEST(table_resume_gets_missed_updates_or_snapshot)
 {
-	two_humans(1, 15);
+	h_two_humans(&coin_kind, 1, 15);
 	table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
 	table_choose_code(H.t, 2, -1, 0, COIN_HEADS, err, sizeof err);
 	RUN_UNTIL(h_count(2, "reveal") == 1);
@@ -461,7 +452,7 @@ TEST(table_resume_too_old_gets_snapshot)
 
 TEST(table_illegal_choice_errors_and_changes_nothing)
 {
-	two_humans(20, 60000);
+	h_two_humans(&coin_kind, 20, 60000);
 	uint64_t seq = table_seq(H.t);
 	int n = H.n;
 	CHECK_EQ(table_choose_code(H.t, 1, -1, 0, 7, err, sizeof err), TABLE_ERR_ILLEGAL);
@@ -504,7 +495,7 @@ TEST(table_illegal_choice_errors_and_changes_nothing)
 
 TEST(table_selecting_status)
 {
-	two_humans(20, 60000);
+	h_two_humans(&coin_kind, 20, 60000);
 	CHECK_EQ(table_selecting(H.t, 1), TABLE_OK);
 	CHECK_STR(h_status(h_last(2, "status"), 0), "selecting");
 	table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
@@ -617,188 +608,14 @@ TEST(table_getrandom_seed_when_not_fixed)
 	h_close();
 }
 
-/* Plays a mixed table to the end: humans 1 (seat 0) and 2 (seat 2) call
- * by a fixed pattern, seat 1 is AI. */
-static void play_mixed(int rounds)
-{
-	table_settings s = h_settings(&coin_kind, 3);
-	char c[40];
-	snprintf(c, sizeof c, "{\"rounds\": %d}", rounds);
-	cJSON *cfg = cJSON_Parse(c);
-	s.config = cfg;
-	s.window_ms = 1;
-	s.seed = 1234567;
-	h_open(&s);
-	cJSON_Delete(cfg);
-	table_join(H.t, 1, "p1", 0, NULL, NULL, TABLE_NOTIFY_ALL);
-	table_add_ai(H.t, 1, 1, NULL, TABLE_NOTIFY_ALL);
-	table_join(H.t, 2, "p2", 2, NULL, NULL, TABLE_NOTIFY_ALL);
-}
-
-static void play_on(void)
-{
-	int guard = 0;
-	while (table_get_state(H.t) == TABLE_PLAYING && guard++ < 1000) {
-		uint64_t d = table_decision_no(H.t);
-		table_choose_code(H.t, 1, -1, 0, (game_choice)(d % 2), err, sizeof err);
-		table_choose_code(H.t, 2, -1, 0, (game_choice)((d / 3) % 2), err, sizeof err);
-		RUN_UNTIL(table_decision_no(H.t) > d || table_get_state(H.t) != TABLE_PLAYING);
-	}
-}
-
-TEST(table_replay_of_log_gives_same_result)
-{
-	coin_shared shared = {.games = 5};
-	play_mixed(12);
-	H.shared = &shared;
-	table_start(H.t, 1);
-	play_on();
-	REQUIRE(table_get_state(H.t) == TABLE_FINISHED);
-	cJSON *rec = table_record_json(H.t);
-	/* through JSON, as a store would keep it */
-	char *text = cJSON_PrintUnformatted(rec);
-	cJSON_Delete(rec);
-	rec = cJSON_Parse(text);
-	free(text);
-	const cJSON *seed = cJSON_GetObjectItemCaseSensitive(rec, "seed");
-	CHECK_STR(seed->valuestring, "1234567");
-	game_choice *log = NULL;
-	size_t n = 0;
-	REQUIRE(table_log_parse(cJSON_GetObjectItemCaseSensitive(rec, "log"), 3, &log, &n, err,
-				sizeof err) == 0);
-	CHECK_EQ(n, table_decision_no(H.t));
-	game_state *g = table_replay(&coin_kind, cJSON_GetObjectItemCaseSensitive(rec, "config"),
-				     3, strtoull(seed->valuestring, NULL, 10),
-				     cJSON_GetObjectItemCaseSensitive(rec, "shared"), log, n, NULL,
-				     err, sizeof err);
-	REQUIRE(g);
-	CHECK(coin_is_over(g));
-	cJSON *r = coin_result_json(g, (uint32_t)h_num(rec, "ai_mask"));
-	char *a = cJSON_PrintUnformatted(r);
-	char *b = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(rec, "result"));
-	CHECK_STR(a, b);
-	/* the hidden hands too: the shared snapshot was used */
-	for (int i = 0; i < 3; i++)
-		CHECK_EQ(g->hand[i], table_game(H.t)->hand[i]);
-	CHECK(g->hand[0] >= 5000);
-	free(a);
-	free(b);
-	cJSON_Delete(r);
-	coin_destroy(g);
-	/* a log that does not apply is refused with a message */
-	log[0] = 9;
-	CHECK(table_replay(&coin_kind, NULL, 3, 1234567, NULL, log, n, NULL, err, sizeof err) ==
-	      NULL);
-	CHECK(strstr(err, "decision 1") != NULL);
-	free(log);
-	/* malformed logs */
-	cJSON *badlog = cJSON_Parse("[[0,1],[0,1,2]]");
-	CHECK_EQ(table_log_parse(badlog, 3, &log, &n, err, sizeof err), -1);
-	cJSON_Delete(badlog);
-	badlog = cJSON_Parse("[[0,1,-2]]");
-	CHECK_EQ(table_log_parse(badlog, 3, &log, &n, err, sizeof err), -1);
-	cJSON_Delete(badlog);
-	badlog = cJSON_Parse("[[0,1.5,1]]");
-	CHECK_EQ(table_log_parse(badlog, 3, &log, &n, err, sizeof err), -1);
-	cJSON_Delete(badlog);
-	cJSON_Delete(rec);
-	h_close();
-}
-
-TEST(table_shared_state_folded_from_events)
-{
-	coin_shared shared = {.games = 0};
-	play_mixed(2);
-	H.shared = &shared;
-	H.fold = &shared;
-	table_start(H.t, 1);
-	play_on();
-	CHECK_EQ(shared.games, 1);
-	CHECK(H.events_live > 0);
-	h_close();
-}
-
-TEST(table_restore_after_crash_same_hidden_state)
-{
-	coin_shared shared = {.games = 2};
-	play_mixed(10);
-	H.shared = &shared;
-	table_start(H.t, 1);
-	/* play four decisions, then "crash" while the fifth is open */
-	for (int r = 0; r < 4; r++) {
-		uint64_t d = table_decision_no(H.t);
-		table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
-		table_choose_code(H.t, 2, -1, 0, COIN_TAILS, err, sizeof err);
-		RUN_UNTIL(table_decision_no(H.t) > d);
-	}
-	REQUIRE(table_get_state(H.t) == TABLE_PLAYING);
-	game_state before = *table_game(H.t);
-	uint64_t seq = table_seq(H.t);
-	cJSON *rec = cJSON_Parse(H.record_at_start);
-	table_settings s = *table_get_settings(H.t);
-	cJSON *cfg = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(rec, "config"), 1);
-	s.config = cfg;
-	size_t n_log = H.n_plog;
-	game_choice *log = xmalloc(n_log * 3 * sizeof *log);
-	memcpy(log, H.plog, n_log * 3 * sizeof *log);
-	table_free(H.t);
-	H.t = NULL;
-	const cJSON *seed = cJSON_GetObjectItemCaseSensitive(rec, "seed");
-	table_restore_info info = {
-		.seed = strtoull(seed->valuestring, NULL, 10),
-		.shared = cJSON_GetObjectItemCaseSensitive(rec, "shared"),
-		.log = log,
-		.n = n_log,
-		.seq = seq,
-		.seat_kind = {SEAT_HUMAN, SEAT_AI, SEAT_HUMAN},
-		.seat_player = {1, 0, 2},
-		.seat_name = {"p1", NULL, "p2"},
-	};
-	H.decisions = 0;
-	H.t = table_restore(&H.loop, &h_host, &s, &info, err, sizeof err);
-	REQUIRE(H.t);
-	CHECK(H.events_replayed > 0);
-	const game_state *after = table_game(H.t);
-	CHECK_EQ(after->round, before.round);
-	CHECK_EQ(after->coin, before.coin); /* the secret of the open decision */
-	CHECK_EQ(after->in, before.in);
-	for (int i = 0; i < 3; i++) {
-		CHECK_EQ(after->hand[i], before.hand[i]);
-		CHECK_EQ(after->score[i], before.score[i]);
-	}
-	CHECK_EQ(table_decision_no(H.t), n_log + 1);
-	CHECK(table_seq(H.t) > seq);
-	CHECK_EQ(table_seat_of(H.t, 1), 0);
-	CHECK_EQ(table_seat_of(H.t, 2), 2);
-	/* the players come back and play on to the end */
-	bool snap = false;
-	table_set_connected(H.t, 1, true);
-	table_set_connected(H.t, 2, true);
-	CHECK_EQ(table_resume(H.t, 1, seq, &snap), TABLE_OK);
-	CHECK(snap);
-	H.n_plog = n_log;
-	play_on();
-	CHECK_EQ(table_get_state(H.t), TABLE_FINISHED);
-	CHECK_EQ(H.finished, 1);
-	/* a log that does not apply: no table */
-	table_settings s2 = s;
-	s2.id = 8;
-	log[0] = 9;
-	CHECK(table_restore(&H.loop, &h_host, &s2, &info, err, sizeof err) == NULL);
-	free(log);
-	cJSON_Delete(cfg);
-	cJSON_Delete(rec);
-	h_close();
-}
-
 TEST(table_free_mid_window_and_mid_commit_no_leak)
 {
-	two_humans(1000, 60000);
+	h_two_humans(&coin_kind, 1000, 60000);
 	table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
 	table_choose_code(H.t, 2, -1, 0, COIN_HEADS, err, sizeof err);
 	CHECK_EQ(h_count(1, "window"), 1);
 	h_close(); /* the loop closes with no handle left (checked in h_close) */
-	two_humans(1, 60000);
+	h_two_humans(&coin_kind, 1, 60000);
 	H.hold = true;
 	table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
 	table_choose_code(H.t, 2, -1, 0, COIN_HEADS, err, sizeof err);
@@ -811,7 +628,7 @@ TEST(table_resume_class_not_rendered_gets_snapshot)
 	/* Without watchers the spectators' rendering is not made: a watcher
 	 * arriving later and asking from an old seq gets a snapshot; seated
 	 * players still get their missed updates. */
-	two_humans(1, 60000);
+	h_two_humans(&coin_kind, 1, 60000);
 	uint64_t since = table_seq(H.t);
 	table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
 	CHECK_EQ(table_spectate(H.t, 3, "p3", NULL, TABLE_NOTIFY_ALL), TABLE_OK);
@@ -907,421 +724,6 @@ TEST(table_pacer_free_table_while_waiting)
 	table_free(ts[0]);
 	table_free(ts[2]);
 	table_pacer_free(p);
-	h_close();
-}
-
-/* --- the result waits for the durable record ------------------------------- */
-
-static struct {
-	int calls;
-	uint64_t game;       /* the number record() was given last */
-	bool playing;        /* the table was still PLAYING when asked */
-	bool had_result;     /* its record held the result already */
-	int results_before;  /* results sent before record() returned to us */
-	bool immediate;      /* call table_finished_durable from record() itself */
-} R;
-
-static void r_record(void *ud, table *t, uint64_t game)
-{
-	(void)ud;
-	R.calls++;
-	R.game = game;
-	R.playing = table_get_state(t) == TABLE_PLAYING;
-	cJSON *rec = table_record_json(t);
-	const cJSON *res = cJSON_GetObjectItemCaseSensitive(rec, "result");
-	R.had_result = res && !cJSON_IsNull(res);
-	cJSON_Delete(rec);
-	R.results_before = h_count(0, "result");
-	if (R.immediate)
-		table_finished_durable(t, game);
-}
-
-/* Two humans at a one-round coin table whose host persists records. */
-static void record_table(void)
-{
-	memset(&R, 0, sizeof R);
-	h_init(&coin_kind);
-	table_host host = h_host;
-	host.record = r_record;
-	table_settings s = h_settings(&coin_kind, 2);
-	cJSON *cfg = cJSON_Parse("{\"rounds\": 1}");
-	s.config = cfg;
-	s.window_ms = 1;
-	H.t = table_new(&H.loop, &host, &s, err, sizeof err);
-	cJSON_Delete(cfg);
-	REQUIRE(H.t);
-	CHECK_EQ(table_join(H.t, 1, "p1", 0, NULL, NULL, TABLE_NOTIFY_ALL), TABLE_OK);
-	CHECK_EQ(table_join(H.t, 2, "p2", 1, NULL, NULL, TABLE_NOTIFY_ALL), TABLE_OK);
-}
-
-/* Plays the one round and waits for record(). */
-static void play_to_record(int calls)
-{
-	CHECK_EQ(table_start(H.t, 1), TABLE_OK);
-	table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
-	table_choose_code(H.t, 2, -1, 0, COIN_TAILS, err, sizeof err);
-	RUN_UNTIL(R.calls == calls);
-}
-
-TEST(table_result_sent_only_after_record_durable_once)
-{
-	record_table();
-	play_to_record(1);
-	CHECK(R.playing);
-	CHECK(R.had_result);
-	CHECK_EQ(R.game, 1);
-	/* the last reveal is out, the result is not */
-	CHECK_EQ(h_count(1, "reveal"), 1);
-	CHECK_EQ(h_count(0, "result"), 0);
-	CHECK_EQ(H.finished, 0);
-	CHECK_EQ(table_get_state(H.t), TABLE_PLAYING);
-	/* waiting longer changes nothing: only the host ends the wait */
-	for (int i = 0; i < 5; i++)
-		uv_run(&H.loop, UV_RUN_NOWAIT);
-	CHECK_EQ(h_count(0, "result"), 0);
-	/* a snapshot now shows the last reveal, no result */
-	cJSON *snap = table_snapshot_json(H.t, 1);
-	CHECK_STR(cJSON_GetObjectItemCaseSensitive(snap, "state")->valuestring, "playing");
-	const cJSON *g = cJSON_GetObjectItemCaseSensitive(snap, "game");
-	CHECK_STR(cJSON_GetObjectItemCaseSensitive(g, "phase")->valuestring, "between");
-	CHECK_EQ(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(g, "pending")), 0);
-	CHECK(cJSON_GetObjectItemCaseSensitive(snap, "result") == NULL);
-	cJSON_Delete(snap);
-	/* a resume from the reveal is up to date: nothing pending to send */
-	int n0 = H.n;
-	bool snapped = true;
-	CHECK_EQ(table_resume(H.t, 1, table_seq(H.t), &snapped), TABLE_OK);
-	CHECK(!snapped);
-	CHECK_EQ(H.n, n0);
-	/* nothing to choose, no rematch yet */
-	CHECK_EQ(table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err),
-		 TABLE_ERR_NOT_PENDING);
-	CHECK_EQ(table_rematch(H.t, 1), TABLE_ERR_WRONG_PHASE);
-	/* stale calls (another game's number) are ignored */
-	table_finished_durable(H.t, 0);
-	table_finished_durable(H.t, 2);
-	CHECK_EQ(h_count(0, "result"), 0);
-	CHECK_EQ(table_get_state(H.t), TABLE_PLAYING);
-	/* durable: the result goes out once, to each player */
-	table_finished_durable(H.t, 1);
-	CHECK_EQ(table_get_state(H.t), TABLE_FINISHED);
-	CHECK_EQ(h_count(1, "result"), 1);
-	CHECK_EQ(h_count(2, "result"), 1);
-	CHECK_EQ(H.finished, 1);
-	snap = table_snapshot_json(H.t, 2);
-	CHECK(cJSON_GetObjectItemCaseSensitive(snap, "result") != NULL);
-	cJSON_Delete(snap);
-	/* a repeated call is ignored */
-	table_finished_durable(H.t, 1);
-	CHECK_EQ(h_count(1, "result"), 1);
-	CHECK_EQ(H.finished, 1);
-	/* the rematch's game is number 2; game 1's call does not end it */
-	CHECK_EQ(table_rematch(H.t, 1), TABLE_OK);
-	play_to_record(2);
-	CHECK_EQ(R.game, 2);
-	table_finished_durable(H.t, 1);
-	CHECK_EQ(h_count(1, "result"), 1);
-	table_finished_durable(H.t, 2);
-	CHECK_EQ(h_count(1, "result"), 2);
-	CHECK_EQ(H.finished, 2);
-	h_close();
-}
-
-TEST(table_record_durable_at_once_from_the_callback)
-{
-	record_table();
-	R.immediate = true; /* re-entrant: record() may call it at once */
-	play_to_record(1);
-	CHECK_EQ(R.results_before, 0); /* asked before any result went out */
-	CHECK_EQ(h_count(1, "result"), 1);
-	CHECK_EQ(H.finished, 1);
-	CHECK_EQ(table_get_state(H.t), TABLE_FINISHED);
-	h_close();
-}
-
-TEST(table_freed_while_waiting_for_record_no_leak)
-{
-	record_table();
-	play_to_record(1);
-	CHECK_EQ(h_count(0, "result"), 0);
-	/* the app drops the table (closed, shutdown) before the store answers:
-	 * the result is held in the table and freed with it (ASan/LSan check) */
-	h_close();
-	CHECK_EQ(R.calls, 1);
-}
-
-TEST(table_restore_of_an_ended_log_records_then_sends_result_once)
-{
-	/* Decision: the crash came after the last decision was durable, before
-	 * the record committed. The restored table replays to the end, asks
-	 * for the record once, after table_restore has returned, and sends the
-	 * result only when that is durable. */
-	record_table();
-	play_to_record(1);
-	REQUIRE(H.n_plog == 1);
-	cJSON *rec = cJSON_Parse(H.record_at_start);
-	table_settings s = *table_get_settings(H.t);
-	cJSON *cfg = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(rec, "config"), 1);
-	s.config = cfg;
-	game_choice log[2];
-	memcpy(log, H.plog, sizeof log);
-	uint64_t seq = table_seq(H.t);
-	const game_state before = *table_game(H.t);
-	table_free(H.t);
-	int live = H.events_live;
-	table_restore_info info = {
-		.seed = strtoull(cJSON_GetObjectItemCaseSensitive(rec, "seed")->valuestring, NULL,
-				 10),
-		.log = log,
-		.n = 1,
-		.seq = seq,
-		.seat_kind = {SEAT_HUMAN, SEAT_HUMAN},
-		.seat_player = {1, 2},
-		.seat_name = {"p1", "p2"},
-	};
-	table_host host = h_host;
-	host.record = r_record;
-	R.calls = 0;
-	H.t = table_restore(&H.loop, &host, &s, &info, err, sizeof err);
-	REQUIRE(H.t);
-	CHECK_EQ(R.calls, 0); /* not from inside table_restore */
-	CHECK_EQ(table_get_state(H.t), TABLE_PLAYING);
-	CHECK_EQ(H.events_live, live); /* replayed events are not folded again */
-	CHECK(H.events_replayed > 0);
-	RUN_UNTIL(R.calls == 1);
-	CHECK_EQ(R.game, 1);
-	CHECK(R.had_result);
-	CHECK_EQ(table_game(H.t)->score[0], before.score[0]);
-	CHECK_EQ(table_game(H.t)->score[1], before.score[1]);
-	table_set_connected(H.t, 1, true);
-	CHECK_EQ(h_count(0, "result"), 0);
-	table_finished_durable(H.t, R.game);
-	CHECK_EQ(h_count(1, "result"), 1);
-	CHECK_EQ(H.finished, 1);
-	/* it asks no more */
-	for (int i = 0; i < 5; i++)
-		uv_run(&H.loop, UV_RUN_NOWAIT);
-	CHECK_EQ(R.calls, 1);
-	cJSON_Delete(cfg);
-	cJSON_Delete(rec);
-	h_close();
-}
-
-/* --- the start waits for its durable start record ------------------------------ */
-
-static struct {
-	int calls;
-	uint64_t game;     /* the number start() was given last */
-	char *record;      /* table_record_json at that moment */
-	int ok;            /* 1: make it durable at once, -1: fail at once, 0: hold */
-	int sent_before;   /* messages sent when start() was called */
-} S;
-
-static void s_start(void *ud, table *t, uint64_t game)
-{
-	(void)ud;
-	S.calls++;
-	S.game = game;
-	S.sent_before = H.n;
-	free(S.record);
-	cJSON *r = table_record_json(t);
-	S.record = cJSON_PrintUnformatted(r);
-	cJSON_Delete(r);
-	if (S.ok)
-		table_start_durable(t, game, S.ok > 0);
-}
-
-/* A three-seat coin table whose host persists starts: p1 in seat 0, p3
- * watching, seats 1 and 2 empty. */
-static void start_table(int ok)
-{
-	free(S.record);
-	memset(&S, 0, sizeof S);
-	S.ok = ok;
-	h_init(&coin_kind);
-	table_host host = h_host;
-	host.start = s_start;
-	table_settings s = h_settings(&coin_kind, 3);
-	H.t = table_new(&H.loop, &host, &s, err, sizeof err);
-	REQUIRE(H.t);
-	CHECK_EQ(table_join(H.t, 1, "p1", 0, NULL, NULL, TABLE_NOTIFY_ALL), TABLE_OK);
-	CHECK_EQ(table_spectate(H.t, 3, "p3", NULL, TABLE_NOTIFY_ALL), TABLE_OK);
-}
-
-static const char *seat_kind_in(const cJSON *msg, int seat)
-{
-	const cJSON *e = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(msg, "seats"), seat);
-	const cJSON *k = cJSON_GetObjectItemCaseSensitive(e, "kind");
-	return cJSON_IsString(k) ? k->valuestring : "?";
-}
-
-TEST(table_game_begins_only_once_its_start_is_durable)
-{
-	start_table(0);
-	int n0 = H.n;
-	CHECK_EQ(table_start(H.t, 1), TABLE_OK);
-	CHECK_EQ(S.calls, 1);
-	CHECK_EQ(S.game, 1);
-	/* its record has every seat filled; nothing was sent, nothing folded */
-	CHECK(S.record && strstr(S.record, "\"players\":[{\"seat\":0,\"player\":1"));
-	CHECK(S.record && !strstr(S.record, "\"kind\":\"empty\""));
-	CHECK_EQ(S.sent_before, n0);
-	CHECK_EQ(H.n, n0);
-	CHECK_EQ(H.events_live, 0);
-	CHECK_EQ(H.started, 0);
-	CHECK_EQ(table_get_state(H.t), TABLE_WAITING);
-	cJSON *snap = table_snapshot_json(H.t, 3);
-	CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(snap, "game")));
-	CHECK_STR(seat_kind_in(snap, 1), "empty"); /* not shown filled yet */
-	cJSON_Delete(snap);
-	/* no second start meanwhile; a player may still take a seat */
-	CHECK_EQ(table_start(H.t, 1), TABLE_ERR_WRONG_PHASE);
-	CHECK_EQ(table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err),
-		 TABLE_ERR_WRONG_PHASE);
-	CHECK_EQ(table_join(H.t, 2, "p2", 1, NULL, NULL, TABLE_NOTIFY_ALL), TABLE_OK);
-	/* stale numbers are ignored */
-	table_start_durable(H.t, 0, true);
-	table_start_durable(H.t, 2, true);
-	CHECK_EQ(h_count(0, "start"), 0);
-	/* durable: the game begins, with the seats as they are now */
-	table_start_durable(H.t, 1, true);
-	CHECK_EQ(table_get_state(H.t), TABLE_PLAYING);
-	CHECK_EQ(h_count(1, "start"), 1);
-	CHECK_EQ(h_count(2, "start"), 1);
-	CHECK_EQ(h_count(3, "start"), 1);
-	CHECK_EQ(h_count(1, "options"), 1);
-	CHECK_EQ(H.started, 1);
-	CHECK(H.events_live > 0);
-	const cJSON *seats = h_last(3, "seats");
-	CHECK_STR(seat_kind_in(seats, 1), "human");
-	CHECK_STR(seat_kind_in(seats, 2), "ai");
-	table_start_durable(H.t, 1, true); /* repeated: ignored */
-	CHECK_EQ(h_count(1, "start"), 1);
-	free(S.record);
-	S.record = NULL;
-	h_close();
-}
-
-TEST(table_start_not_durable_drops_the_game_and_says_so)
-{
-	start_table(0);
-	uint64_t seq0 = table_seq(H.t);
-	CHECK_EQ(table_start(H.t, 1), TABLE_OK);
-	table_start_durable(H.t, 1, false);
-	/* everyone at the table is told; nothing of the game was shown */
-	CHECK_EQ(h_count(1, "start_failed"), 1);
-	CHECK_EQ(h_count(3, "start_failed"), 1);
-	const cJSON *f = h_last(1, "start_failed");
-	CHECK_STR(cJSON_GetObjectItemCaseSensitive(f, "reason")->valuestring, "store");
-	CHECK_EQ(h_num(f, "seq"), (double)seq0 + 1);
-	CHECK_EQ(h_count(0, "start"), 0);
-	CHECK_EQ(h_count(0, "options"), 0);
-	CHECK_EQ(H.events_live, 0);
-	CHECK_EQ(table_get_state(H.t), TABLE_WAITING);
-	CHECK_EQ(table_seat_kind_of(H.t, 1), SEAT_EMPTY);
-	CHECK_EQ(table_seat_kind_of(H.t, 2), SEAT_EMPTY);
-	/* the host may try again: the same game number, and this time it begins */
-	CHECK_EQ(table_remove_ai(H.t, 1, 1), TABLE_ERR_NOT_FOUND);
-	CHECK_EQ(table_start(H.t, 1), TABLE_OK);
-	CHECK_EQ(S.game, 1);
-	table_start_durable(H.t, 1, true);
-	CHECK_EQ(h_count(1, "start"), 1);
-	CHECK_EQ(table_seat_kind_of(H.t, 2), SEAT_AI);
-	free(S.record);
-	S.record = NULL;
-	h_close();
-}
-
-TEST(table_start_durable_or_failed_at_once_from_the_callback)
-{
-	start_table(1); /* re-entrant: start() may answer at once */
-	CHECK_EQ(table_start(H.t, 1), TABLE_OK);
-	CHECK_EQ(h_count(1, "start"), 1);
-	CHECK_EQ(table_seat_kind_of(H.t, 2), SEAT_AI);
-	free(S.record);
-	S.record = NULL;
-	h_close();
-
-	start_table(-1);
-	CHECK_EQ(table_start(H.t, 1), TABLE_OK);
-	CHECK_EQ(h_count(1, "start_failed"), 1);
-	CHECK_EQ(h_count(1, "start"), 0);
-	CHECK_EQ(table_get_state(H.t), TABLE_WAITING);
-	CHECK_EQ(table_seat_kind_of(H.t, 1), SEAT_EMPTY);
-	CHECK_EQ(table_seat_kind_of(H.t, 2), SEAT_EMPTY);
-	free(S.record);
-	S.record = NULL;
-	h_close();
-}
-
-TEST(table_freed_while_its_start_is_written_no_leak)
-{
-	start_table(0);
-	CHECK_EQ(table_start(H.t, 1), TABLE_OK);
-	h_close(); /* the created game goes with the table (ASan/LSan check) */
-	free(S.record);
-	S.record = NULL;
-}
-
-/* --- pauses while the store fails ----------------------------------------------- */
-
-TEST(table_paused_for_the_store_until_the_decision_is_durable)
-{
-	two_humans(1, 60000);
-	REQUIRE(table_spectate(H.t, 3, "p3", NULL, TABLE_NOTIFY_ALL) == TABLE_OK);
-	H.hold = true;
-	table_store_failed(H.t); /* nothing waits for the store yet: ignored */
-	CHECK_EQ(h_count(0, "paused"), 0);
-	CHECK_EQ(table_choose_code(H.t, 1, -1, 1, COIN_HEADS, err, sizeof err), TABLE_OK);
-	CHECK_EQ(table_choose_code(H.t, 2, -1, 1, COIN_TAILS, err, sizeof err), TABLE_OK);
-	RUN_UNTIL(H.held == 1);
-	/* the store refused decision 1: everyone is told, once */
-	table_store_failed(H.t);
-	table_store_failed(H.t);
-	CHECK_EQ(h_count(1, "paused"), 1);
-	CHECK_EQ(h_count(2, "paused"), 1);
-	CHECK_EQ(h_count(3, "paused"), 1);
-	const cJSON *p = h_last(3, "paused");
-	CHECK_EQ(h_num(p, "decision"), 1);
-	CHECK_STR(cJSON_GetObjectItemCaseSensitive(p, "reason")->valuestring, "store");
-	cJSON *snap = table_snapshot_json(H.t, 3);
-	const cJSON *g = cJSON_GetObjectItemCaseSensitive(snap, "game");
-	CHECK(cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(g, "paused")));
-	CHECK_STR(cJSON_GetObjectItemCaseSensitive(g, "phase")->valuestring, "revealing");
-	cJSON_Delete(snap);
-	CHECK_EQ(h_count(0, "reveal"), 0);
-	/* nothing moves while paused */
-	for (int i = 0; i < 5; i++)
-		uv_run(&H.loop, UV_RUN_NOWAIT);
-	CHECK_EQ(h_count(0, "reveal"), 0);
-	CHECK_EQ(table_choose_code(H.t, 1, -1, 1, COIN_TAILS, err, sizeof err),
-		 TABLE_ERR_NOT_PENDING);
-	/* durable at last: resumed, then the reveal, in that order */
-	double paused_seq = h_num(h_last(3, "paused"), "seq");
-	table_decision_durable(H.t, 1);
-	CHECK_EQ(h_count(3, "resumed"), 1);
-	CHECK_EQ(h_num(h_last(3, "resumed"), "seq"), paused_seq + 1);
-	CHECK_EQ(h_num(h_last(3, "reveal"), "seq"), paused_seq + 2);
-	snap = table_snapshot_json(H.t, 3);
-	g = cJSON_GetObjectItemCaseSensitive(snap, "game");
-	CHECK(cJSON_GetObjectItemCaseSensitive(g, "paused") == NULL);
-	cJSON_Delete(snap);
-	h_close();
-}
-
-TEST(table_paused_for_the_store_until_the_record_is_durable)
-{
-	record_table();
-	play_to_record(1);
-	table_store_failed(H.t);
-	CHECK_EQ(h_count(1, "paused"), 1);
-	CHECK_EQ(h_count(0, "result"), 0);
-	table_finished_durable(H.t, 1);
-	CHECK_EQ(h_count(1, "resumed"), 1);
-	CHECK_EQ(h_num(h_last(1, "result"), "seq"), h_num(h_last(1, "resumed"), "seq") + 1);
-	/* a finished table is not paused by a late failure */
-	table_store_failed(H.t);
-	CHECK_EQ(h_count(1, "paused"), 1);
 	h_close();
 }
 
