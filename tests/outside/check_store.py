@@ -61,8 +61,7 @@ def pause_resume_and_start_failed(ctx):
     del tbl
 
 
-@attack(known="handle_table_start answers ok before table_start refuses (server/handle_table.c, "
-               "under restructuring): reported to the lead")
+@attack
 def second_start_while_storing(ctx):
     """table.md §7: "a second table_start while the start is being written
     gets wrong_phase". Seen in pause_resume_and_start_failed: the store
