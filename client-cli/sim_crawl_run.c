@@ -40,9 +40,9 @@ int sr_run(const sr_opts *o, sr_result *res, char *err, size_t errlen)
 	int *rounds = xmalloc((size_t)o->games * sizeof *rounds);
 	res->games = o->games;
 	res->seats = o->seats;
-	res->n_events = cfg->ct.n_events;
-	for (int e = 0; e < cfg->ct.n_events; e++)
-		strlcpy_safe(res->event_id[e], cfg->ct.event[e].id, sizeof res->event_id[e]);
+	res->n_events = cfg->ct->n_events;
+	for (int e = 0; e < cfg->ct->n_events; e++)
+		strlcpy_safe(res->event_id[e], cfg->ct->event[e].id, sizeof res->event_id[e]);
 	uint64_t t0 = now_ns();
 	for (long i = 0; i < o->games; i++) {
 		cr_game_init(g, cfg, o->seats, rng_derive_seed(o->seed, (uint64_t)i), NULL);
@@ -74,7 +74,7 @@ int sr_run(const sr_opts *o, sr_result *res, char *err, size_t errlen)
 		for (int a = 1; a <= CR_MAX_ACTS; a++)
 			for (int t = 0; t < CR_NROOM; t++)
 				res->room[a][t] += g->room_count[a][t];
-		for (int e = 0; e < cfg->ct.n_events; e++)
+		for (int e = 0; e < cfg->ct->n_events; e++)
 			res->served[e] += g->served[e];
 		for (int s = 0; s < o->seats; s++) {
 			res->kills += g->h[s].kills;

@@ -29,8 +29,8 @@ static void start(int seats, uint64_t seed)
 
 static int ev(const char *id)
 {
-	for (int e = 0; e < cfg.ct.n_events; e++)
-		if (!strcmp(cfg.ct.event[e].id, id))
+	for (int e = 0; e < cfg.ct->n_events; e++)
+		if (!strcmp(cfg.ct->event[e].id, id))
 			return e;
 	test_fail(__FILE__, __LINE__, "no event %s", id);
 	return 0;
@@ -40,12 +40,12 @@ TEST(crawl_C21_C27_the_pool_of_each_level)
 {
 	int shared = 0, own[4] = {0}, voted = 0;
 	start(1, 1);
-	for (int e = 0; e < cfg.ct.n_events; e++) {
-		if (cfg.ct.event[e].act == 0)
+	for (int e = 0; e < cfg.ct->n_events; e++) {
+		if (cfg.ct->event[e].act == 0)
 			shared++;
 		else
-			own[cfg.ct.event[e].act]++;
-		voted += cfg.ct.event[e].shared;
+			own[cfg.ct->event[e].act]++;
+		voted += cfg.ct->event[e].shared;
 	}
 	CHECK_EQ(shared, 18);
 	for (int a = 1; a <= 3; a++)
@@ -55,7 +55,7 @@ TEST(crawl_C21_C27_the_pool_of_each_level)
 	CHECK_EQ(g.n_pool, 18 + own[1]);
 	uint64_t in = 0;
 	for (int i = 0; i < g.n_pool; i++) {
-		const cr_event *e = &cfg.ct.event[g.pool[i]];
+		const cr_event *e = &cfg.ct->event[g.pool[i]];
 		CHECK(e->act == 0 || e->act == 1);
 		CHECK(!(in >> g.pool[i] & 1));
 		in |= 1ull << g.pool[i];
@@ -73,7 +73,7 @@ TEST(crawl_C21_C27_the_pool_of_each_level)
 	cr_pool_shuffle(&g);
 	CHECK_EQ(g.n_pool, 18 + own[3]);
 	for (int i = 0; i < g.n_pool; i++)
-		CHECK(cfg.ct.event[g.pool[i]].act != 1);
+		CHECK(cfg.ct->event[g.pool[i]].act != 1);
 }
 
 /* C22: the first allowed, unseen event from the top; a failed condition is
@@ -144,25 +144,25 @@ TEST(crawl_C23_conditions_every_living_scoundrel_meets)
 	c.damaged = false;
 	c.items_min = 1;
 	CHECK(!cr_cond_met(&g, 0, &c));
-	g.h[0].inv[5] = (int8_t)cr_item_find(&cfg.ct, "dagger");
+	g.h[0].inv[5] = (int8_t)cr_item_find(cfg.ct, "dagger");
 	CHECK(cr_cond_met(&g, 0, &c));
 	c.items_min = 0;
 	c.potions_min = 1;
 	CHECK(!cr_cond_met(&g, 0, &c));
-	g.h[0].inv[6] = (int8_t)cr_item_find(&cfg.ct, "potion_poison");
+	g.h[0].inv[6] = (int8_t)cr_item_find(cfg.ct, "potion_poison");
 	CHECK(cr_cond_met(&g, 0, &c));
 	c.potions_min = 0;
-	c.item = (int8_t)cr_item_find(&cfg.ct, "chain_mail");
+	c.item = (int8_t)cr_item_find(cfg.ct, "chain_mail");
 	CHECK(!cr_cond_met(&g, 0, &c));
 	g.h[0].armor = c.item; /* worn counts as carried */
 	CHECK(cr_cond_met(&g, 0, &c));
 	c.item = -1;
-	c.relic = cfg.ct.planisphere;
+	c.relic = cfg.ct->planisphere;
 	CHECK(!cr_cond_met(&g, 0, &c));
-	g.h[0].relics |= (uint16_t)(1u << cfg.ct.planisphere);
+	g.h[0].relics |= (uint16_t)(1u << cfg.ct->planisphere);
 	CHECK(cr_cond_met(&g, 0, &c));
 	c.relic = -1;
-	c.no_relic = cfg.ct.planisphere;
+	c.no_relic = cfg.ct->planisphere;
 	CHECK(!cr_cond_met(&g, 0, &c));
 	c.no_relic = -1;
 	c.no_pet = true;
@@ -195,7 +195,7 @@ TEST(crawl_C24_shared_events_are_a_vote)
 {
 	start(3, 4);
 	int altar = ev("altar_of_blood"); /* 0: -6 HP +4 max; 1: +5 HP; 2: leave */
-	REQUIRE(cfg.ct.event[altar].shared);
+	REQUIRE(cfg.ct->event[altar].shared);
 	game_events_clear(&evs);
 	g.n_pool = 1;
 	g.pool[0] = (uint8_t)altar;
@@ -331,20 +331,19 @@ TEST(crawl_C26_option_requirements)
 	g.h[1].gold = 5;
 	CHECK(!cr_option_open(&g, 0, toll, 0));
 	CHECK(cr_option_open(&g, 0, toll, 1));
-	for (int e = 0; e < cfg.ct.n_events; e++) {
+	for (int e = 0; e < cfg.ct->n_events; e++) {
 		bool free_one = false;
-		for (int k = 0; k < cfg.ct.event[e].n_options; k++) {
-			const cr_cond *r = &cfg.ct.event[e].option[k].requires;
+		for (int k = 0; k < cfg.ct->event[e].n_options; k++) {
+			const cr_cond *r = &cfg.ct->event[e].option[k].requires;
 			free_one |= !r->gold_min && !r->items_min && !r->potions_min && r->item < 0;
 		}
-		CHECK_MSG(free_one, "%s", cfg.ct.event[e].id);
+		CHECK_MSG(free_one, "%s", cfg.ct->event[e].id);
 	}
 }
 
 /* C28: the effect language, one effect at a time. */
 static void run_effect(int seat, const char *json)
 {
-	cr_content *ct = &g.cfg.ct;
 	/* parse through a one-event data set sharing the real items and relics */
 	static cr_content tmp;
 	char err[200];
@@ -375,9 +374,9 @@ static void run_effect(int seat, const char *json)
 		test_fail(__FILE__, __LINE__, "effect %s: %s", json, err);
 		return;
 	}
-	*ct = tmp;
+	g.cfg.ct = &tmp; /* the same items and relics, in the same order */
 	game_events_clear(&evs);
-	cr_effects_run(&g, seat, ct->event[0].option[0].effects, NULL, &g.rules, CR_EFF_ALL,
+	cr_effects_run(&g, seat, tmp.event[0].option[0].effects, NULL, &g.rules, CR_EFF_ALL,
 		       &evs);
 }
 
@@ -406,20 +405,20 @@ TEST(crawl_C28_the_effect_language)
 	run_effect(0, "{\"xp\": 10}");
 	CHECK_EQ(h->level, 2);
 	run_effect(0, "{\"item\": \"war_axe\"}");
-	CHECK_EQ(h->inv[0], cr_item_find(&g.cfg.ct, "war_axe"));
+	CHECK_EQ(h->inv[0], cr_item_find(g.cfg.ct, "war_axe"));
 	run_effect(0, "{\"item\": \"random_potion\"}");
-	CHECK(h->inv[1] >= 0 && g.cfg.ct.item[h->inv[1]].cls == CR_IC_POTION);
+	CHECK(h->inv[1] >= 0 && g.cfg.ct->item[h->inv[1]].cls == CR_IC_POTION);
 	run_effect(0, "{\"lose_item\": \"random_potion\"}");
 	CHECK(h->inv[1] == -1 && h->inv[0] >= 0);
 	run_effect(0, "{\"relic\": \"whetstone\"}");
-	CHECK(h->relics >> cr_relic_find(&g.cfg.ct, "whetstone") & 1);
+	CHECK(h->relics >> cr_relic_find(g.cfg.ct, "whetstone") & 1);
 	int gold = h->gold;
 	run_effect(0, "{\"relic\": \"whetstone\"}"); /* no longer in the pool */
 	CHECK_EQ(h->gold, gold + 50);
 	run_effect(0, "{\"pet\": true}");
 	CHECK(h->pet);
 	CHECK_EQ(cr_attack_bonus(&g, 0), 2 + 1 + 1 + 1); /* level 2 gave one too */
-	h->inv[2] = (int8_t)cr_item_find(&g.cfg.ct, "scroll_teleport");
+	h->inv[2] = (int8_t)cr_item_find(g.cfg.ct, "scroll_teleport");
 	run_effect(0, "{\"identify\": 1}");
 	CHECK(g.identified >> h->inv[2] & 1);
 	run_effect(0, "{\"map\": true}");
@@ -429,7 +428,7 @@ TEST(crawl_C28_the_effect_language)
 	CHECK_EQ(g.lv.tile[h->y][h->x], CR_T_FLOOR);
 	run_effect(0, "{\"fight\": \"elite\"}");
 	REQUIRE(g.n_mon >= 1);
-	CHECK(g.cfg.ct.monster[g.mon[g.n_mon - 1].kind].elite);
+	CHECK(g.cfg.ct->monster[g.mon[g.n_mon - 1].kind].elite);
 	int m = g.n_mon - 1, mhp = g.mon[m].hp;
 	run_effect(0, "{\"fire\": 7}");
 	CHECK_EQ(g.mon[m].hp, mhp - 7);

@@ -346,7 +346,7 @@ static void check_view_hides(const cr_game *g, const cJSON *v, int *unknown_seen
 		in_sight += g->mon[m].alive && (g->flag[g->mon[m].y][g->mon[m].x] & CR_F_VISIBLE);
 	CHECK_EQ(cJSON_GetArraySize(cJSON_GetObjectItem(v, "monsters")), in_sight);
 	char *text = cJSON_PrintUnformatted(v);
-	const cr_content *ct = &g->cfg.ct;
+	const cr_content *ct = g->cfg.ct;
 	for (int k = 0; k < ct->n_items; k++) {
 		if (!ct->item[k].appearance[0] || (g->identified >> k & 1))
 			continue;
@@ -390,10 +390,10 @@ TEST(crawl_C47_C38_views_and_events_hide_what_the_party_does_not_know)
 			for (size_t i = 0; i < evs.len; i++) {
 				cJSON *e = K->event_json(st, &evs.v[i], 0);
 				char *t = cJSON_PrintUnformatted(e);
-				for (int k = 0; k < g->cfg.ct.n_items; k++)
-					if (g->cfg.ct.item[k].appearance[0] &&
+				for (int k = 0; k < g->cfg.ct->n_items; k++)
+					if (g->cfg.ct->item[k].appearance[0] &&
 					    !(g->identified >> k & 1))
-						CHECK(!strstr(t, g->cfg.ct.item[k].name));
+						CHECK(!strstr(t, g->cfg.ct->item[k].name));
 				free(t);
 				cJSON_Delete(e);
 			}
@@ -423,7 +423,7 @@ TEST(crawl_C47_events_name_their_monsters_after_the_level_is_gone)
 	g->n_mon = 0; /* the party left: the level's monsters are gone */
 	cJSON *j = K->event_json(st, &ev, 0);
 	REQUIRE(j);
-	CHECK_STR(cJSON_GetObjectItem(j, "name")->valuestring, g->cfg.ct.monster[kind].name);
+	CHECK_STR(cJSON_GetObjectItem(j, "name")->valuestring, g->cfg.ct->monster[kind].name);
 	CHECK_EQ(cJSON_GetObjectItem(j, "monster")->valueint, 0);
 	cJSON_Delete(j);
 	/* an item event for a kind no drawing produced is not rendered with one */

@@ -80,7 +80,7 @@ TEST(crawl_C38_lair_draws_the_level_and_the_party_in_80x24)
 	game_state *st = new_game(2, 3);
 	REQUIRE(st);
 	cr_game *g = (cr_game *)st;
-	g->h[0].inv[0] = (int8_t)cr_item_find(&g->cfg.ct, "potion_healing");
+	g->h[0].inv[0] = (int8_t)cr_item_find(g->cfg.ct, "potion_healing");
 	g->n_mon = 0; /* nothing in view: explore and travel are open */
 	struct tv tv;
 	tv_init(&tv);
@@ -145,8 +145,8 @@ TEST(crawl_C24_lair_shows_a_vote_and_a_shop_as_a_box)
 	REQUIRE(st);
 	cr_game *g = (cr_game *)st;
 	int altar = -1;
-	for (int e = 0; e < g->cfg.ct.n_events; e++)
-		if (!strcmp(g->cfg.ct.event[e].id, "altar_of_blood"))
+	for (int e = 0; e < g->cfg.ct->n_events; e++)
+		if (!strcmp(g->cfg.ct->event[e].id, "altar_of_blood"))
 			altar = e;
 	g->vote[0] = altar;
 	g->n_vote = 1;
@@ -167,10 +167,10 @@ TEST(crawl_C24_lair_shows_a_vote_and_a_shop_as_a_box)
 	/* a shop */
 	g->n_vote = 0;
 	g->h[0].screen = CR_SC_SHOP;
-	g->h[0].shop[0] = (int8_t)cr_item_find(&g->cfg.ct, "dagger");
+	g->h[0].shop[0] = (int8_t)cr_item_find(g->cfg.ct, "dagger");
 	g->h[0].shop[1] = -1;
-	g->h[0].shop[2] = (int8_t)cr_item_find(&g->cfg.ct, "scroll_identify");
-	g->h[0].shop_relic = (int8_t)cr_relic_find(&g->cfg.ct, "lantern");
+	g->h[0].shop[2] = (int8_t)cr_item_find(g->cfg.ct, "scroll_identify");
+	g->h[0].shop_relic = (int8_t)cr_relic_find(g->cfg.ct, "lantern");
 	tv_init(&tv);
 	load(&tv, st, 2);
 	view_crawl_draw(&s, &tv, &ui);

@@ -19,7 +19,7 @@
 
 #include "crawl.h"
 
-static const cr_content *CT(const cr_game *g) { return &g->cfg.ct; }
+static const cr_content *CT(const cr_game *g) { return g->cfg.ct; }
 
 /* ---- what effects are worth (C28) ------------------------------------------------ */
 
@@ -182,7 +182,7 @@ static int step_to(const cr_game *g, int seat, int tx, int ty)
 {
 	uint16_t dist[CR_MAX_H][CR_MAX_W];
 	const cr_hero *h = &g->h[seat];
-	cr_bfs_seen(g, tx, ty, dist);
+	cr_bfs_seen_to(g, tx, ty, h->x, h->y, dist);
 	/* the target's own tile may hold a monster or be unseen: start there */
 	int here = dist[h->y][h->x], best = -1, best_d = 0, best_e = 0;
 	for (int d = 0; d < 4; d++) {

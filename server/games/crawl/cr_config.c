@@ -1,8 +1,9 @@
 /*
  * cr_config.c — a crawl table's options (proto/kinds/crawl.md "Config"):
  * acts, level size, the round cap, the DeadlyEvents modifier and the seats
- * on a first run, each checked against its bounds; and the content, loaded
- * and validated with every config (C29), so a config is all a game needs.
+ * on a first run, each checked against its bounds; and the content (C29),
+ * parsed and validated once per process and pointed at by every config, so
+ * a config is all a game needs.
  */
 #include <math.h>
 #include <stdio.h>
@@ -90,7 +91,8 @@ int cr_config_parse(cr_config *cfg, const cJSON *json, char *err, size_t errlen)
 			}
 		}
 	}
-	return cr_content_load(&cfg->ct, err, errlen);
+	cfg->ct = cr_content_builtin(err, errlen);
+	return cfg->ct ? 0 : -1;
 }
 
 cJSON *cr_config_json(const cr_config *cfg)

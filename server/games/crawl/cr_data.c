@@ -3,9 +3,12 @@
  * into a cr_content and validated (docs/rules/crawl.md C29). Every error
  * names the file, the entry and what is wrong; nothing half-parsed is used.
  * laird checks the content when it starts (every kind's default config must
- * load), so broken data stops the server at once, not a game later.
+ * load), so broken data stops the server at once, not a game later. The
+ * embedded files are parsed once per process (cr_content_builtin): every
+ * config and game of the process points at that one immutable table.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -701,7 +704,15 @@ int cr_content_parse(cr_content *ct, const char *monsters, const char *items,
 	return 0;
 }
 
-int cr_content_load(cr_content *ct, char *err, size_t errlen)
+/* The process's content: built once, then only read. */
+static struct {
+	pthread_once_t once;
+	int rc;
+	char err[256];
+	cr_content ct;
+} builtin = {.once = PTHREAD_ONCE_INIT};
+
+static void builtin_load(void)
 {
 	const char *text[4] = {NULL, NULL, NULL, NULL};
 	static const char *const names[4] = {"monsters.json", "items.json", "relics.json",
@@ -710,7 +721,18 @@ int cr_content_load(cr_content *ct, char *err, size_t errlen)
 		for (int k = 0; k < 4; k++)
 			if (!strcmp(cr_data_files[i].name, names[k]))
 				text[k] = cr_data_files[i].text;
-	return cr_content_parse(ct, text[0], text[1], text[2], text[3], err, errlen);
+	builtin.rc = cr_content_parse(&builtin.ct, text[0], text[1], text[2], text[3],
+				      builtin.err, sizeof builtin.err);
+}
+
+const cr_content *cr_content_builtin(char *err, size_t errlen)
+{
+	pthread_once(&builtin.once, builtin_load);
+	if (builtin.rc != 0) {
+		snprintf(err, errlen, "%s", builtin.err);
+		return NULL;
+	}
+	return &builtin.ct;
 }
 
 int cr_item_find(const cr_content *ct, const char *id)

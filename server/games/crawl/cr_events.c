@@ -14,7 +14,7 @@
 
 void cr_pool_shuffle(cr_game *g)
 {
-	const cr_content *ct = &g->cfg.ct;
+	const cr_content *ct = g->cfg.ct;
 	g->n_pool = 0;
 	g->repeat_at = 0;
 	for (int e = 0; e < ct->n_events; e++)
@@ -56,7 +56,7 @@ int cr_count_class(const cr_game *g, int seat, int cls)
 	const cr_hero *h = &g->h[seat];
 	int n = 0;
 	for (int i = 0; i < CR_INV_MAX; i++)
-		if (h->inv[i] >= 0 && (cls < 0 || g->cfg.ct.item[h->inv[i]].cls == cls))
+		if (h->inv[i] >= 0 && (cls < 0 || g->cfg.ct->item[h->inv[i]].cls == cls))
 			n++;
 	return n;
 }
@@ -98,7 +98,7 @@ bool cr_cond_met(const cr_game *g, int seat, const cr_cond *c)
 /* C23: in a party, every living scoundrel must meet them. */
 bool cr_event_allowed(const cr_game *g, int e)
 {
-	const cr_event *ev = &g->cfg.ct.event[e];
+	const cr_event *ev = &g->cfg.ct->event[e];
 	for (int s = 0; s < g->seats; s++)
 		if (g->h[s].alive && !cr_cond_met(g, s, &ev->cond))
 			return false;
@@ -107,7 +107,7 @@ bool cr_event_allowed(const cr_game *g, int e)
 
 bool cr_option_open(const cr_game *g, int seat, int e, int k)
 {
-	const cr_event *ev = &g->cfg.ct.event[e];
+	const cr_event *ev = &g->cfg.ct->event[e];
 	if (k < 0 || k >= ev->n_options)
 		return false;
 	const cr_cond *r = &ev->option[k].requires;
@@ -128,7 +128,7 @@ void cr_event_open(cr_game *g, int seat, game_events *evs)
 		cr_emit(evs, CR_EV_NOTHING, seat, 0, 0, 0);
 		return;
 	}
-	const cr_event *ev = &g->cfg.ct.event[e];
+	const cr_event *ev = &g->cfg.ct->event[e];
 	if (g->served[e] < UINT16_MAX)
 		g->served[e]++;
 	/* C24: a shared event is the party's vote (in a party: with one seat
@@ -160,7 +160,7 @@ void cr_event_open(cr_game *g, int seat, game_events *evs)
 void cr_vote_resolve(cr_game *g, const game_choice *choices, game_events *evs)
 {
 	int e = g->vote[0];
-	const cr_event *ev = &g->cfg.ct.event[e];
+	const cr_event *ev = &g->cfg.ct->event[e];
 	int votes[CR_MAX_OPTIONS] = {0};
 	for (int s = 0; s < g->seats; s++)
 		if (g->h[s].alive && choices[s] >= CR_C_EVENT &&
@@ -208,7 +208,7 @@ void cr_effects_draw(cr_game *g, cr_range r, rng *gen, int8_t *out, int seat,
 		     game_events *evs)
 {
 	for (int i = 0; i < r.n && i < 16; i++) {
-		const cr_effect *e = &g->cfg.ct.effect[r.at + i];
+		const cr_effect *e = &g->cfg.ct->effect[r.at + i];
 		out[i] = -1;
 		if (e->op == CR_E_CHANCE) {
 			out[i] = rng_below(gen, 100) < (uint32_t)e->n;
@@ -277,7 +277,7 @@ static void run_one(cr_game *g, int seat, const cr_effect *e, rng *gen, game_eve
 		int pick = (int)rng_below(gen, (uint32_t)n);
 		for (int i = 0; i < CR_INV_MAX; i++) {
 			int k = h->inv[i];
-			if (k < 0 || (cls >= 0 && g->cfg.ct.item[k].cls != cls) || pick--)
+			if (k < 0 || (cls >= 0 && g->cfg.ct->item[k].cls != cls) || pick--)
 				continue;
 			h->inv[i] = -1;
 			cr_emit(evs, CR_EV_LOSE_ITEM, seat, k, 0, 0);
@@ -298,7 +298,7 @@ static void run_one(cr_game *g, int seat, const cr_effect *e, rng *gen, game_eve
 		for (int s = 0; s < g->seats && left; s++)
 			for (int i = 0; i < CR_INV_MAX && left; i++) {
 				int k = g->h[s].inv[i];
-				if (k >= 0 && g->cfg.ct.item[k].appearance[0] &&
+				if (k >= 0 && g->cfg.ct->item[k].appearance[0] &&
 				    !(g->identified >> k & 1)) {
 					cr_identify(g, k, evs);
 					left--;
@@ -335,7 +335,7 @@ static void run_one(cr_game *g, int seat, const cr_effect *e, rng *gen, game_eve
 void cr_effects_run(cr_game *g, int seat, cr_range r, const int8_t *outcome, rng *gen,
 		    int mode, game_events *evs)
 {
-	const cr_content *ct = &g->cfg.ct;
+	const cr_content *ct = g->cfg.ct;
 	for (int i = 0; i < r.n; i++) {
 		if (g->over || !g->h[seat].alive)
 			return;

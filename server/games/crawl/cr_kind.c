@@ -21,7 +21,7 @@
 #define ST(p) ((cr_game *)(p))
 #define CST(p) ((const cr_game *)(p))
 
-static const cr_content *CT(const cr_game *g) { return &g->cfg.ct; }
+static const cr_content *CT(const cr_game *g) { return g->cfg.ct; }
 
 /* ---- choice ids -------------------------------------------------------------------- */
 

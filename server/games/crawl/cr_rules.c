@@ -22,7 +22,7 @@
 
 /* ---- derived figures ---------------------------------------------------------- */
 
-static const cr_content *CT(const cr_game *g) { return &g->cfg.ct; }
+static const cr_content *CT(const cr_game *g) { return g->cfg.ct; }
 
 static int relic_sum(const cr_game *g, int seat, size_t off)
 {
@@ -419,34 +419,64 @@ static bool target(const cr_hero *h) { return h->alive && !h->gate && h->screen 
  * (in line of sight); an awake one attacks the weakest scoundrel next to it
  * or steps along the shortest path toward the nearest; speed 2 does it
  * twice. C40: the devil never strays more than 3 steps from its lair. */
-static void monsters_act(cr_game *g, game_events *evs)
-{
-	const cr_level *lv = &g->lv;
-	const uint16_t none = CR_FAR;
+/* Path distances from the scoundrels monsters go for, over passable tiles:
+ * the sources are taken when the monsters' turn begins (one who falls during
+ * it still draws them), the search is made when a monster first needs to
+ * step (most rounds none does). */
+typedef struct hunt {
+	bool done;
+	int n_src;
+	uint16_t src[CR_MAX_SEATS];
 	uint16_t dist[CR_MAX_H][CR_MAX_W];
-	uint16_t q[CR_MAX_W * CR_MAX_H];
-	int head = 0, tail = 0;
-	for (int y = 0; y < lv->h; y++)
-		for (int x = 0; x < lv->w; x++)
-			dist[y][x] = none;
+} hunt;
+
+static void hunt_begin(const cr_game *g, hunt *t)
+{
+	t->done = false;
+	t->n_src = 0;
 	for (int s = 0; s < g->seats; s++) {
 		const cr_hero *h = &g->h[s];
-		if (!target(h) || dist[h->y][h->x] == 0)
-			continue;
-		dist[h->y][h->x] = 0;
-		q[tail++] = (uint16_t)(h->y * CR_MAX_W + h->x);
+		uint16_t at = (uint16_t)(h->y * CR_MAX_W + h->x);
+		bool dup = false;
+		for (int i = 0; i < t->n_src; i++)
+			dup |= t->src[i] == at;
+		if (target(h) && !dup)
+			t->src[t->n_src++] = at;
+	}
+}
+
+static void hunt_search(const cr_game *g, hunt *t)
+{
+	const cr_level *lv = &g->lv;
+	uint16_t q[CR_MAX_W * CR_MAX_H];
+	int head = 0, tail = 0;
+	t->done = true;
+	for (int y = 0; y < lv->h; y++)
+		memset(t->dist[y], 0xff, (size_t)lv->w * sizeof t->dist[0][0]);
+	for (int i = 0; i < t->n_src; i++) {
+		t->dist[t->src[i] / CR_MAX_W][t->src[i] % CR_MAX_W] = 0;
+		q[tail++] = t->src[i];
 	}
 	while (head < tail) {
 		int x = q[head] % CR_MAX_W, y = q[head] / CR_MAX_W;
 		head++;
 		for (int d = 0; d < 4; d++) {
 			int nx = x + cr_dx[d], ny = y + cr_dy[d];
-			if (!cr_passable(lv->tile[ny][nx]) || dist[ny][nx] != none)
+			if (!cr_passable(lv->tile[ny][nx]) || t->dist[ny][nx] != CR_FAR)
 				continue;
-			dist[ny][nx] = (uint16_t)(dist[y][x] + 1);
+			t->dist[ny][nx] = (uint16_t)(t->dist[y][x] + 1);
 			q[tail++] = (uint16_t)(ny * CR_MAX_W + nx);
 		}
 	}
+}
+
+static void monsters_act(cr_game *g, game_events *evs)
+{
+	const cr_level *lv = &g->lv;
+	const uint16_t none = CR_FAR;
+	hunt hu;
+	uint16_t (*dist)[CR_MAX_W] = hu.dist;
+	hunt_begin(g, &hu);
 	for (int m = 0; m < g->n_mon && !g->over; m++) {
 		cr_monster *mo = &g->mon[m];
 		if (!mo->alive)
@@ -478,6 +508,8 @@ static void monsters_act(cr_game *g, game_events *evs)
 				monster_attacks(g, m, victim, evs);
 				continue;
 			}
+			if (!hu.done)
+				hunt_search(g, &hu);
 			int here = dist[mo->y][mo->x], best = -1;
 			for (int d = 0; d < 4; d++) {
 				int nx = mo->x + cr_dx[d], ny = mo->y + cr_dy[d];
@@ -586,9 +618,9 @@ void cr_game_init(cr_game *g, const cr_config *cfg, int seats, uint64_t seed, ga
 	/* C15: a party is on its first run when any seated human is */
 	g->first_run = (cfg->first_run & ((1u << seats) - 1)) != 0;
 	cr_odds_init(&g->odds, cfg->deadly_events);
-	g->relic_pool = (uint16_t)((1u << cfg->ct.n_relics) - 1);
+	g->relic_pool = (uint16_t)((1u << cfg->ct->n_relics) - 1);
 	if (cfg->deadly_events) /* C18 */
-		g->relic_pool &= (uint16_t)~(1u << cfg->ct.juzu);
+		g->relic_pool &= (uint16_t)~(1u << cfg->ct->juzu);
 	g->decision = 1;
 	arrive(g, 1, evs);
 }
@@ -630,16 +662,22 @@ uint32_t cr_pending(const cr_game *g)
 
 /* ---- travel and explore (C36) --------------------------------------------------------- */
 
-/* Path distances over tiles the party has seen. */
-void cr_bfs_seen(const cr_game *g, int x0, int y0, uint16_t dist[CR_MAX_H][CR_MAX_W])
+/* Path distances over tiles the party has seen, from (x0, y0). With a stop
+ * tile (sx >= 0) the search ends as soon as that tile has its distance D:
+ * breadth first, every tile nearer than D has its own by then, and those
+ * left at CR_FAR are at least D away — all a step toward the start tile
+ * from the stop tile needs (C36), at a fraction of a whole search. */
+static void bfs_seen(const cr_game *g, int x0, int y0, int sx, int sy,
+		     uint16_t dist[CR_MAX_H][CR_MAX_W])
 {
 	const cr_level *lv = &g->lv;
 	uint16_t q[CR_MAX_W * CR_MAX_H];
 	int head = 0, tail = 0;
 	for (int y = 0; y < lv->h; y++)
-		for (int x = 0; x < lv->w; x++)
-			dist[y][x] = CR_FAR;
+		memset(dist[y], 0xff, (size_t)lv->w * sizeof dist[0][0]);
 	dist[y0][x0] = 0;
+	if (x0 == sx && y0 == sy)
+		return;
 	q[tail++] = (uint16_t)(y0 * CR_MAX_W + x0);
 	while (head < tail) {
 		int x = q[head] % CR_MAX_W, y = q[head] / CR_MAX_W;
@@ -650,36 +688,94 @@ void cr_bfs_seen(const cr_game *g, int x0, int y0, uint16_t dist[CR_MAX_H][CR_MA
 			    !(g->flag[ny][nx] & CR_F_SEEN))
 				continue;
 			dist[ny][nx] = (uint16_t)(dist[y][x] + 1);
+			if (nx == sx && ny == sy)
+				return;
 			q[tail++] = (uint16_t)(ny * CR_MAX_W + nx);
 		}
 	}
 }
 
-static bool frontier(const cr_game *g, int x, int y)
+void cr_bfs_seen(const cr_game *g, int x0, int y0, uint16_t dist[CR_MAX_H][CR_MAX_W])
 {
-	if (g->flag[y][x] & (CR_F_QMARK | CR_F_CHEST))
+	bfs_seen(g, x0, y0, -1, -1, dist);
+}
+
+void cr_bfs_seen_to(const cr_game *g, int x0, int y0, int sx, int sy,
+		    uint16_t dist[CR_MAX_H][CR_MAX_W])
+{
+	bfs_seen(g, x0, y0, sx, sy, dist);
+}
+
+/* Flat indexes into a level's rows: tile (x, y) is y * CR_MAX_W + x. */
+static const int flat_step[4] = {-CR_MAX_W, 1, CR_MAX_W, -1}; /* N, E, S, W */
+
+static bool frontier(const uint8_t *flag, int at)
+{
+	if (flag[at] & (CR_F_QMARK | CR_F_CHEST))
 		return true;
 	for (int d = 0; d < 4; d++)
-		if (!(g->flag[y + cr_dy[d]][x + cr_dx[d]] & CR_F_SEEN))
+		if (!(flag[at + flat_step[d]] & CR_F_SEEN))
 			return true;
 	return false;
 }
 
 /* The nearest seen tile with something to explore (an unseen neighbour, an
- * unentered ? or an unopened chest), reading order among the nearest. */
+ * unentered ? or an unopened chest), reading order among the nearest. The
+ * search goes breadth first from the seat over seen passable tiles and ends
+ * with the first distance at which it finds one. With dir, it also gives the
+ * first step toward it that step_toward would take — of the seat's
+ * neighbours on a shortest path to it, the first in N, E, S, W order — by
+ * carrying with each tile the first steps of every shortest path to it (a
+ * tile's predecessors are all done before it is taken: the graph is
+ * undirected, so this is the search from the target back). */
+static bool explore_search(const cr_game *g, int seat, cr_pos *out, int *dir)
+{
+	const cr_level *lv = &g->lv;
+	const cr_hero *h = &g->h[seat];
+	const uint8_t *tile = &lv->tile[0][0], *flag = &g->flag[0][0];
+	uint16_t dist[CR_MAX_H * CR_MAX_W];
+	uint8_t first[CR_MAX_H * CR_MAX_W]; /* bit d: a shortest path starts with d */
+	uint16_t q[CR_MAX_W * CR_MAX_H];
+	for (int y = 0; y < lv->h; y++)
+		memset(&dist[y * CR_MAX_W], 0xff, (size_t)lv->w * sizeof dist[0]);
+	int head = 0, tail = 0, best_d = CR_FAR, best = -1;
+	int from = h->y * CR_MAX_W + h->x;
+	dist[from] = 0;
+	first[from] = 0;
+	q[tail++] = (uint16_t)from;
+	while (head < tail) {
+		int at = q[head++], d = dist[at];
+		if (d > best_d)
+			break; /* the nearest distance is done */
+		if (d > 0 && (best < 0 || at < best) && frontier(flag, at)) {
+			best_d = d;
+			best = at; /* reading order: y, then x */
+		}
+		for (int k = 0; k < 4; k++) {
+			int n = at + flat_step[k];
+			if (dist[n] != CR_FAR) {
+				if (dist[n] == d + 1)
+					first[n] |= first[at];
+				continue;
+			}
+			if (!cr_passable(tile[n]) || !(flag[n] & CR_F_SEEN))
+				continue;
+			dist[n] = (uint16_t)(d + 1);
+			first[n] = d ? first[at] : (uint8_t)(1u << k);
+			q[tail++] = (uint16_t)n;
+		}
+	}
+	if (best < 0)
+		return false;
+	*out = (cr_pos){(uint8_t)(best % CR_MAX_W), (uint8_t)(best / CR_MAX_W)};
+	if (dir)
+		*dir = __builtin_ctz(first[best]);
+	return true;
+}
+
 bool cr_explore_target(const cr_game *g, int seat, cr_pos *out)
 {
-	uint16_t dist[CR_MAX_H][CR_MAX_W];
-	const cr_hero *h = &g->h[seat];
-	cr_bfs_seen(g, h->x, h->y, dist);
-	int best = CR_FAR;
-	for (int y = 0; y < g->lv.h; y++)
-		for (int x = 0; x < g->lv.w; x++)
-			if (dist[y][x] > 0 && dist[y][x] < best && frontier(g, x, y)) {
-				best = dist[y][x];
-				*out = (cr_pos){(uint8_t)x, (uint8_t)y};
-			}
-	return best != CR_FAR;
+	return explore_search(g, seat, out, NULL);
 }
 
 static void stop_travel(cr_game *g, int seat, int why, game_events *evs)
@@ -695,7 +791,7 @@ static int step_toward(const cr_game *g, int seat, int tx, int ty)
 {
 	uint16_t dist[CR_MAX_H][CR_MAX_W];
 	const cr_hero *h = &g->h[seat];
-	cr_bfs_seen(g, tx, ty, dist);
+	bfs_seen(g, tx, ty, h->x, h->y, dist);
 	int here = dist[h->y][h->x], best = -1;
 	for (int d = 0; d < 4; d++) {
 		int nd = dist[h->y + cr_dy[d]][h->x + cr_dx[d]];
@@ -710,15 +806,20 @@ static game_choice travel_step(cr_game *g, int seat, game_events *evs)
 {
 	cr_hero *h = &g->h[seat];
 	cr_pos t = {h->tx, h->ty};
-	if (h->travel == CR_TR_EXPLORE && !cr_explore_target(g, seat, &t)) {
-		stop_travel(g, seat, CR_STOP_DONE, evs);
-		return CR_C_WAIT;
+	int d;
+	if (h->travel == CR_TR_EXPLORE) {
+		/* the target is never the seat's own tile: the step comes with it */
+		if (!explore_search(g, seat, &t, &d)) {
+			stop_travel(g, seat, CR_STOP_DONE, evs);
+			return CR_C_WAIT;
+		}
+	} else {
+		if (h->x == t.x && h->y == t.y) {
+			stop_travel(g, seat, CR_STOP_ARRIVED, evs);
+			return CR_C_WAIT;
+		}
+		d = step_toward(g, seat, t.x, t.y);
 	}
-	if (h->x == t.x && h->y == t.y) {
-		stop_travel(g, seat, CR_STOP_ARRIVED, evs);
-		return CR_C_WAIT;
-	}
-	int d = step_toward(g, seat, t.x, t.y);
 	if (d < 0 || cr_monster_at(g, h->x + cr_dx[d], h->y + cr_dy[d]) >= 0) {
 		stop_travel(g, seat, CR_STOP_BLOCKED, evs);
 		return CR_C_WAIT;
@@ -737,7 +838,7 @@ static bool can_travel_to(const cr_game *g, int seat, int x, int y)
 	if (!cr_passable(g->lv.tile[y][x]) || !(g->flag[y][x] & CR_F_SEEN))
 		return false;
 	uint16_t dist[CR_MAX_H][CR_MAX_W];
-	cr_bfs_seen(g, h->x, h->y, dist);
+	bfs_seen(g, h->x, h->y, x, y, dist);
 	return dist[y][x] != CR_FAR;
 }
 

@@ -6,9 +6,10 @@
  * cr_kind (the game_kind and its JSON) — the simulator, the tests and the
  * benchmark.
  *
- * A cr_game is one plain fixed-size struct: no pointers inside (the content
- * is copied in), no allocation after creation, so the simulator reuses one
- * and a state can be compared or copied with memcmp/memcpy.
+ * A cr_game is one plain fixed-size struct with one pointer inside, to the
+ * content (immutable, parsed once per process and shared by every game), no
+ * allocation after creation, so the simulator reuses one and a state can be
+ * compared or copied with memcmp/memcpy.
  *
  * Randomness (C49): the rules draw from `rules`; ? tiles from `qrng`; shared
  * events from `shared_rng`; each scoundrel's own events from its `erng`; a
@@ -138,9 +139,11 @@ typedef struct cr_content {
 	int8_t juzu, compass, planisphere, devil; /* indexes the rules name */
 } cr_content;
 
-/* Parses the embedded data files into ct; 0, or -1 with a message naming
- * the file and the entry. */
-int cr_content_load(cr_content *ct, char *err, size_t errlen);
+/* The embedded data files, parsed and validated once per process (the
+ * first call, under pthread_once; the table is never written again, so
+ * games on any thread share it); NULL with the message naming the file and
+ * the entry when the data is broken (every call says the same). */
+const cr_content *cr_content_builtin(char *err, size_t errlen);
 /* The same from given texts (tests: broken data is refused). */
 int cr_content_parse(cr_content *ct, const char *monsters, const char *items,
 		     const char *relics, const char *events, char *err, size_t errlen);
@@ -157,7 +160,8 @@ typedef struct cr_config {
 	bool deadly_events; /* C18 */
 	uint8_t first_run; /* C15: bit s, seat s is a human on a first run (the
 			    * server fills it in at each start) */
-	cr_content ct;     /* the data, validated */
+	const cr_content *ct; /* the data, validated (cr_content_builtin's, or a
+			       * test's own) */
 } cr_config;
 
 /* Fills cfg from JSON (NULL: defaults) and loads the content; -1 with a
@@ -383,6 +387,11 @@ int cr_count_class(const cr_game *g, int seat, int cls); /* -1: every item */
 int cr_living(const cr_game *g);
 /* Path distances over passable tiles the party has seen (C36). */
 void cr_bfs_seen(const cr_game *g, int x0, int y0, uint16_t dist[CR_MAX_H][CR_MAX_W]);
+/* The same, ended once (sx, sy) has its distance D: every tile nearer than D
+ * has its own, the rest may be left at CR_FAR (a step from (sx, sy) toward
+ * (x0, y0) needs no more). */
+void cr_bfs_seen_to(const cr_game *g, int x0, int y0, int sx, int sy,
+		    uint16_t dist[CR_MAX_H][CR_MAX_W]);
 /* Explore's next target for a seat: the nearest seen tile next to an unseen
  * one, or an unentered ? or unopened chest; false when none is left. */
 bool cr_explore_target(const cr_game *g, int seat, cr_pos *out);
