@@ -66,12 +66,13 @@ static bool open_at(const cr_level *lv, int x, int y)
 	return cr_in(lv, x, y) && cr_passable(lv->tile[y][x]);
 }
 
+/* Open neighbours of a tile inside the ring: the outer ring is always wall
+ * (C1: nothing is ever carved there), so every open tile and each of its
+ * neighbours is on the level and no bounds are checked. */
 static int open_nbrs(const cr_level *lv, int x, int y)
 {
-	int n = 0;
-	for (int d = 0; d < 4; d++)
-		n += open_at(lv, x + cr_dx[d], y + cr_dy[d]);
-	return n;
+	return cr_passable(lv->tile[y - 1][x]) + cr_passable(lv->tile[y][x + 1]) +
+	       cr_passable(lv->tile[y + 1][x]) + cr_passable(lv->tile[y][x - 1]);
 }
 
 int cr_level_bfs(const cr_level *lv, cr_pos from, uint16_t dist[CR_MAX_H][CR_MAX_W])
@@ -80,19 +81,25 @@ int cr_level_bfs(const cr_level *lv, cr_pos from, uint16_t dist[CR_MAX_H][CR_MAX
 		memset(dist[y], 0xff, (size_t)lv->w * sizeof dist[0][0]);
 	if (!open_at(lv, from.x, from.y))
 		return 0;
+	/* flat indexes (y * CR_MAX_W + x); an open tile's neighbours are all on
+	 * the level (the ring is wall) */
+	static const int step[4] = {-CR_MAX_W, 1, CR_MAX_W, -1};
+	const uint8_t *tile = &lv->tile[0][0];
+	uint16_t *d = &dist[0][0];
 	uint16_t q[CR_MAX_W * CR_MAX_H];
 	int head = 0, tail = 0;
-	dist[from.y][from.x] = 0;
-	q[tail++] = (uint16_t)(from.y * CR_MAX_W + from.x);
+	int at = from.y * CR_MAX_W + from.x;
+	d[at] = 0;
+	q[tail++] = (uint16_t)at;
 	while (head < tail) {
-		int x = q[head] % CR_MAX_W, y = q[head] / CR_MAX_W;
-		head++;
-		for (int d = 0; d < 4; d++) {
-			int nx = x + cr_dx[d], ny = y + cr_dy[d];
-			if (!open_at(lv, nx, ny) || dist[ny][nx] != CR_FAR)
+		at = q[head++];
+		uint16_t next = (uint16_t)(d[at] + 1);
+		for (int k = 0; k < 4; k++) {
+			int n = at + step[k];
+			if (!cr_passable(tile[n]) || d[n] != CR_FAR)
 				continue;
-			dist[ny][nx] = (uint16_t)(dist[y][x] + 1);
-			q[tail++] = (uint16_t)(ny * CR_MAX_W + nx);
+			d[n] = next;
+			q[tail++] = (uint16_t)n;
 		}
 	}
 	return tail;
@@ -231,7 +238,7 @@ static void dead_ends(cr_level *lv, rng *r)
 			continue;
 		int back = 0;
 		for (int d = 0; d < 4; d++)
-			if (open_at(lv, x + cr_dx[d], y + cr_dy[d]))
+			if (cr_passable(lv->tile[y + cr_dy[d]][x + cr_dx[d]]))
 				back = d;
 		int fwd = (back + 2) % 4;
 		/* forward first, then left, then right of the corridor's heading */
@@ -272,11 +279,12 @@ static void fill_one(cr_level *lv, int ax, int ay, int bx, int by)
 	lv->filled++;
 }
 
-/* A 2x2 block whose open tiles are exactly one diagonal pair. */
+/* A 2x2 block whose open tiles are exactly one diagonal pair (x + 1 < w
+ * and y + 1 < h: the block is on the level). */
 static int diag_at(const cr_level *lv, int x, int y)
 {
-	bool a = open_at(lv, x, y), b = open_at(lv, x + 1, y);
-	bool c = open_at(lv, x, y + 1), d = open_at(lv, x + 1, y + 1);
+	bool a = cr_passable(lv->tile[y][x]), b = cr_passable(lv->tile[y][x + 1]);
+	bool c = cr_passable(lv->tile[y + 1][x]), d = cr_passable(lv->tile[y + 1][x + 1]);
 	if (a && d && !b && !c)
 		return 1;
 	if (b && c && !a && !d)
@@ -330,7 +338,14 @@ static void collect_floor(const cr_level *lv, gen_ctx *g, rng *r)
 		for (int x = 0; x < lv->w; x++)
 			if (lv->tile[y][x] == CR_T_FLOOR)
 				g->floor[g->n_floor++] = (cr_pos){(uint8_t)x, (uint8_t)y};
-	rng_shuffle(r, g->floor, (uint32_t)g->n_floor, sizeof g->floor[0]);
+	/* rng_shuffle's Fisher-Yates, the same draws and swaps, typed: its
+	 * byte-wise swap cost more than the draws on a few hundred tiles */
+	for (uint32_t i = (uint32_t)g->n_floor; i > 1; i--) {
+		uint32_t j = rng_below(r, i);
+		cr_pos t = g->floor[j];
+		g->floor[j] = g->floor[i - 1];
+		g->floor[i - 1] = t;
+	}
 }
 
 /* The next unused floor tile of the shuffled list (its order is the
