@@ -156,6 +156,16 @@ static int sight_of(cr_game *g, const cr_hero *h, int r)
 	return found;
 }
 
+/* What sight depends on besides the level's walls: who is on the map,
+ * where, and how far they see. */
+static uint32_t sight_key(const cr_game *g, int s)
+{
+	const cr_hero *h = &g->h[s];
+	if (!h->alive || h->gate)
+		return 0;
+	return 1u << 31 | (uint32_t)cr_sight(g, s) << 16 | (uint32_t)h->y << 8 | h->x;
+}
+
 int cr_fov_update(cr_game *g)
 {
 	const cr_level *lv = &g->lv;
@@ -173,8 +183,20 @@ int cr_fov_update(cr_game *g)
 	int found = 0;
 	for (int s = 0; s < g->seats; s++) {
 		const cr_hero *h = &g->h[s];
+		g->fov_key[s] = sight_key(g, s);
 		if (h->alive && !h->gate)
 			found += sight_of(g, h, cr_sight(g, s));
 	}
+	g->fov_doors = g->doors_opened;
 	return found;
+}
+
+int cr_fov_refresh(cr_game *g)
+{
+	bool same = g->fov_doors == g->doors_opened;
+	for (int s = 0; s < g->seats && same; s++)
+		same = g->fov_key[s] == sight_key(g, s);
+	/* the same sight as last time: every tile in it is seen already, so
+	 * nothing is found */
+	return same ? 0 : cr_fov_update(g);
 }

@@ -260,27 +260,9 @@ static cJSON *choice_json(const game_state *st, int seat, game_choice c)
 static int apply(game_state *st, const game_choice *choices, game_events *out, char *err,
 		 size_t errlen)
 {
-	cr_game *g = ST(st);
-	if (g->over) {
-		snprintf(err, errlen, "the run is over");
-		return GAME_ERR_OVER;
-	}
-	uint32_t p = cr_pending(g);
-	/* choices[] holds `seats` entries (a replayed log is packed that way) */
-	for (int s = 0; s < g->seats; s++) {
-		bool asked = p >> s & 1;
-		if (!asked && choices[s] != GAME_NO_CHOICE) {
-			snprintf(err, errlen, "seat %d is not asked to choose now", s);
-			return GAME_ERR_NOT_PENDING;
-		}
-		if (asked && choices[s] == GAME_NO_CHOICE) {
-			snprintf(err, errlen, "seat %d has not chosen", s);
-			return GAME_ERR_MISSING;
-		}
-		if (asked && cr_choice_check(g, s, choices[s], err, errlen) != 0)
-			return GAME_ERR_ILLEGAL;
-	}
-	return cr_apply(g, choices, out, err, errlen) == 0 ? GAME_OK : GAME_ERR_ILLEGAL;
+	/* choices[] holds `seats` entries (a replayed log is packed that way);
+	 * cr_apply checks them all before it changes anything */
+	return cr_apply(ST(st), choices, out, err, errlen);
 }
 
 static game_choice ai_choose(game_state *st, int seat) { return cr_ai_choose(CST(st), seat); }

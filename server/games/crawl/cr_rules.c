@@ -527,8 +527,10 @@ static void monsters_act(cr_game *g, game_events *evs)
 				break;
 			mo->x = (uint8_t)(mo->x + cr_dx[best]);
 			mo->y = (uint8_t)(mo->y + cr_dy[best]);
-			if (lv->tile[mo->y][mo->x] == CR_T_DOOR)
+			if (lv->tile[mo->y][mo->x] == CR_T_DOOR) {
 				g->lv.tile[mo->y][mo->x] = CR_T_DOOR_OPEN;
+				g->doors_opened++;
+			}
 		}
 	}
 }
@@ -1062,8 +1064,10 @@ static void step(cr_game *g, int seat, int d, game_events *evs)
 	h->x = (uint8_t)nx;
 	h->y = (uint8_t)ny;
 	h->steps++;
-	if (g->lv.tile[ny][nx] == CR_T_DOOR)
+	if (g->lv.tile[ny][nx] == CR_T_DOOR) {
 		g->lv.tile[ny][nx] = CR_T_DOOR_OPEN;
+		g->doors_opened++;
+	}
 	cr_emit(evs, CR_EV_STEP, seat, nx, ny, 0);
 	if (g->flag[ny][nx] & CR_F_CHEST) {
 		open_chest(g, seat, evs);
@@ -1249,7 +1253,7 @@ static void map_round(cr_game *g, const game_choice *choices, uint32_t pend, gam
 		for (int s = 0; s < g->seats; s++)
 			if (g->h[s].alive && g->h[s].hp < g->h[s].max_hp)
 				g->h[s].hp++;
-	int found = cr_fov_update(g);
+	int found = cr_fov_refresh(g);
 	bool monster = cr_monster_in_view(g);
 	for (int s = 0; s < g->seats; s++) {
 		cr_hero *h = &g->h[s];
@@ -1275,23 +1279,23 @@ int cr_apply(cr_game *g, const game_choice *choices, game_events *evs, char *err
 {
 	if (g->over) {
 		snprintf(err, errlen, "the run is over");
-		return -1;
+		return GAME_ERR_OVER;
 	}
 	uint32_t pend = cr_pending(g);
 	for (int s = 0; s < g->seats; s++) {
 		if (!(pend >> s & 1)) {
 			if (choices[s] != GAME_NO_CHOICE) {
 				snprintf(err, errlen, "seat %d is not asked to choose now", s);
-				return -1;
+				return GAME_ERR_NOT_PENDING;
 			}
 			continue;
 		}
 		if (choices[s] == GAME_NO_CHOICE) {
 			snprintf(err, errlen, "seat %d has not chosen", s);
-			return -1;
+			return GAME_ERR_MISSING;
 		}
 		if (cr_choice_check(g, s, choices[s], err, errlen) != 0)
-			return -1;
+			return GAME_ERR_ILLEGAL;
 	}
 	if (g->n_vote)
 		cr_vote_resolve(g, choices, evs); /* C24: no time passes on the map */

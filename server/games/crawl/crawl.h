@@ -257,6 +257,9 @@ typedef struct cr_game {
 	int votes;
 	uint16_t served[CR_MAX_EVENTS]; /* times each event was served */
 	int devil;            /* index in mon[], -1 */
+	/* what the last sight update saw from (cr_fov_refresh) */
+	uint32_t doors_opened; /* in the run, so far */
+	uint32_t fov_doors, fov_key[CR_MAX_SEATS];
 } cr_game;
 
 enum cr_end { CR_END_NONE, CR_END_WON, CR_END_FALLEN, CR_END_TIME };
@@ -352,9 +355,10 @@ static inline void cr_emit(game_events *evs, uint16_t type, int seat, int32_t a,
 
 /* A new run: cfg validated, seats 1..CR_MAX_SEATS. */
 void cr_game_init(cr_game *g, const cr_config *cfg, int seats, uint64_t seed, game_events *evs);
-/* One decision: choices[seat] for every pending seat. Checks all first; -1
- * with a message (nothing changed) if any is illegal. Runs on to the next
- * decision (travel rounds included) or the end. */
+/* One decision: choices[seat] for every pending seat. Checks all first;
+ * a game_err code (GAME_OK is 0) with a message, nothing changed, if any is
+ * missing, not asked or illegal. Runs on to the next decision (travel
+ * rounds included) or the end. */
 int cr_apply(cr_game *g, const game_choice *choices, game_events *evs, char *err,
 	     size_t errlen);
 
@@ -426,6 +430,10 @@ void cr_event_open(cr_game *g, int seat, game_events *evs);
  * and adds CR_F_SEEN; returns how many tiles with something on them (a ?,
  * a chest, a portal, the lair) became seen for the first time. */
 int cr_fov_update(cr_game *g);
+/* The same, unless nothing sight depends on has changed since the last
+ * update (who is on the map, where, their sight, the doors opened): then
+ * the visible tiles are those already marked and 0 is returned. */
+int cr_fov_refresh(cr_game *g);
 bool cr_los(const cr_game *g, int x0, int y0, int x1, int y1);
 
 /* ---- AI (cr_ai.c) ------------------------------------------------------------ */
