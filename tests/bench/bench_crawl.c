@@ -166,15 +166,15 @@ int main(int argc, char **argv)
 	double lps = levels(20000, CR_DEF_W, CR_DEF_H, &rej);
 	printf("crawl: %.0f levels/s at %dx%d (acts in turn; %.3f rejections per level)\n", lps,
 	       CR_DEF_W, CR_DEF_H, rej);
-	bench_figure("crawl_levels_per_s", (double)(int64_t)lps, "levels/s");
+	bench_figure("crawl_levels_per_s", (double)(int64_t)(lps + 0.5), "levels/s");
 	printf("crawl: %.0f levels/s at %dx%d\n", levels(2000, CR_MAX_W, CR_MAX_H, &rej),
 	       CR_MAX_W, CR_MAX_H);
 	double cps = configs(20000);
 	printf("crawl: %.0f config_new/s (a table's start parses its options)\n", cps);
-	bench_figure("crawl_config_new_per_s", (double)(int64_t)cps, "configs/s");
+	bench_figure("crawl_config_new_per_s", (double)(int64_t)(cps + 0.5), "configs/s");
 	double nps = creates(5000, 4);
 	printf("crawl: %.0f create/s (4 seats: the first level, its monsters, sight)\n", nps);
-	bench_figure("crawl_create_per_s", (double)(int64_t)nps, "creates/s");
+	bench_figure("crawl_create_per_s", (double)(int64_t)(nps + 0.5), "creates/s");
 	double rounds, decisions;
 	for (int seats = 1; seats <= 4; seats++) {
 		double rs = runs(&cfg, seats, 1000, &rounds, &decisions);
@@ -184,7 +184,7 @@ int main(int argc, char **argv)
 			char key[40];
 			snprintf(key, sizeof key, "crawl_ai_runs_per_s_%d_seat%s", seats,
 				 seats == 1 ? "" : "s");
-			bench_figure(key, (double)(int64_t)rs, "runs/s");
+			bench_figure(key, (double)(int64_t)(rs + 0.5), "runs/s");
 		}
 	}
 	printf("crawl: %.0f AI runs/s through the game_kind vtable, 3 seats, every event kept\n",
