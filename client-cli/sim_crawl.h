@@ -72,6 +72,7 @@ typedef struct sr_result {
 	long levels, rejections, fallbacks;
 	int max_rejections;
 	long kills, falls;
+	long ups, jumps, revives, rests; /* the AI's trips up, quick jumps, fallen stood again, rests */
 	double seconds;
 } sr_result;
 

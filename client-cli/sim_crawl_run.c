@@ -49,9 +49,11 @@ int sr_run(const sr_opts *o, sr_result *res, char *err, size_t errlen)
 		while (!g->over) {
 			game_choice ch[GAME_MAX_SEATS];
 			uint32_t p = cr_pending(g);
-			for (int s = 0; s < GAME_MAX_SEATS; s++)
+			for (int s = 0; s < GAME_MAX_SEATS; s++) {
 				ch[s] = s < o->seats && (p >> s & 1) ? cr_ai_choose(g, s)
 								      : GAME_NO_CHOICE;
+				res->rests += ch[s] == CR_C_REST;
+			}
 			if (cr_apply(g, ch, NULL, err, errlen) != 0) {
 				free(rounds);
 				free(g);
@@ -71,6 +73,9 @@ int sr_run(const sr_opts *o, sr_result *res, char *err, size_t errlen)
 		if (g->gen_max_rejections > res->max_rejections)
 			res->max_rejections = g->gen_max_rejections;
 		res->votes += g->votes;
+		res->ups += g->ups;
+		res->jumps += g->jumps;
+		res->revives += g->revives;
 		for (int a = 1; a <= CR_MAX_ACTS; a++)
 			for (int t = 0; t < CR_NROOM; t++)
 				res->room[a][t] += g->room_count[a][t];
@@ -136,6 +141,11 @@ cJSON *sr_json(const sr_opts *o, const sr_result *r)
 	cJSON_AddNumberToObject(lv, "rejections_per_level", share(r->rejections, r->levels));
 	cJSON_AddNumberToObject(lv, "max_rejections", r->max_rejections);
 	cJSON_AddNumberToObject(lv, "fallbacks", (double)r->fallbacks);
+	cJSON *ai = cJSON_AddObjectToObject(j, "ai");
+	cJSON_AddNumberToObject(ai, "trips_up_per_run", share(r->ups, r->games));
+	cJSON_AddNumberToObject(ai, "quick_jumps_per_run", share(r->jumps, r->games));
+	cJSON_AddNumberToObject(ai, "stood_again_per_run", share(r->revives, r->games));
+	cJSON_AddNumberToObject(ai, "rests_per_run", share(r->rests, r->games));
 	cJSON_AddNumberToObject(j, "kills_per_run", share(r->kills, r->games));
 	cJSON_AddNumberToObject(j, "falls_per_run", share(r->falls, r->games));
 	cJSON_AddNumberToObject(j, "runs_per_second", r->seconds > 0 ? r->games / r->seconds : 0);
@@ -156,6 +166,10 @@ void sr_print(FILE *f, const sr_opts *o, const sr_result *r)
 	fprintf(f, "deepest act: 1 %ld, 2 %ld, 3 %ld;  kills %.1f, falls %.2f per run\n",
 		r->acts[1], r->acts[2], r->acts[3], share(r->kills, r->games),
 		share(r->falls, r->games));
+	fprintf(f, "the AI per run: %.2f trips back up (%.2f by the quick jump), %.2f fallen "
+		   "stood again, %.1f rests\n",
+		share(r->ups, r->games), share(r->jumps, r->games), share(r->revives, r->games),
+		share(r->rests, r->games));
 	fprintf(f, "\n? tiles per act      normal   elite treasure   shop   event   tiles\n");
 	for (int a = 1; a <= CR_MAX_ACTS; a++) {
 		long tot = 0;

@@ -137,6 +137,8 @@ const char *view_crawl_key_choice(const struct tv *tv, const struct view_form *f
 		return ok_id(tv, "wait");
 	case 'O':
 		return ok_id(tv, "explore");
+	case 'R':
+		return ok_id(tv, "rest");
 	case 'P':
 		return ok_id(tv, "portal");
 	case 'U':
@@ -441,6 +443,7 @@ static void draw_keys(struct scr *s, const struct tv *tv, const struct view_ui *
 		scr_put(s, 21, 0, SA_DIM,
 			!strcmp(st, "fallen")	    ? "You have fallen: the party carries you to the next level."
 			: !strcmp(st, "travelling") ? "On your way: you are asked again when something turns up."
+			: !strcmp(st, "resting")    ? "Resting: you are asked again when the party is healed."
 						    : "Waiting for the others.");
 	} else if (has_prefix(tv, "event:")) {
 		scr_put(s, 21, 0, SA_BOLD, "1-4 choose an option");
@@ -453,7 +456,7 @@ static void draw_keys(struct scr *s, const struct tv *tv, const struct view_ui *
 		scr_put(s, 21, 0, SA_BOLD,
 			mode == VIEW_CRAWL_DROP   ? "Drop which? 1-8"
 			: mode == VIEW_CRAWL_JUMP ? "Jump to which act? 1-3"
-					   : "WASD move/attack . wait O explore T travel P portal "
+					   : "WASD move . wait O explore R rest T travel P portal "
 					     "1-8 use X drop J jump");
 	}
 	char idbuf[40];

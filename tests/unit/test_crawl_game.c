@@ -738,3 +738,200 @@ TEST(crawl_C15_the_party_is_on_a_first_run_when_any_seat_is)
 		CHECK_MSG(g.first_run == cases[i].first, "%s", cases[i].json);
 	}
 }
+
+/* C36: rest waits without being asked until the party on the map is
+ * healed; a monster coming into view stops it; it is offered only while
+ * someone is hurt and nothing is in view. */
+TEST(crawl_C36_rest_until_the_party_is_healed)
+{
+	arena(2, 70);
+	char err[8];
+	CHECK(cr_choice_check(&g, 0, CR_C_REST, err, sizeof err) != 0); /* nobody hurt */
+	g.h[1].hp = 26;
+	CHECK(cr_choice_check(&g, 0, CR_C_REST, err, sizeof err) == 0); /* for the party */
+	act(0, CR_C_REST);
+	CHECK_EQ(g.h[0].travel, CR_TR_REST);
+	CHECK_EQ(cr_pending(&g), 2u); /* the resting seat is not asked */
+	CHECK_EQ(g.h[0].x, 5);
+	cJSON *v = crawl_kind.view((const game_state *)&g, 0);
+	cJSON *p0 = cJSON_GetArrayItem(cJSON_GetObjectItem(v, "party"), 0);
+	CHECK_STR(cJSON_GetObjectItem(p0, "state")->valuestring, "resting");
+	CHECK_STR(cJSON_GetObjectItem(p0, "travel")->valuestring, "rest");
+	cJSON_Delete(v);
+	/* both resting: the rounds run inside one decision, to full HP */
+	act(1, CR_C_REST);
+	CHECK_EQ(g.h[1].hp, g.h[1].max_hp);
+	CHECK(!g.h[0].travel && !g.h[1].travel);
+	const game_event *stop = NULL;
+	for (size_t i = 0; i < evs.len; i++)
+		if (evs.v[i].type == CR_EV_TRAVEL && evs.v[i].a == 0)
+			stop = &evs.v[i];
+	REQUIRE(stop);
+	CHECK_EQ(stop->b, CR_STOP_RESTED);
+	CHECK(g.rounds >= 4 * 8);
+	/* a monster behind a door comes through it: the rest stops, and is
+	 * not offered with it in view */
+	arena(1, 71);
+	g.lv.tile[5][14] = CR_T_DOOR;
+	for (int y = 1; y < 11; y++)
+		if (y != 5)
+			g.lv.tile[y][14] = CR_T_WALL;
+	put_monster("rat", 18, 5, true);
+	cr_fov_update(&g);
+	g.h[0].hp = 10;
+	act(0, CR_C_REST);
+	CHECK(g.h[0].travel == CR_TR_NONE && g.h[0].hp < 30);
+	CHECK(cr_monster_in_view(&g));
+	CHECK(cr_choice_check(&g, 0, CR_C_REST, err, sizeof err) != 0);
+	CHECK(find_ev(CR_EV_TRAVEL) != NULL);
+}
+
+/* ---- the AI (C48), on hand-made situations -------------------------------- */
+
+/* Tiles from column x0 on are unseen: something to explore. */
+static void unseen_from(int x0)
+{
+	for (int y = 0; y < 12; y++)
+		for (int x = x0; x < 30; x++)
+			g.flag[y][x] = 0;
+}
+
+static bool is_step(game_choice c) { return c >= CR_C_N && c <= CR_C_W; }
+
+/* The tile a choice heads for: a step's, or a travel's target. */
+static cr_pos heads_for(int seat, game_choice c)
+{
+	if (is_step(c))
+		return (cr_pos){(uint8_t)(g.h[seat].x + cr_dx[c - CR_C_N]),
+				(uint8_t)(g.h[seat].y + cr_dy[c - CR_C_N])};
+	if (c >= CR_C_TRAVEL)
+		return (cr_pos){(uint8_t)((c - CR_C_TRAVEL) & 0xff),
+				(uint8_t)((c - CR_C_TRAVEL) >> 8)};
+	return (cr_pos){g.h[seat].x, g.h[seat].y};
+}
+
+/* The party keeps together: a follower goes to the first scoundrel's tile,
+ * which waits for it; together, everyone heads the same way. */
+TEST(crawl_C48_the_party_keeps_together)
+{
+	arena(3, 80);
+	unseen_from(25);
+	g.h[2].x = 12;
+	CHECK_EQ(cr_ai_choose(&g, 0), CR_C_WAIT); /* the leader waits */
+	CHECK_EQ(cr_ai_choose(&g, 1), CR_C_W);    /* one step from it */
+	game_choice c2 = cr_ai_choose(&g, 2);
+	CHECK_EQ(c2, CR_C_TRAVEL + 5 * 256 + 5); /* far: travels to it */
+	for (int s = 1; s < 3; s++)
+		g.h[s].x = 5;
+	game_choice c0 = cr_ai_choose(&g, 0);
+	CHECK(c0 != CR_C_WAIT);
+	CHECK(heads_for(0, c0).x > 5); /* east, to the unseen */
+	CHECK_EQ(cr_ai_choose(&g, 1), c0);
+	CHECK_EQ(cr_ai_choose(&g, 2), c0);
+	/* a leader travelling: a follower close by takes the same travel */
+	g.h[0].travel = CR_TR_TO;
+	g.h[0].tx = 20;
+	g.h[0].ty = 5;
+	g.h[0].x = 6;
+	CHECK_EQ(cr_ai_choose(&g, 1), CR_C_TRAVEL + 5 * 256 + 20);
+}
+
+/* The party rests when someone is below half HP with nothing to heal; the
+ * ? tiles wait until it is at 75%, the rest is explored first. */
+TEST(crawl_C48_rests_and_leaves_the_question_marks_for_last)
+{
+	arena(2, 81);
+	unseen_from(25);
+	g.h[1].x = 5;
+	g.h[1].hp = 12;
+	CHECK_EQ(cr_ai_choose(&g, 0), CR_C_REST);
+	CHECK_EQ(cr_ai_choose(&g, 1), CR_C_REST);
+	g.h[1].inv[0] = (int8_t)item("potion_healing"); /* it can heal itself */
+	CHECK(cr_ai_choose(&g, 0) != CR_C_REST);
+	/* a ? nearer than the unexplored: the unexplored first */
+	arena(1, 82);
+	unseen_from(25);
+	g.flag[5][8] |= CR_F_QMARK;
+	game_choice c = cr_ai_choose(&g, 0);
+	cr_pos to = heads_for(0, c);
+	CHECK(to.x > 8 && !(to.x == 8 && to.y == 5));
+	CHECK(c >= CR_C_TRAVEL || (c != CR_C_E && is_step(c))); /* around it */
+	/* only the ? left: rested first, then in */
+	arena(1, 83);
+	g.flag[5][8] |= CR_F_QMARK;
+	g.h[0].hp = 20;
+	CHECK_EQ(cr_ai_choose(&g, 0), CR_C_REST);
+	g.h[0].hp = 30;
+	CHECK_EQ(cr_ai_choose(&g, 0), CR_C_TRAVEL + 5 * 256 + 8);
+}
+
+/* The last act: a place with its sleeping devil, a portal up, part unseen. */
+static void last_act(int seats, uint64_t seed)
+{
+	arena(seats, seed);
+	g.act = g.max_act = 3;
+	g.lv.has_up = g.lv.has_lair = true;
+	g.lv.up = (cr_pos){2, 2};
+	g.flag[2][2] |= CR_F_UP;
+	g.lv.lair = (cr_pos){24, 5};
+	g.flag[5][24] |= CR_F_LAIR;
+	g.devil = put_monster("devil", 24, 5, false);
+	cr_fov_update(&g);
+}
+
+/* Somebody fallen in the last act, the level explored: back up to stand
+ * them again — by the portal up when seen, else the quick jump when all
+ * can pay it. */
+TEST(crawl_C48_goes_back_up_for_the_fallen)
+{
+	last_act(2, 84);
+	g.h[1].alive = false;
+	g.h[1].hp = 0;
+	CHECK_EQ(cr_ai_choose(&g, 0), CR_C_TRAVEL + 2 * 256 + 2);
+	g.h[0].x = 2;
+	g.h[0].y = 2;
+	CHECK_EQ(cr_ai_choose(&g, 0), CR_C_PORTAL);
+	/* the portal up not seen: the quick jump to act 2, if it can be paid */
+	last_act(2, 85);
+	g.h[1].alive = false;
+	g.flag[2][2] &= (uint8_t)~CR_F_SEEN;
+	g.h[0].gold = 30;
+	CHECK_EQ(cr_ai_choose(&g, 0), CR_C_JUMP + 2);
+	g.h[0].gold = 10;
+	CHECK(cr_ai_choose(&g, 0) != CR_C_JUMP + 2);
+	/* nobody fallen, the devil within reach of a fresh party: no trip */
+	last_act(1, 86);
+	g.h[0].atk = 20;
+	CHECK(cr_ai_choose(&g, 0) != CR_C_TRAVEL + 2 * 256 + 2);
+}
+
+/* Exploring keeps away from the sleeping devil (nearer unexplored tiles by
+ * its lair are left); once awake, a scoundrel low on HP steps out of its
+ * reach. */
+TEST(crawl_C48_keeps_away_from_the_sleeping_devil)
+{
+	last_act(1, 87);
+	unseen_from(27); /* by the lair */
+	for (int y = 0; y < 12; y++)
+		g.flag[y][0] = 0; /* and far west */
+	g.h[0].x = 16;
+	cr_fov_update(&g);
+	REQUIRE(!cr_monster_in_view(&g));
+	cr_pos near;
+	REQUIRE(cr_explore_target(&g, 0, &near));
+	CHECK(near.x > 16); /* what explore would take */
+	game_choice c = cr_ai_choose(&g, 0);
+	CHECK(heads_for(0, c).x < 16); /* west, though east is nearer */
+	/* awake, next to a scoundrel low on HP: it steps away from the lair */
+	last_act(1, 88);
+	g.mon[g.devil].awake = true;
+	g.mon[g.devil].x = 22;
+	g.h[0].x = 21;
+	g.h[0].hp = 8;
+	c = cr_ai_choose(&g, 0);
+	REQUIRE(is_step(c));
+	cr_pos to = heads_for(0, c);
+	CHECK(abs(to.x - 24) + abs(to.y - 5) > 3);
+	g.h[0].hp = 30; /* healthy: it fights */
+	CHECK_EQ(cr_ai_choose(&g, 0), CR_C_E);
+}

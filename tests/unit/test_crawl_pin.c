@@ -7,7 +7,8 @@
  * gave before it was tuned (tests/bench/bench_crawl.c says how it was
  * tuned). A hash that moves means a run changed: find out why before
  * touching the pin. A change of the rules or of the AI re-pins on purpose,
- * and its commit says so.
+ * and its commit says so (the levels' hash has held since the pin was
+ * made; the runs' were re-pinned for the party AI and `rest`, C36, C48).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -156,7 +157,7 @@ TEST(crawl_pin_ai_choices_and_events)
 		mix_final(&h, &g);
 	}
 	game_events_free(&evs);
-	CHECK_HASH(h, 0x264dbc1e5961408cULL);
+	CHECK_HASH(h, 0x6485fc2c04b12f07ULL);
 }
 
 static void mix_json(uint64_t *h, cJSON *j)
@@ -226,5 +227,5 @@ TEST(crawl_pin_kind_json_views_events_results)
 	k->config_free(cfg[0]);
 	k->config_free(cfg[1]);
 	game_events_free(&evs);
-	CHECK_HASH(h, 0xdd5dfc5e46ad0662ULL);
+	CHECK_HASH(h, 0x98d184afd4fa773aULL);
 }

@@ -70,3 +70,37 @@ TEST(crawl_C48_C6_sim_runs_report_figures_that_add_up)
 	fclose(out);
 	fclose(err);
 }
+
+static double num_at(const cJSON *o, const char *a, const char *b)
+{
+	const cJSON *v = cJSON_GetObjectItem(o, a);
+	if (b)
+		v = cJSON_GetObjectItem(v, b);
+	return cJSON_IsNumber(v) ? v->valuedouble : -1;
+}
+
+/* C48: the AI plays runs through and mostly wins them; a party that loses
+ * a scoundrel in the last act goes back up (by the portal, or the quick
+ * jump when the way up is not known) and stands them again. Fixed seeds:
+ * the figures are the same on every run of the test. */
+TEST(crawl_C48_the_ai_wins_and_takes_the_way_back_up)
+{
+	char *solo[] = {"crawl", "--games", "40", "--seats", "1", "--seed", "3", "--json", NULL};
+	cJSON *j = run_cli(solo, 8);
+	REQUIRE(j);
+	CHECK_MSG(num_at(j, "win_rate", NULL) >= 0.75, "one seat: %.3f",
+		  num_at(j, "win_rate", NULL));
+	cJSON_Delete(j);
+	char *party[] = {"crawl",	   "--games", "40", "--seats", "4", "--seed", "3",
+			 "--deadly-events", "--json",  NULL};
+	j = run_cli(party, 9);
+	REQUIRE(j);
+	CHECK_MSG(num_at(j, "win_rate", NULL) >= 0.85, "four seats: %.3f",
+		  num_at(j, "win_rate", NULL));
+	CHECK(num_at(j, "ai", "trips_up_per_run") > 0);
+	CHECK(num_at(j, "ai", "quick_jumps_per_run") > 0);
+	CHECK(num_at(j, "ai", "stood_again_per_run") > 0);
+	CHECK(num_at(j, "ai", "rests_per_run") > 0);
+	CHECK(num_at(j, "ends", "time") <= 2);
+	cJSON_Delete(j);
+}

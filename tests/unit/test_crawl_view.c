@@ -104,7 +104,7 @@ TEST(crawl_C38_lair_draws_the_level_and_the_party_in_80x24)
 	CHECK(scr_contains(&s, " 2 AI"));
 	CHECK(scr_contains(&s, "1 effervescent potion")); /* unknown: its appearance */
 	CHECK(!scr_contains(&s, "healing"));
-	CHECK(scr_contains(&s, "WASD move/attack"));
+	CHECK(scr_contains(&s, "WASD move . wait O explore R rest"));
 	CHECK(scr_contains(&s, "[Q]uit"));
 	/* keys: each to an option of this decision, or nothing */
 	CHECK_STR(key_id(&tv, 'O'), "explore");

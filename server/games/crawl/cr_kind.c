@@ -29,6 +29,7 @@ static const char *const simple_ids[] = {
 	[CR_C_WAIT] = "wait",	    [CR_C_N] = "n",	  [CR_C_E] = "e",
 	[CR_C_S] = "s",		    [CR_C_W] = "w",	  [CR_C_EXPLORE] = "explore",
 	[CR_C_PORTAL] = "portal",   [CR_C_OUT] = "out",	  [CR_C_LEAVE] = "leave",
+	[CR_C_REST] = "rest",
 };
 
 static const struct {
@@ -455,6 +456,7 @@ static cJSON *options_json(const game_state *st, int seat)
 		}
 		const char *simple = x == CR_C_WAIT	 ? (h->gate ? "Wait in the gateway" : "Wait")
 				     : x == CR_C_EXPLORE ? "Explore"
+				     : x == CR_C_REST	 ? "Rest until the party is healed"
 				     : x == CR_C_PORTAL	 ? (g->flag[h->y][h->x] & CR_F_DOWN
 								    ? "Take the portal down"
 								    : "Take the portal up")
@@ -503,6 +505,8 @@ static const char *hero_state(const cr_hero *h)
 		return "shop";
 	if (h->gate)
 		return "gateway";
+	if (h->travel == CR_TR_REST)
+		return "resting";
 	if (h->travel)
 		return "travelling";
 	return "map";
@@ -546,8 +550,8 @@ static cJSON *hero_json(const cr_game *g, int s)
 		num(o, "gateway", h->gate);
 	else
 		cJSON_AddNullToObject(o, "gateway");
-	if (h->travel == CR_TR_EXPLORE) {
-		cJSON_AddStringToObject(o, "travel", "explore");
+	if (h->travel == CR_TR_EXPLORE || h->travel == CR_TR_REST) {
+		cJSON_AddStringToObject(o, "travel", h->travel == CR_TR_REST ? "rest" : "explore");
 	} else if (h->travel == CR_TR_TO) {
 		cJSON *t = cJSON_AddArrayToObject(o, "travel");
 		cJSON_AddItemToArray(t, cJSON_CreateNumber(h->tx));
@@ -679,7 +683,7 @@ static const char *const ev_names[] = {
 };
 
 static const char *const stop_names[] = {"arrived", "monster", "found", "hurt",
-					 "blocked", "screen",  "done"};
+					 "blocked", "screen",  "done",  "rested"};
 static const char *const stat_names[] = {"max_hp", "attack", "defense", "xp"};
 
 static void monster_fields(const cr_game *g, cJSON *o, int32_t ref)
@@ -811,9 +815,12 @@ static cJSON *event_json(const game_state *st, const game_event *ev, int viewer)
 	case CR_EV_TRAVEL:
 		cJSON_AddBoolToObject(o, "start", ev->a);
 		if (ev->a)
-			cJSON_AddStringToObject(o, "mode", ev->b == CR_TR_EXPLORE ? "explore" : "to");
+			cJSON_AddStringToObject(o, "mode", ev->b == CR_TR_EXPLORE ? "explore"
+							   : ev->b == CR_TR_REST  ? "rest"
+										  : "to");
 		else
-			cJSON_AddStringToObject(o, "why", stop_names[ev->b % 7]);
+			cJSON_AddStringToObject(o, "why",
+						stop_names[ev->b % ARRAY_LEN(stop_names)]);
 		break;
 	case CR_EV_FIRE:
 		num(o, "damage", ev->a);

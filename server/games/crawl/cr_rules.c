@@ -13,8 +13,6 @@
 
 #define HERO_HP 30
 #define HERO_GOLD 15
-#define HERO_ATK_LO 2
-#define HERO_ATK_HI 4
 #define HERO_SIGHT 7
 #define REGEN_EVERY 8
 #define JUMP_FEE 25
@@ -77,6 +75,16 @@ bool cr_has_special(const cr_game *g, int special)
 		for (int s = 0; s < g->seats; s++)
 			if (g->h[s].alive && (g->h[s].relics >> r & 1))
 				return true;
+	}
+	return false;
+}
+
+bool cr_party_hurt(const cr_game *g)
+{
+	for (int s = 0; s < g->seats; s++) {
+		const cr_hero *h = &g->h[s];
+		if (h->alive && !h->gate && h->hp < h->max_hp)
+			return true;
 	}
 	return false;
 }
@@ -393,7 +401,7 @@ void cr_hurt_monster(cr_game *g, int seat, int m, int dmg, game_events *evs)
  * every blow lands. */
 static void hero_attacks(cr_game *g, int seat, int m, game_events *evs)
 {
-	int dmg = rng_range(&g->rules, HERO_ATK_LO, HERO_ATK_HI) + cr_attack_bonus(g, seat) -
+	int dmg = rng_range(&g->rules, CR_HERO_ATK_LO, CR_HERO_ATK_HI) + cr_attack_bonus(g, seat) -
 		  CT(g)->monster[g->mon[m].kind].def;
 	cr_hurt_monster(g, seat, m, dmg < 1 ? 1 : dmg, evs);
 }
@@ -581,6 +589,7 @@ static void arrive(cr_game *g, int act, game_events *evs)
 		if (!h->alive) { /* C39: carried along, back on their feet */
 			h->alive = true;
 			h->hp = (int16_t)((h->max_hp + 1) / 2);
+			g->revives++;
 			cr_emit(evs, CR_EV_REVIVE, s, h->hp, 0, 0);
 		}
 		h->x = lv->start.x;
@@ -730,7 +739,8 @@ static bool frontier(const uint8_t *flag, int at)
  * carrying with each tile the first steps of every shortest path to it (a
  * tile's predecessors are all done before it is taken: the graph is
  * undirected, so this is the search from the target back). */
-static bool explore_search(const cr_game *g, int seat, cr_pos *out, int *dir)
+static bool explore_search(const cr_game *g, int seat, cr_pos *out, int *dir,
+			   const cr_avoid *av, bool *qmark)
 {
 	const cr_level *lv = &g->lv;
 	const cr_hero *h = &g->h[seat];
@@ -741,6 +751,7 @@ static bool explore_search(const cr_game *g, int seat, cr_pos *out, int *dir)
 	for (int y = 0; y < lv->h; y++)
 		memset(&dist[y * CR_MAX_W], 0xff, (size_t)lv->w * sizeof dist[0]);
 	int head = 0, tail = 0, best_d = CR_FAR, best = -1;
+	int q_at = -1, q_dir = 0; /* the nearest ? left out (av->qmarks) */
 	int from = h->y * CR_MAX_W + h->x;
 	dist[from] = 0;
 	first[from] = 0;
@@ -762,10 +773,29 @@ static bool explore_search(const cr_game *g, int seat, cr_pos *out, int *dir)
 			}
 			if (!cr_passable(tile[n]) || !(flag[n] & CR_F_SEEN))
 				continue;
+			if (av && av->qmarks && (flag[n] & CR_F_QMARK)) {
+				if (q_at < 0) { /* breadth first: the nearest */
+					q_at = n;
+					q_dir = d ? __builtin_ctz(first[at]) : k;
+				}
+				continue;
+			}
+			if (av && av->r2) {
+				int dx = n % CR_MAX_W - av->at.x, dy = n / CR_MAX_W - av->at.y;
+				if (dx * dx + dy * dy <= av->r2)
+					continue;
+			}
 			dist[n] = (uint16_t)(d + 1);
 			first[n] = d ? first[at] : (uint8_t)(1u << k);
 			q[tail++] = (uint16_t)n;
 		}
+	}
+	if (qmark)
+		*qmark = best < 0 && q_at >= 0;
+	if (best < 0 && q_at >= 0) {
+		*out = (cr_pos){(uint8_t)(q_at % CR_MAX_W), (uint8_t)(q_at / CR_MAX_W)};
+		*dir = q_dir;
+		return true;
 	}
 	if (best < 0)
 		return false;
@@ -777,7 +807,13 @@ static bool explore_search(const cr_game *g, int seat, cr_pos *out, int *dir)
 
 bool cr_explore_target(const cr_game *g, int seat, cr_pos *out)
 {
-	return explore_search(g, seat, out, NULL);
+	return explore_search(g, seat, out, NULL, NULL, NULL);
+}
+
+bool cr_explore_avoiding(const cr_game *g, int seat, const cr_avoid *av, cr_pos *out, int *dir,
+			 bool *qmark)
+{
+	return explore_search(g, seat, out, dir, av, qmark);
 }
 
 static void stop_travel(cr_game *g, int seat, int why, game_events *evs)
@@ -809,9 +845,11 @@ static game_choice travel_step(cr_game *g, int seat, game_events *evs)
 	cr_hero *h = &g->h[seat];
 	cr_pos t = {h->tx, h->ty};
 	int d;
+	if (h->travel == CR_TR_REST)
+		return CR_C_WAIT; /* map_round says when it ends */
 	if (h->travel == CR_TR_EXPLORE) {
 		/* the target is never the seat's own tile: the step comes with it */
-		if (!explore_search(g, seat, &t, &d)) {
+		if (!explore_search(g, seat, &t, &d, NULL, NULL)) {
 			stop_travel(g, seat, CR_STOP_DONE, evs);
 			return CR_C_WAIT;
 		}
@@ -892,6 +930,8 @@ static bool legal(const cr_game *g, int seat, game_choice c)
 		int a = c & 0xff;
 		return a >= 1 && a <= g->max_act && a != g->act && h->gold >= cr_jump_fee(g, a);
 	}
+	if (c == CR_C_REST)
+		return !cr_monster_in_view(g) && cr_party_hurt(g);
 	if (c == CR_C_EXPLORE) {
 		cr_pos t;
 		return !cr_monster_in_view(g) && cr_explore_target(g, seat, &t);
@@ -951,6 +991,7 @@ int cr_options(const cr_game *g, int seat, game_choice *out, int max)
 	for (int c = CR_C_N; c <= CR_C_W; c++)
 		ADD(c);
 	ADD(CR_C_EXPLORE);
+	ADD(CR_C_REST);
 	ADD(CR_C_PORTAL);
 	for (int i = 0; i < CR_INV_MAX; i++)
 		ADD(CR_C_USE + i);
@@ -1132,6 +1173,12 @@ static void act_one(cr_game *g, int seat, game_choice c, game_events *evs)
 		step(g, seat, c - CR_C_N, evs);
 		return;
 	}
+	if (c == CR_C_REST) { /* C36: a traveller that does not move */
+		h->travel = CR_TR_REST;
+		h->travel_hp = h->hp;
+		cr_emit(evs, CR_EV_TRAVEL, seat, 1, h->travel, 0);
+		return;
+	}
 	if (c == CR_C_EXPLORE || (c >= CR_C_TRAVEL && c < CR_C_TRAVEL + 0x10000)) {
 		h->travel = c == CR_C_EXPLORE ? CR_TR_EXPLORE : CR_TR_TO;
 		h->tx = (uint8_t)((c - CR_C_TRAVEL) & 0xff);
@@ -1222,6 +1269,12 @@ static bool party_departs(cr_game *g, game_events *evs)
 	}
 	if (!dest)
 		return false;
+	g->ups += dest < g->act;
+	for (int s = 0; s < g->seats; s++)
+		if (g->h[s].alive && g->h[s].gate_fee) {
+			g->jumps++;
+			break;
+		}
 	arrive(g, dest, evs);
 	return true;
 }
@@ -1254,20 +1307,22 @@ static void map_round(cr_game *g, const game_choice *choices, uint32_t pend, gam
 			if (g->h[s].alive && g->h[s].hp < g->h[s].max_hp)
 				g->h[s].hp++;
 	int found = cr_fov_refresh(g);
-	bool monster = cr_monster_in_view(g);
+	bool monster = cr_monster_in_view(g), hurt = cr_party_hurt(g);
 	for (int s = 0; s < g->seats; s++) {
 		cr_hero *h = &g->h[s];
 		if (!h->travel)
 			continue;
 		if (h->travel == CR_TR_TO && h->x == h->tx && h->y == h->ty)
 			stop_travel(g, s, CR_STOP_ARRIVED, evs);
+		else if (h->travel == CR_TR_REST && !hurt)
+			stop_travel(g, s, CR_STOP_RESTED, evs);
 		else if (g->n_vote || h->screen)
 			stop_travel(g, s, CR_STOP_SCREEN, evs);
 		else if (monster)
 			stop_travel(g, s, CR_STOP_MONSTER, evs);
 		else if (h->hp < hp_before[s])
 			stop_travel(g, s, CR_STOP_HURT, evs);
-		else if (found)
+		else if (found && h->travel != CR_TR_REST)
 			stop_travel(g, s, CR_STOP_FOUND, evs);
 	}
 	if (g->rounds >= g->cfg.max_rounds)

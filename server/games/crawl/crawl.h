@@ -40,6 +40,8 @@
 #define CR_INV_BASE 8
 #define CR_INV_MAX 12
 #define CR_SHOP_ITEMS 3 /* plus one relic */
+#define CR_HERO_ATK_LO 2 /* C34: a scoundrel's blow, before its bonuses */
+#define CR_HERO_ATK_HI 4
 
 /* ---- content (cr_data.c): the data files parsed and validated (C29) -------- */
 
@@ -183,7 +185,7 @@ enum {
 };
 
 enum cr_screen { CR_SC_NONE, CR_SC_EVENT, CR_SC_SHOP };
-enum cr_travel { CR_TR_NONE, CR_TR_TO, CR_TR_EXPLORE };
+enum cr_travel { CR_TR_NONE, CR_TR_TO, CR_TR_EXPLORE, CR_TR_REST };
 
 typedef struct cr_monster {
 	uint8_t kind, x, y;
@@ -255,6 +257,7 @@ typedef struct cr_game {
 	/* what the simulator reports */
 	int gen_levels, gen_rejections, gen_fallbacks, gen_max_rejections;
 	int votes;
+	int ups, jumps, revives; /* the party went back up; by a quick jump; fallen stood again */
 	uint16_t served[CR_MAX_EVENTS]; /* times each event was served */
 	int devil;            /* index in mon[], -1 */
 	/* what the last sight update saw from (cr_fov_refresh) */
@@ -273,6 +276,7 @@ enum {
 	CR_C_PORTAL = 6,
 	CR_C_OUT = 7,
 	CR_C_LEAVE = 8, /* leave a shop */
+	CR_C_REST = 9,  /* wait until the party on the map is healed (C36) */
 	CR_C_USE = 0x100,   /* + slot */
 	CR_C_DROP = 0x200,  /* + slot */
 	CR_C_JUMP = 0x300,  /* + act */
@@ -342,7 +346,7 @@ enum cr_ev {
 };
 
 enum cr_stop { CR_STOP_ARRIVED, CR_STOP_MONSTER, CR_STOP_FOUND, CR_STOP_HURT, CR_STOP_BLOCKED,
-	       CR_STOP_SCREEN, CR_STOP_DONE };
+	       CR_STOP_SCREEN, CR_STOP_DONE, CR_STOP_RESTED };
 
 /* ---- rules (cr_rules.c, cr_events.c, cr_fov.c) ----------------------------- */
 
@@ -396,9 +400,24 @@ void cr_bfs_seen(const cr_game *g, int x0, int y0, uint16_t dist[CR_MAX_H][CR_MA
  * (x0, y0) needs no more). */
 void cr_bfs_seen_to(const cr_game *g, int x0, int y0, int sx, int sy,
 		    uint16_t dist[CR_MAX_H][CR_MAX_W]);
+/* Someone living on the map is below their maximum HP (rest is offered). */
+bool cr_party_hurt(const cr_game *g);
 /* Explore's next target for a seat: the nearest seen tile next to an unseen
  * one, or an unentered ? or unopened chest; false when none is left. */
 bool cr_explore_target(const cr_game *g, int seat, cr_pos *out);
+/* What the AI's exploring leaves out (C48): the tiles within sqrt(r2) of
+ * `at` (r2 0: none; it keeps away from the sleeping devil), and with
+ * `qmarks` the ? tiles (never a target, never stepped on). */
+typedef struct cr_avoid {
+	cr_pos at;
+	int r2;
+	bool qmarks;
+} cr_avoid;
+/* Explore's target over the seen tiles av leaves, with the first step
+ * toward it in *dir. With av->qmarks, when nothing else is left, the
+ * nearest ? tile next to what was searched, and *qmark set. */
+bool cr_explore_avoiding(const cr_game *g, int seat, const cr_avoid *av, cr_pos *out, int *dir,
+			 bool *qmark);
 
 /* Events (cr_events.c). */
 void cr_pool_shuffle(cr_game *g);
