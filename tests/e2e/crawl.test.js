@@ -66,7 +66,27 @@ function decide(opts, view, seat, { qmarks = false, turn = 0 } = {}) {
 		if (heal) return heal.id;
 	}
 	const canTravel = has('explore') || ids.some((i) => i.startsWith('travel:'));
+	// the first step of a shortest path over the known map (a space is
+	// unknown, '#' a wall), else the open step that gets closer
 	const stepTo = (x, y) => {
+		const open = (cx, cy) => view.map[cy] && ![' ', '#', undefined].includes(view.map[cy][cx]);
+		const first = new Map([[`${me.x},${me.y}`, null]]);
+		const queue = [[me.x, me.y]];
+		while (queue.length) {
+			const [cx, cy] = queue.shift();
+			if (cx === x && cy === y) {
+				const d = first.get(`${cx},${cy}`);
+				if (d && has(d)) return d;
+				break;
+			}
+			for (const [d, [dx, dy]] of Object.entries(DIRS)) {
+				const k = `${cx + dx},${cy + dy}`;
+				if (first.has(k) || !(open(cx + dx, cy + dy) || (cx + dx === x && cy + dy === y)))
+					continue;
+				first.set(k, first.get(`${cx},${cy}`) || d);
+				queue.push([cx + dx, cy + dy]);
+			}
+		}
 		let best = null;
 		let bd = Math.abs(x - me.x) + Math.abs(y - me.y);
 		for (const [d, [dx, dy]] of Object.entries(DIRS)) {
@@ -77,8 +97,8 @@ function decide(opts, view, seat, { qmarks = false, turn = 0 } = {}) {
 			}
 		}
 		if (best) return best;
-		const open = Object.keys(DIRS).filter(has);
-		return open.length ? open[turn % open.length] : 'wait';
+		const steps = Object.keys(DIRS).filter(has);
+		return steps.length ? steps[turn % steps.length] : 'wait';
 	};
 	// a scoundrel went into a gateway: follow
 	const gate = view.party.find((p) => p.state === 'gateway' && p.seat !== seat);

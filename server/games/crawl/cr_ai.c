@@ -314,6 +314,7 @@ static int apart(const cr_game *g, int a, int b)
  * seen tiles stands on its tile (one cut off, by a teleport say, or gone
  * far, is not waited for: a human may have other plans). */
 #define GATHER 12
+#define PATIENCE 800 /* rounds on a level */
 
 static bool gathered(const cr_game *g, int lead)
 {
@@ -702,14 +703,17 @@ static game_choice on_map(const cr_game *g, int seat, rng *r)
 		return go_to(g, seat, o->x, o->y);
 	}
 	/* the party keeps together: a follower goes to the leader; the leader
-	 * (and whoever stands with it) waits until all are there */
+	 * (and whoever stands with it) waits until all are there — for
+	 * PATIENCE rounds of a level: a party that has not moved on by then
+	 * (a leader with other plans) is left to each scoundrel's own */
 	int lead = leader(g);
-	if (lead != seat) {
+	bool patient = g->rounds - g->arrived_round < PATIENCE;
+	if (lead != seat && patient) {
 		game_choice c = follow(g, seat, lead);
 		if (c != GAME_NO_CHOICE)
 			return c;
 	}
-	if (!gathered(g, lead))
+	if (patient && !gathered(g, lead))
 		return CR_C_WAIT;
 	if (party_rests(g))
 		return rest(g, seat);
