@@ -439,3 +439,113 @@ TEST(crawl_C47_events_name_their_monsters_after_the_level_is_gone)
 	K->destroy(st);
 	K->config_free(c);
 }
+
+/* Whether two JSON trees print the same (both are freed). */
+static bool same_json(cJSON *a, cJSON *b)
+{
+	char *x = cJSON_PrintUnformatted(a), *y = cJSON_PrintUnformatted(b);
+	bool same = x && y && !strcmp(x, y);
+	free(x);
+	free(y);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+	return same;
+}
+
+/* The state with what the party does not know changed (C47): the tiles it
+ * has not seen (walls and floors swapped, what lies on them moved), the
+ * monsters nobody sees (another kind, HP, sleep, place), the order of the
+ * events left, the ? odds and every generator; and, through a copy of the
+ * content, what two unknown kinds of potion are (names, ids, effects
+ * swapped: their appearances stay). */
+static void scramble_hidden(cr_game *p, cr_content *ct, rng *r)
+{
+	for (int y = 1; y < p->lv.h - 1; y++)
+		for (int x = 1; x < p->lv.w - 1; x++) {
+			if (p->flag[y][x] & CR_F_SEEN)
+				continue;
+			p->lv.tile[y][x] = p->lv.tile[y][x] == CR_T_WALL ? CR_T_FLOOR : CR_T_WALL;
+			p->flag[y][x] = (uint8_t)(rng_below(r, 4) ? 0 : CR_F_QMARK | CR_F_CHEST);
+		}
+	for (int m = 0; m < p->n_mon; m++) {
+		cr_monster *mo = &p->mon[m];
+		if (!mo->alive || (p->flag[mo->y][mo->x] & CR_F_VISIBLE) || m == p->devil)
+			continue;
+		mo->kind = (uint8_t)rng_below(r, (uint32_t)ct->devil);
+		mo->hp = (int16_t)(1 + rng_below(r, 30));
+		mo->awake = !mo->awake;
+		if (mo->x + 1 < p->lv.w - 1 && !(p->flag[mo->y][mo->x + 1] & CR_F_VISIBLE))
+			mo->x++;
+	}
+	rng_shuffle(r, p->pool, (uint32_t)p->n_pool, sizeof p->pool[0]);
+	p->repeat_at = (int)rng_below(r, (uint32_t)p->n_pool);
+	for (int i = 0; i < CR_NODDS; i++)
+		p->odds.cur[i] = (int16_t)rng_below(r, 3000);
+	rng_seed(&p->rules, rng_u64(r), 1);
+	rng_seed(&p->qrng, rng_u64(r), 2);
+	rng_seed(&p->shared_rng, rng_u64(r), 3);
+	for (int s = 0; s < p->seats; s++)
+		rng_seed(&p->h[s].erng, rng_u64(r), 10);
+	*ct = *p->cfg.ct;
+	int a = -1, b = -1;
+	for (int k = 0; k < ct->n_items; k++)
+		if (ct->item[k].cls == CR_IC_POTION && !(p->identified >> k & 1)) {
+			if (a < 0)
+				a = k;
+			else if (b < 0)
+				b = k;
+		}
+	if (b >= 0) {
+		cr_item_kind ka = ct->item[a], kb = ct->item[b];
+		memcpy(ct->item[a].id, kb.id, sizeof ka.id);
+		memcpy(ct->item[a].name, kb.name, sizeof ka.name);
+		ct->item[a].effects = kb.effects;
+		memcpy(ct->item[b].id, ka.id, sizeof ka.id);
+		memcpy(ct->item[b].name, ka.name, sizeof ka.name);
+		ct->item[b].effects = ka.effects;
+	}
+	p->cfg.ct = ct;
+}
+
+/* C47: no view and no option shows anything of what is hidden: every
+ * seat's and a spectator's view, and every pending seat's options, are the
+ * same with all of it scrambled, at decisions throughout whole AI runs. */
+TEST(crawl_C47_what_is_hidden_changes_no_view)
+{
+	void *c = cfg_of(NULL);
+	char err[200];
+	static cr_game scrambled;
+	static cr_content ct;
+	rng r;
+	rng_seed(&r, 99, 1);
+	int compared = 0, differ = 0;
+	for (uint64_t seed = 21; seed < 25; seed++) {
+		int seats = 1 + (int)(seed % 3);
+		game_state *st = K->create(c, seats, seed, NULL, NULL, err, sizeof err);
+		REQUIRE(st);
+		const cr_game *g = (const cr_game *)st;
+		while (!K->is_over(st)) {
+			if (g->decision % 5 == 0) {
+				scrambled = *g;
+				scramble_hidden(&scrambled, &ct, &r);
+				const game_state *sc = (const game_state *)&scrambled;
+				for (int v = -1; v < seats; v++) {
+					differ += !same_json(K->view(st, v), K->view(sc, v));
+					if (v >= 0 && (K->pending(st) >> v & 1))
+						differ += !same_json(K->options_json(st, v),
+								     K->options_json(sc, v));
+					compared++;
+				}
+			}
+			game_choice ch[GAME_MAX_SEATS];
+			uint32_t p = K->pending(st);
+			for (int s = 0; s < GAME_MAX_SEATS; s++)
+				ch[s] = s < seats && (p >> s & 1) ? K->ai_choose(st, s) : GAME_NO_CHOICE;
+			REQUIRE(K->apply(st, ch, NULL, err, sizeof err) == GAME_OK);
+		}
+		K->destroy(st);
+	}
+	CHECK(compared > 200);
+	CHECK_EQ(differ, 0);
+	K->config_free(c);
+}
