@@ -9,7 +9,7 @@ from lairtest import ensure
 WALKABLE = set(".+'?$<>_")
 DIRS = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}
 # the option ids crawl.md lists, as patterns of their prefix
-FIXED_IDS = {"wait", "n", "e", "s", "w", "explore", "portal", "out", "leave"}
+FIXED_IDS = {"wait", "n", "e", "s", "w", "explore", "rest", "portal", "out", "leave"}
 PREFIXED = ("travel:", "use:", "drop:", "jump:", "event:", "buy:")
 
 
