@@ -309,12 +309,26 @@ test('bad input at a table: not_seated, not_your_seat, not_pending, illegal_choi
 	assert.strictEqual(r.code, 'wrong_phase');
 	// Nothing changed: both seats still waiting, no window, no reveal.
 	assert.ok(!a.c.received.some((m) => m.type === 'window' || m.type === 'reveal'));
-	// A seat that has left the dungeon has nothing to decide.
-	await a.ok('choose', { table: t, decision: opt.decision, choice: 'leave' });
-	await b.ok('choose', { table: t, choice: other });
-	await a.c.waitFor((m) => m.type === 'reveal', 5000);
-	await b.c.waitFor((m) => m.type === 'options' && m.seat === 1, 5000);
-	r = await a.req('choose', { table: t, choice: other });
+	// A seat that has left the dungeon has nothing to decide. The game's
+	// seed is random: when seat 1's choice ends the dungeon too (a second
+	// hazard), the next dungeon asks both seats again, so seat 0 leaves
+	// again until a decision comes that does not ask it (every decision's
+	// `options` says whom it asks).
+	let d = opt.decision;
+	let bChoice = other;
+	for (let tries = 0; ; tries++) {
+		assert.ok(tries < 20, 'a decision that asks seat 1 but not seat 0, who left');
+		await a.ok('choose', { table: t, decision: d, choice: 'leave' });
+		await b.ok('choose', { table: t, decision: d, choice: bChoice });
+		const next = await a.c.waitFor((m) => m.type === 'options' && m.decision > d, 5000);
+		const bOpt = await b.c.waitFor((m) => m.type === 'options' && m.seat === 1 &&
+			m.decision === next.decision, 5000);
+		d = next.decision;
+		bChoice = bOpt.options.map((o) => o.id).find((x) => x !== 'leave');
+		if (!next.pending.includes(0))
+			break;
+	}
+	r = await a.req('choose', { table: t, choice: bChoice });
 	assert.strictEqual(r.code, 'not_pending');
 	for (const p of [a, b, c]) p.c.close();
 });
