@@ -9,7 +9,10 @@
  *     mid-game and is back at the same decision; a third page watches and
  *     receives no hidden information (checked on its WebSocket frames);
  *     then a rematch, and the watcher takes over the AI seat;
- *   - deepfall's choice form sends a choice the server accepts;
+ *   - deepfall's choice form sends a choice the server accepts; its board
+ *     shows the view the page holds (the Maw, every room's pay and value),
+ *     and deepfall.md's view example, drawn by the served module, shows
+ *     every field where the doc says;
  *   - a page of another origin cannot open a WebSocket to laird (CSWSH);
  *   - the CSP holds: no inline script runs, modules come from laird only,
  *     and no page logs a console error.
@@ -351,6 +354,86 @@ test('Chromium: a private table asks its password; leaving mid-game hands the se
 		}
 	});
 
+/* The deepfall board against the view the page holds (deepfall.md): the
+ * Maw's speed this round and last, the floors it eats, and every live
+ * room's pay and value, threat and lock. */
+async function boardShowsView(page) {
+	const { view, maw, rooms } = await page.evaluate(() => {
+		const v = window.lair.table.view;
+		return { view: v, maw: document.querySelector('.df-maw').textContent,
+			rooms: Object.fromEntries([...document.querySelectorAll('.df-room')].map((e) => [e.dataset.room, e.textContent])) };
+	});
+	const two = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(2));
+	assert.ok(maw.includes(`speed ${two(view.maw.speed)} this round (${two(view.maw.last_speed)} last round)`), maw);
+	assert.ok(maw.includes(`frontier floor ${view.maw.frontier}`), maw);
+	assert.ok(maw.includes(view.maw.falls ? `eats ${view.maw.falls} floor` : 'eats no floor'), maw);
+	let checked = 0;
+	for (const f of view.floors) {
+		for (const r of f.rooms) {
+			const text = rooms[r.id];
+			assert.ok(text, `room ${r.id} on the board`);
+			for (const want of [`pays ${r.pays}`, `value ${r.value}`, `threat ${r.threat}`])
+				assert.ok(text.includes(want), `room ${r.id}: "${want}" in "${text}"`);
+			checked++;
+		}
+	}
+	assert.ok(checked >= 24, `${checked} rooms`);
+}
+
+/* deepfall.md's view example, every field given a value of its own (a
+ * floor whose rooms are gone holds waiting plunder, a marker has Fallen
+ * strength and assault progress), drawn by the served kind module in the
+ * page: each value must show where the doc says. */
+async function deepfallDocView(page) {
+	const room = (id, theme, value, pays, threat, lock, alive, markers = []) =>
+		({ id, theme, value, pays, threat, lock, produces: 'greed', alive, markers });
+	const view = { viewer: -1, round: 6, start_seat: 1, over: false,
+		maw: { frontier: 5, accum: 0.25, last_speed: 0.31, speed: 0.23, falls: 1 },
+		floors: [
+			{ floor: 4, collapsed: false, plunder: 7, rooms: [room(12, 'crypt', 9, 2, 3, 1, false), room(13, 'hall', 8, 2, 1, 1, false)] },
+			{ floor: 5, collapsed: false, plunder: 0, rooms: [
+				room(16, 'vault', 14, 4, 2, 3, true, [{ seat: 0, active: 5, fallen: 2, strength: 7, assault_steel: 0, assault_cunning: 0 }]),
+				room(17, 'forge', 13, 3, 4, 1, true, [{ seat: 1, active: 0, fallen: 0, strength: 0, assault_steel: 1, assault_cunning: 2 }])] },
+			{ floor: 6, collapsed: true, plunder: 0, rooms: [room(20, 'throne', 15, 15, 5, 2, false)] }],
+		players: [
+			{ seat: 0, glory: 36, parties: 2, party: { lineage: 'wisp', calling: 'lorekeeper', floor: 5, deepest: 6,
+				last_stand: true, unbanked: 11, hand_size: 5, moves: 2, bag: { recruit: 3 }, discard: { warrior: 4 },
+				wounded: { priest: 1 }, anger: { deep_cult: 1, gnoll_warrens: 0, revenant_court: 0 },
+				turn: { hands: 3, dice: 6, hand: { recruit: 3, scholar: 2 }, acted: true, act: { target: 4, recruit: false, exit: 'persist' },
+					rolled: { steel: 1, cunning: 1, faith: 1, greed: 8, mettle: 0, dread: 2 },
+					symbols: { steel: 1, cunning: 1, faith: 0, greed: 9, mettle: 0, dread: 1 },
+					setbacks: 1, trinity: true, stand_offered: true } } },
+			{ seat: 1, glory: 12, parties: 3, party: null }] };
+	const out = await page.evaluate(async (v) => {
+		const kv = (await import('/js/kinds/deepfall.js')).default;
+		const { Table } = await import('/js/table.js');
+		const t = new Table(99);
+		t.apply({ type: 'table', table: 99, seq: 1, kind: 'deepfall', state: 'playing', you: null,
+			seats: [{ seat: 0, kind: 'human', name: 'dora' }, { seat: 1, kind: 'ai' }],
+			game: { decision: 9, status: ['idle', 'idle'], view: v } }, kv.eventLine);
+		const el = kv.render(t, { ui: {}, choose() {} });
+		const text = (sel) => [...el.querySelectorAll(sel)].map((e) => e.textContent);
+		return { maw: text('.df-maw')[0], floors: text('.floor'), rooms: text('.df-room'), rows: text('tbody tr') };
+	}, view);
+	const has = (where, ...wants) => {
+		for (const w of wants) assert.ok(where.includes(w), `"${w}" in "${where}"`);
+	};
+	has(out.maw, 'frontier floor 5', 'progress 0.25', 'speed 0.23 this round (0.31 last round)',
+		'eats 1 floor', 'from AI 2');
+	has(out.floors[0], '7 plunder waiting');
+	assert.ok(!/plunder/.test(out.floors[1]), out.floors[1]);
+	has(out.rooms[0], 'crypt', 'pays 2', 'value 9', 'gone');
+	has(out.rooms[2], 'vault', 'pays 4', 'value 14', 'threat 2', 'lock 3', 'makes greed', 'dora 7', '(2 fallen)');
+	has(out.rooms[3], 'forge', 'pays 3', 'value 13', 'assault 1 steel, 2 cunning kept');
+	assert.ok(!/gone/.test(out.rooms[2]), out.rooms[2]);
+	has(out.rows[0], 'dora', '36', 'wisp lorekeeper (Last Stand)', '2 parties so far', 'draws 5', '2 free steps',
+		'anger: 1 deep_cult', '5 (deepest 6)', '11', 'bag: 3 recruit', 'discard: 4 warrior', 'wounded: 1 priest',
+		'3 hands', '6 dice in hand (3 recruit, 2 scholar)', 'rolled 1 steel, 1 cunning, 1 faith, 8 greed, 2 dread',
+		'acts with 1 steel, 1 cunning, 9 greed, 1 dread', '1 setback coming', 'Steel, Cunning and Faith rolled',
+		'a Last Stand is offered', 'acted: floor 4, stays');
+	has(out.rows[1], 'AI 2', '12', '3 parties so far', 'none (a new one next round)');
+}
+
 test('deepfall in Chromium: the orders form sends a choice the server takes',
 	{ skip: !haveChromium && 'no chromium', timeout: 120000 }, async () => {
 		const srv = await startLaird({ args: ['--reveal-pause-ms', '50', ...WEB_ROOT] });
@@ -366,6 +449,8 @@ test('deepfall in Chromium: the orders form sends a choice the server takes',
 			await until(A.page, (s) => s.asked, 'dora asked');
 			await A.page.getByRole('heading', { name: /Round 1: your orders/ }).waitFor();
 			await A.page.getByText('Floor 1').first().waitFor(); // the board
+			await boardShowsView(A.page);
+			await shots(A.page, 'deepfall');
 			// A turn in steps (deepfall.md): press one more hand, then the act.
 			await A.page.getByRole('button', { name: 'Press: roll one more hand' }).click();
 			await A.page.locator('#reveal li[data-seat="0"]').getByText('press on').waitFor({ timeout: 15000 });
@@ -374,6 +459,9 @@ test('deepfall in Chromium: the orders form sends a choice the server takes',
 			await A.page.getByLabel('Cash out (bank your loot)').check();
 			await A.page.getByRole('button', { name: 'Act and end my turn' }).click();
 			await A.page.locator('#reveal li[data-seat="0"] .choice').getByText(/recruit, cashes out/).waitFor({ timeout: 15000 });
+			await A.page.locator('.log').getByText(/cashed out/).waitFor({ timeout: 15000 });
+			await boardShowsView(A.page);
+			await deepfallDocView(A.page);
 			assert.deepEqual(A.problems, []);
 		} finally {
 			await browser.close();

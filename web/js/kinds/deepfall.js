@@ -1,9 +1,11 @@
 // kinds/deepfall.js — delve-companies on a rising doom clock
-// (proto/kinds/deepfall.md): the Maw, the board of floors and rooms with
-// every seat's markers, the parties, and the choice form. The form is drawn
-// from the option descriptor the server sends (kinds/form.js), so a field
-// the kind adds appears without a change here; the words below explain the
-// ones we know.
+// (proto/kinds/deepfall.md): the Maw (speed this round and last, the floors
+// it eats), the board of floors and rooms (what each pays and is worth, a
+// floor's waiting plunder, every seat's markers and assault progress), the
+// parties and their turn, a log line for every event of the doc, and the
+// choice form. The form is drawn from the option descriptor the server
+// sends (kinds/form.js), so a field the kind adds appears without a change
+// here; the words below explain the ones we know.
 
 import { h, fmt } from '../dom.js';
 import { choiceForm, keptForm } from './form.js';
@@ -24,37 +26,91 @@ function seatColor(i) {
 	return `c${i % 9}`;
 }
 
+function plural(n, one, many = `${one}s`) {
+	return `${fmt(n)} ${n === 1 ? one : many}`;
+}
+
+// The Maw as the view has it (deepfall.md): where it stands, its carried
+// progress, this round's speed so far and last round's, and the floors it
+// eats at the end of this round if nothing more is rolled.
+function mawWords(t, v) {
+	const maw = v.maw || {};
+	const parts = [`frontier floor ${fmt(maw.frontier)}`, `progress ${fmt(maw.accum, 2)}`,
+		`speed ${fmt(maw.speed, 2)} this round (${fmt(maw.last_speed, 2)} last round)`];
+	if (Number.isInteger(maw.falls))
+		parts.push(maw.falls > 0 ? `eats ${plural(maw.falls, 'floor')} at the round's end`
+			: 'eats no floor this round so far');
+	if (Number.isInteger(v.start_seat)) parts.push(`acts resolve from ${t.seatName(v.start_seat)}`);
+	return `the Maw: ${parts.join(', ')}`;
+}
+
+// A seat's stake in a room: its strength for the majority, and what makes
+// it (the active party's marker, Fallen markers, the assault kept).
+function marker(t, m) {
+	const bits = [`active ${fmt(m.active)}`, `fallen ${fmt(m.fallen)}`];
+	const assault = [m.assault_steel ? `${m.assault_steel} steel` : '', m.assault_cunning ? `${m.assault_cunning} cunning` : '']
+		.filter(Boolean).join(', ');
+	return h('span', { class: `marker ${seatColor(m.seat)}`, title: `${t.seatName(m.seat)}: strength ${fmt(m.strength)} (${bits.join(', ')})` },
+		`${t.seatName(m.seat)} ${fmt(m.strength)}${m.fallen ? ` (${fmt(m.fallen)} fallen)` : ''}${assault ? ` · assault ${assault} kept` : ''}`);
+}
+
+function room(t, r) {
+	const needs = [`threat ${fmt(r.threat)}`];
+	if (r.lock) needs.push(`lock ${fmt(r.lock)}`);
+	if (r.produces && r.produces !== 'none') needs.push(`makes ${r.produces}`);
+	return h('li', { class: `df-room ${r.alive ? '' : 'dead'} ${r.theme}`, dataset: { room: String(r.id) } },
+		h('b', {}, r.theme), ` pays ${fmt(r.pays)}`, h('span', { class: 'small muted' }, ` (value ${fmt(r.value)})`),
+		r.alive ? null : h('span', { class: 'small' }, ' gone'),
+		h('span', { class: 'small muted' }, ` · ${needs.join(', ')}`),
+		(r.markers || []).length ? h('span', { class: 'markers' }, r.markers.map((m) => marker(t, m))) : null);
+}
+
 function board(t, v) {
 	const floors = Array.isArray(v.floors) ? v.floors : [];
 	const maw = v.maw || {};
 	return h('section', { class: 'card df-board', 'aria-labelledby': 'board-h' },
 		h('h2', { id: 'board-h' }, `Round ${fmt(v.round)}`,
-			h('span', { class: 'muted small' }, ` · the Maw: frontier floor ${fmt(maw.frontier)}, progress ${fmt(maw.accum, 2)}, ` +
-				(maw.speed !== undefined ? `speed this round ${fmt(maw.speed, 2)}${maw.falls ? `, eats ${maw.falls} floor${maw.falls > 1 ? 's' : ''}` : ''}`
-					: `next speed ≈ ${fmt(maw.next_speed_estimate, 2)}`))),
-		h('ol', { class: 'floors' }, floors.map((f) => h('li', { class: `floor ${f.collapsed ? 'collapsed' : ''} ${f.floor === maw.frontier ? 'frontier' : ''}` },
+			h('span', { class: 'muted small df-maw' }, ` · ${mawWords(t, v)}`)),
+		h('ol', { class: 'floors' }, floors.map((f) => h('li', { class: `floor ${f.collapsed ? 'collapsed' : ''} ${f.floor === maw.frontier ? 'frontier' : ''}`, dataset: { floor: String(f.floor) } },
 			h('span', { class: 'floor-n' }, `Floor ${f.floor}${f.collapsed ? ' (eaten)' : f.floor === maw.frontier ? ' (frontier)' : ''}`),
-			h('ul', { class: 'rooms' }, (f.rooms || []).map((r) => h('li', { class: `df-room ${r.alive ? '' : 'dead'} ${r.theme}` },
-				h('b', {}, r.theme), ` ${r.value} glory`,
-				h('span', { class: 'small muted' }, ` · threat ${r.threat}${r.lock ? `, lock ${r.lock}` : ''}${r.produces && r.produces !== 'none' ? `, makes ${r.produces}` : ''}`),
-				(r.markers || []).length ? h('span', { class: 'markers' }, r.markers.map((m) =>
-					h('span', { class: `marker ${seatColor(m.seat)}`, title: `${t.seatName(m.seat)}: strength ${m.strength}` },
-						`${t.seatName(m.seat)} ${m.strength}`))) : null)))))));
+			f.plunder > 0 ? h('span', { class: 'small df-plunder' }, ` · ${fmt(f.plunder)} plunder waiting (it rises when the floor falls)`) : null,
+			h('ul', { class: 'rooms' }, (f.rooms || []).map((r) => room(t, r)))))));
 }
 
 function counts(o) {
 	return Object.entries(o || {}).filter(([, n]) => n).map(([k, n]) => `${n} ${k}`).join(', ');
 }
 
-// A party's turn so far (a turn in steps): hands rolled, what the act
-// would resolve with, and the act once given.
+// A party's turn so far (a turn in steps): hands rolled, the dice in hand,
+// the faces rolled, what the act would resolve with, and the act once given.
 function turnWords(turn) {
-	const parts = [`${turn.hands} hand${turn.hands === 1 ? '' : 's'}`];
-	const sym = counts(turn.symbols);
-	if (sym) parts.push(sym);
-	if (turn.setbacks) parts.push(`${turn.setbacks} setback${turn.setbacks > 1 ? 's' : ''} coming`);
+	const parts = [`${plural(turn.hands, 'hand')}, ${plural(turn.dice, 'die', 'dice')} in hand` +
+		(counts(turn.hand) ? ` (${counts(turn.hand)})` : '')];
+	parts.push(`rolled ${counts(turn.rolled) || 'nothing'}`);
+	parts.push(`acts with ${counts(turn.symbols) || 'nothing'}`);
+	if (turn.setbacks) parts.push(`${plural(turn.setbacks, 'setback')} coming`);
+	if (turn.trinity) parts.push('Steel, Cunning and Faith rolled');
+	if (turn.stand_offered) parts.push('a Last Stand is offered');
 	if (turn.acted && turn.act) parts.push(`acted: ${choiceLabel(turn.act)}`);
 	return parts.join(' · ');
+}
+
+function partyWords(p) {
+	const pa = p.party;
+	const sofar = `${plural(p.parties, 'party', 'parties')} so far`;
+	if (!pa) return `none (a new one next round) · ${sofar}`;
+	const bits = [`${pa.lineage} ${pa.calling}${pa.last_stand ? ' (Last Stand)' : ''}`, sofar,
+		`draws ${fmt(pa.hand_size)}`, plural(pa.moves, 'free step')];
+	const anger = counts(pa.anger);
+	if (anger) bits.push(`anger: ${anger}`);
+	return bits.join(' · ');
+}
+
+function diceWords(pa) {
+	const bits = [`bag: ${counts(pa.bag) || 'empty'}`];
+	if (counts(pa.discard)) bits.push(`discard: ${counts(pa.discard)}`);
+	if (counts(pa.wounded)) bits.push(`wounded: ${counts(pa.wounded)}`);
+	return bits.join(' · ');
 }
 
 function parties(t, v) {
@@ -62,17 +118,17 @@ function parties(t, v) {
 	return h('section', { class: 'card', 'aria-labelledby': 'parties-h' },
 		h('h2', { id: 'parties-h' }, 'Companies'),
 		h('div', { class: 'scroll' }, h('table', { class: 'list' },
-			h('thead', {}, h('tr', {}, ['Player', 'Glory', 'Party', 'Floor', 'Unbanked', 'Bag', 'This turn', 'Status'].map((c) => h('th', { scope: 'col' }, c)))),
+			h('thead', {}, h('tr', {}, ['Player', 'Glory', 'Party', 'Floor', 'Unbanked', 'Dice', 'This turn', 'Status'].map((c) => h('th', { scope: 'col' }, c)))),
 			h('tbody', {}, ps.map((p, i) => {
 				const pa = p.party;
 				const st = t.status[i] || 'idle';
-				return h('tr', { class: i === t.you ? 'mine' : '' },
+				return h('tr', { class: i === t.you ? 'mine' : '', dataset: { seat: String(i) } },
 					h('th', { scope: 'row' }, h('span', { class: `dot ${seatColor(i)}`, 'aria-hidden': 'true' }), t.seatName(i) + (i === t.you ? ' (you)' : '')),
 					h('td', {}, fmt(p.glory)),
-					h('td', {}, pa ? `${pa.lineage} ${pa.calling}${pa.last_stand ? ' (Last Stand)' : ''}` : 'none (a new one next round)'),
+					h('td', { class: 'small wrap' }, partyWords(p)),
 					h('td', {}, pa ? `${pa.floor} (deepest ${pa.deepest})` : '–'),
 					h('td', {}, pa ? fmt(pa.unbanked) : '–'),
-					h('td', { class: 'small' }, pa && pa.bag ? counts(pa.bag) || 'empty' : '–'),
+					h('td', { class: 'small wrap' }, pa ? diceWords(pa) : '–'),
 					h('td', { class: 'small wrap' }, pa && pa.turn ? turnWords(pa.turn) : '–'),
 					h('td', {}, h('span', { class: `badge ${st}` }, st === 'idle' ? '' : st)));
 			})))));
@@ -125,21 +181,48 @@ function renderResult(t) {
 				h('td', {}, fmt(p.claims)), h('td', {}, fmt(p.deepest))))))));
 }
 
+// A room of an event by its id, as the board names it: "the vault on
+// floor 5" (the view keeps every floor's rooms, eaten ones too).
+function roomName(t, id) {
+	for (const f of (t.view && Array.isArray(t.view.floors) ? t.view.floors : []))
+		for (const r of f.rooms || [])
+			if (r.id === id) return `the ${r.theme} on floor ${f.floor}`;
+	return `room ${fmt(id)}`;
+}
+
+// One log line per event of deepfall.md's table, with its fields in words.
 function eventLine(ev, t) {
 	const who = () => (ev.seat === t.you ? 'You' : t.seatName(ev.seat));
 	switch (ev.event || ev.type) {
-	case 'draft': return `${who()}: a ${ev.lineage} ${ev.calling} company enters at floor ${ev.floor}.`;
-	case 'round': return `— Round ${ev.round} —`;
-	case 'move': return `${who()} moved from floor ${ev.from} to ${ev.to}.`;
-	case 'claim': return `${who()} claimed room ${ev.room} (+${ev.loot} loot).`;
-	case 'setback': return `${who()} suffered a setback.`;
-	case 'cash_out': return `${who()} cashed out: +${ev.glory} glory.`;
-	case 'last_stand': return ev.declared ? `${who()} declared a Last Stand.` : `${who()} could not afford a Last Stand.`;
-	case 'collapse': return `The Maw ate floor ${ev.floor}!`;
-	case 'worthy_end': return `${who()} made a Worthy End: +${ev.payout} glory.`;
-	case 'taken': return `${who()}'s company was taken by the Maw.`;
-	case 'room_scored': return ev.seat !== undefined ? `${who()} scored room ${ev.room}: +${ev.glory}.` : null;
-	case 'game_over': return `Game over after ${ev.rounds} rounds.`;
+	case 'draft': return `${who()}: a ${ev.lineage} ${ev.calling} company enters at floor ${fmt(ev.floor)}.`;
+	case 'round': return `— Round ${fmt(ev.round)}: acts resolve from ${t.seatName(ev.start_seat)} —`;
+	case 'roll': {
+		const faces = ['steel', 'cunning', 'faith', 'greed', 'mettle', 'dread']
+			.filter((f) => ev[f]).map((f) => `${fmt(ev[f])} ${f}`).join(', ');
+		return `${who()} rolled hand ${fmt(ev.hand)} (${plural(ev.dice, 'die', 'dice')}): ${faces || 'nothing'}.`;
+	}
+	case 'dread': return `${who()}: ${fmt(ev.rolled)} Dread, ${fmt(ev.cancelled)} cancelled, ${fmt(ev.to_mettle)} turned to Mettle.`;
+	case 'setback': return ev.shrugged ? `${who()} shrugged off a setback.`
+		: `${who()} suffered a setback: ${plural(ev.dice_lost, 'die', 'dice')} and ${fmt(ev.loot_lost)} loot lost.`;
+	case 'last_stand': return `${who()} declared a Last Stand (${ev.mettle ? `${fmt(ev.mettle)} Mettle paid` : 'free'}).`;
+	case 'move': return `${who()} moved from floor ${fmt(ev.from)} to ${fmt(ev.to)}${ev.bought ? ` (${plural(ev.bought, 'step')} bought)` : ''}.`;
+	case 'claim': return `${who()} claimed ${roomName(t, ev.room)}: strength ${fmt(ev.strength)}, +${fmt(ev.loot)} loot.`;
+	case 'assault': return `${who()} assaulted ${roomName(t, ev.room)}: ${fmt(ev.steel)} steel and ${fmt(ev.cunning)} cunning kept.`;
+	case 'loot': return `${who()} looted ${fmt(ev.loot)} (${fmt(ev.unbanked)} unbanked).`;
+	case 'recruit': return `${who()} recruited a ${ev.die} die.`;
+	case 'heal': return `${who()} healed a ${ev.die} die.`;
+	case 'cash_out': return `${who()} cashed out${ev.forced ? ', forced by the Maw,' : ''} from deepest floor ${fmt(ev.deepest)}: banked ${fmt(ev.banked)}, glory now ${fmt(ev.glory)}.`;
+	case 'collapse': return `The Maw ate floor ${fmt(ev.floor)}!`;
+	case 'worthy_end': return `${who()} made a Worthy End on floor ${fmt(ev.floor)}: +${fmt(ev.payout)} glory, ${plural(ev.rooms_consumed, 'room')} consumed.`;
+	case 'room_scored': return ev.seat === undefined ? `Nobody held ${roomName(t, ev.room)}.`
+		: `${who()} scored ${roomName(t, ev.room)}: +${fmt(ev.glory)}${ev.holders > 1 ? ` (split ${fmt(ev.holders)} ways)` : ''}.`;
+	case 'value_rise': return ev.waits ? `Plunder worth ${fmt(ev.glory)} rose to floor ${fmt(ev.floor)} and waits there: no room is left alive.`
+		: `Plunder worth ${fmt(ev.glory)} rose to floor ${fmt(ev.floor)}.`;
+	case 'plunder_fled': return ev.waits ? `Plunder worth ${fmt(ev.glory)} fled the Worthy End and waits on floor ${fmt(ev.floor)}: no room is left alive.`
+		: `Plunder worth ${fmt(ev.glory)} fled the Worthy End to the rooms of floor ${fmt(ev.floor)}.`;
+	case 'taken': return `${who()}'s company was taken by the Maw: ${fmt(ev.loot_lost)} loot and ${plural(ev.rooms_lost, 'room')} lost.`;
+	case 'maw': return `The Maw: speed ${fmt(ev.speed, 2)}, progress ${fmt(ev.accum, 2)}, frontier floor ${fmt(ev.frontier)}.`;
+	case 'game_over': return `Game over after ${fmt(ev.rounds)} rounds: ${(Array.isArray(ev.winners) ? ev.winners : []).map((s) => t.seatName(s)).join(' and ') || 'no winner'} won.`;
 	default: return null;
 	}
 }

@@ -289,17 +289,34 @@ function renderResult(t) {
 
 // ---- the log ----
 
+// A room revealed after the dungeon (G24), in words.
+function revealWords(ev) {
+	switch (ev.kind) {
+	case 'gem': return `a gem room${ev.level !== undefined ? ` (level ${ev.level})` : ''}`;
+	case 'adventure': return adv(ev.adventure);
+	case 'bar': return 'a gold bar';
+	case 'warning': return 'a warning';
+	default: return roomToken(ev)[1];
+	}
+}
+
 function eventLine(ev, t) {
 	const who = () => (ev.seat === t.you ? 'You' : t.seatName(ev.seat));
 	switch (ev.type) {
 	case 'dungeon_start': return `— Dungeon ${ev.dungeon} of 5 —`;
-	case 'room': return null;
+	case 'bats': return `Bats fly overhead (room ${ev.depth}).`;
 	case 'gems': return `${plural(ev.gems, 'gem')} found, ${ev.floor} left on the floor.`;
 	case 'gold_bar': return `A gold bar worth $${ev.value}.`;
 	case 'warning': return ev.message || 'A warning!';
 	case 'lair': return "THE SPIDER'S LAIR! Everyone inside runs out.";
 	case 'scared': return `${who()} lost ${plural(ev.gems_lost, 'gem')} to the spider.`;
 	case 'dead_spider': return 'A dead spider: the poison worked.';
+	case 'poison': return `A bottle of poison: ${plural(ev.poisons_unused, 'poison')} unused.`;
+	case 'ferry_grant': return `The Ferryman grants ${plural(ev.toll, 'gem')} to every hand inside.`;
+	case 'little_people': return `${who()}'s little people: +${ev.paid} from Queens, −${ev.stolen} to Changelings.`;
+	case 'sun_moon_seat': return `${who()} ${ev.gems >= 0 ? 'won' : 'lost'} ${plural(Math.abs(ev.gems), 'gem')}.`;
+	case 'mushroom': return `The eaters ${ev.eaters === 'shrink' ? 'shrink' : 'grow'}.`;
+	case 'reveal_room': return `Room ${ev.depth} would have been ${revealWords(ev)}.`;
 	case 'adventure': return `Adventure: ${adv(ev.adventure)}${ev.part ? ` (part ${ev.part})` : ''}.`;
 	case 'monte_deal': return 'The dealer shows three cards: watch the left one!';
 	case 'monte_reveal': return `The cards were: ${(ev.cards || []).map((c) => (c > 0 ? '+' : '') + c).join(' ')}.`;
