@@ -2,13 +2,16 @@
  * view_deepfall.c — the deepfall screen and its choice form (see
  * view_deepfall.h). Layout of the 80×24 grid:
  *   0      title: table, name, round
- *   1      the Maw: frontier, carried progress, speed, eaten floors
+ *   1      the Maw: frontier, carried progress, speed (this round's, last
+ *          round's), the floors it eats this round
  *   2-9    the live floors (the deepest 8 when there are more), a row each:
- *          the parties on it, then its rooms
+ *          the parties on it, plunder waiting there, then its rooms
  *   10     the seats' heading; 11.. a row per seat
- *   ..19   the newest events in the rows left
- *   20     your party's dice, hand, moves, deepest floor
- *   21     this round's turn: hands, symbols after Dread, Setbacks, [P]
+ *   ..19   the newest events in the rows left, a line for every event
+ *   20     your party's deepest floor, hand, moves, bag, discard, wounded
+ *          dice and denizen anger
+ *   21     this round's turn: hands, symbols after Dread, Setbacks, the
+ *          trinity, [P]
  *   22     the act form (or the act we sent)
  *   23     the countdown, the notice
  * Every number of the view is read through proto_json_int (or a bounded
@@ -275,7 +278,7 @@ static int dice_text(const cJSON *bag, char *out, int n, int size)
 	return MIN(n, size - 1);
 }
 
-/* One room in width-1 columns: theme+value, threat/lock, holders seat:strength. */
+/* One room in width-1 columns: theme+value, pays, threat/lock, holders seat:strength. */
 static void draw_room(struct scr *s, int row, int col, int width, const struct tv *tv,
 		      const cJSON *room)
 {
@@ -285,8 +288,14 @@ static void draw_room(struct scr *s, int row, int col, int width, const struct t
 		scr_put(s, row, col, SA_DIM, "  --");
 		return;
 	}
-	int n = snprintf(cell, sizeof cell, "%s%d t%d", theme_abbr(sval(room, "theme", "?")),
-			 count(room, "value"), count(room, "threat"));
+	/* The value, then what its majority takes when the floor falls when
+	 * that is less (held_rise, DF56) or more (collapse_ramp, DF59). */
+	int value = count(room, "value"), pays = count(room, "pays");
+	int n = snprintf(cell, sizeof cell, "%s%d", theme_abbr(sval(room, "theme", "?")), value);
+	if (get(room, "pays") && pays != value && n < (int)sizeof cell)
+		n += snprintf(cell + n, sizeof cell - (size_t)n, " p%d", pays);
+	if (n < (int)sizeof cell)
+		n += snprintf(cell + n, sizeof cell - (size_t)n, " t%d", count(room, "threat"));
 	int lock = count(room, "lock");
 	if (lock && n < (int)sizeof cell) /* a long theme from the server fills cell */
 		n += snprintf(cell + n, sizeof cell - (size_t)n, "/%d", lock);
@@ -323,8 +332,11 @@ static void draw_dungeon(struct scr *s, const struct tv *tv, const cJSON *v)
 	snprintf(line, sizeof line, "Maw: frontier F%d  carried %.2f  speed %.2f (last %.2f)",
 		 frontier, accum, speed, last);
 	int end = scr_put(s, 1, 0, SA_BOLD, line);
-	if (falls)
+	if (falls && nfalls == 1)
 		scr_printf(s, 1, end + 2, SC_RED | SA_BOLD, "F%d falls this round!", frontier);
+	else if (falls)
+		scr_printf(s, 1, end + 2, SC_RED | SA_BOLD, "F%d-F%d fall this round!", frontier,
+			   MAX(1, frontier - nfalls + 1));
 
 	/* The live floors, the deepest FLOOR_ROWS of them. */
 	int shown = 0, skip = MAX(0, MIN(frontier, nfloors) - FLOOR_ROWS);
@@ -354,8 +366,13 @@ static void draw_dungeon(struct scr *s, const struct tv *tv, const cJSON *v)
 		}
 		uint8_t fa = f == frontier && falls ? SC_RED | SA_BOLD : here ? SA_BOLD : 0;
 		scr_printf(s, row, 0, fa, "F%-2d%-5s", f, who);
+		/* Plunder waiting on a floor whose rooms are gone (DF57). */
+		int col = 8, plunder = count(fl, "plunder");
+		if (plunder > 0)
+			col = scr_printf(s, row, col, SC_YELLOW | SA_BOLD, "+%d plunder waits ",
+					 plunder);
 		const cJSON *rooms = get(fl, "rooms"), *rm;
-		int nr = MAX(1, cJSON_GetArraySize(rooms)), col = 8;
+		int nr = MAX(1, cJSON_GetArraySize(rooms));
 		int width = MAX(8, (SCR_W - col) / nr);
 		cJSON_ArrayForEach(rm, rooms)
 		{
@@ -422,10 +439,26 @@ static void draw_party(struct scr *s, const struct tv *tv, const cJSON *v)
 			 ival(pa, "deepest", 0, FLOORS_MAX, 0), count(pa, "hand_size"),
 			 count(pa, "moves"));
 	n = dice_text(get(pa, "bag"), line, n, (int)sizeof line);
-	const cJSON *w = get(pa, "wounded");
-	if (cJSON_GetArraySize(w) > 0 && n < (int)sizeof line - 10) {
-		n += snprintf(line + n, sizeof line - (size_t)n, "  wounded ");
-		dice_text(w, line, n, (int)sizeof line);
+	static const char *const piles[][2] = {{"discard", " disc "}, {"wounded", " wnd "}};
+	for (size_t i = 0; i < ARRAY_LEN(piles); i++) {
+		const cJSON *pile = get(pa, piles[i][0]);
+		if (cJSON_GetArraySize(pile) > 0 && n < (int)sizeof line - 12) {
+			n += snprintf(line + n, sizeof line - (size_t)n, "%s", piles[i][1]);
+			n = dice_text(pile, line, n, (int)sizeof line);
+		}
+	}
+	/* Denizen anger, which adds threat to a faction's rooms (DF55): by the
+	 * last word of the faction ("deep_cult": cult). */
+	const cJSON *an;
+	int angry = 0;
+	cJSON_ArrayForEach(an, get(pa, "anger"))
+	{
+		int64_t c;
+		if (!an->string || !proto_json_int(an, 1, NUM_MAX, &c) || n >= (int)sizeof line - 20)
+			continue;
+		const char *word = strrchr(an->string, '_');
+		n += snprintf(line + n, sizeof line - (size_t)n, "%s%.8s%lld", angry++ ? " " : " anger ",
+			      word ? word + 1 : an->string, (long long)c);
 	}
 	scr_put(s, 20, 0, 0, line);
 }
@@ -447,6 +480,8 @@ static void draw_turn(struct scr *s, const struct tv *tv, const struct df_opts *
 	if (setbacks)
 		col = scr_printf(s, 21, col, SC_RED | SA_BOLD, " (%d Setback%s)", setbacks,
 				 setbacks == 1 ? "" : "s");
+	if (cJSON_IsTrue(get(t, "trinity"))) /* Steel, Cunning and Faith: a Vault */
+		col = scr_put(s, 21, col, SC_GREEN, "  Trinity");
 	if (opts && o->can_press)
 		scr_put(s, 21, col + 3, SC_CYAN | SA_BOLD, "[P] press");
 }
@@ -609,80 +644,128 @@ static void room_name(const cJSON *ev, const struct tv *tv, char *out, size_t n)
 		snprintf(out, n, "room %d", id);
 }
 
+/* A seat's name, "?" when the number is not a seat. */
+static const char *seat_name(const cJSON *v, const struct tv *tv, char *tmp, size_t n)
+{
+	int64_t seat;
+	if (!proto_json_int(v, 0, TV_MAX_SEATS - 1, &seat))
+		return "?";
+	return seat == tv->seat ? "You" : tv_seat_name(tv, (int)seat, tmp, n);
+}
+
+/* "St3 Cu1 Dread 1" of a roll's non-zero faces, in the turn row's words
+ * ("nothing" when none). */
+static void faces_text(const cJSON *ev, char *out, size_t n)
+{
+	static const char *const faces[][2] = {{"steel", "St"},	  {"cunning", "Cu"},
+					       {"faith", "Fa"},	  {"greed", "Gr"},
+					       {"mettle", "Me"},  {"dread", "Dread "}};
+	size_t k = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < ARRAY_LEN(faces) && k < n; i++) {
+		int c = count(ev, faces[i][0]);
+		if (c)
+			k += (size_t)snprintf(out + k, n - k, "%s%s%d", k ? " " : "", faces[i][1], c);
+	}
+	if (!out[0])
+		snprintf(out, n, "nothing");
+}
+
+/* One line per event of deepfall.md's table, with its fields. */
 int view_deepfall_event_line(const cJSON *ev, const struct tv *tv, char *out, size_t out_len)
 {
 	const char *type = sval(ev, "event", sval(ev, "type", NULL));
 	if (!type)
 		return 0;
-	char tmp[32], room[24];
+	char tmp[32], room[24], text[80];
 	const char *w = who(ev, tv, tmp, sizeof tmp);
 	const char *nm = w ? w : "?";
+	int waits = cJSON_IsTrue(get(ev, "waits"));
 	room_name(ev, tv, room, sizeof room);
 	if (!strcmp(type, "round"))
-		snprintf(out, out_len, "-- round %d --", count(ev, "round"));
+		snprintf(out, out_len, "-- round %d, %s first --", count(ev, "round"),
+			 seat_name(get(ev, "start_seat"), tv, tmp, sizeof tmp));
 	else if (!strcmp(type, "draft"))
 		snprintf(out, out_len, "%s: a %s %s enters on F%d", nm, sval(ev, "lineage", "?"),
 			 sval(ev, "calling", "?"), count(ev, "floor"));
-	else if (!strcmp(type, "roll"))
-		snprintf(out, out_len,
-			 "%s %s hand %d: steel %d cunning %d faith %d greed %d mettle %d "
-			 "dread %d",
-			 nm, vb(nm, "roll", "rolls"), count(ev, "hand"), count(ev, "steel"),
-			 count(ev, "cunning"), count(ev, "faith"), count(ev, "greed"),
-			 count(ev, "mettle"), count(ev, "dread"));
+	else if (!strcmp(type, "roll")) {
+		faces_text(ev, text, sizeof text);
+		int dice = count(ev, "dice");
+		snprintf(out, out_len, "%s %s hand %d (%d %s): %s", nm, vb(nm, "roll", "rolls"),
+			 count(ev, "hand"), dice, dice == 1 ? "die" : "dice", text);
+	} else if (!strcmp(type, "dread"))
+		snprintf(out, out_len, "%s: Dread %d, %d cancelled, %d to Mettle", nm,
+			 count(ev, "rolled"), count(ev, "cancelled"), count(ev, "to_mettle"));
 	else if (!strcmp(type, "setback"))
 		snprintf(out, out_len, "%s: a Setback (%d dice, %d loot lost)%s", nm,
 			 count(ev, "dice_lost"), count(ev, "loot_lost"),
 			 cJSON_IsTrue(get(ev, "shrugged")) ? ", shrugged off" : "");
-	else if (!strcmp(type, "move"))
-		snprintf(out, out_len, "%s %s F%d -> F%d", nm, vb(nm, "move", "moves"),
-			 count(ev, "from"), count(ev, "to"));
+	else if (!strcmp(type, "last_stand")) {
+		int m = count(ev, "mettle");
+		snprintf(text, sizeof text, "%d Mettle", m);
+		snprintf(out, out_len, "%s declare%s a Last Stand (%s)", nm, vb(nm, "", "s"),
+			 m ? text : "free");
+	} else if (!strcmp(type, "move"))
+		snprintf(out, out_len, "%s %s F%d -> F%d (%d steps bought)", nm,
+			 vb(nm, "move", "moves"), count(ev, "from"), count(ev, "to"),
+			 count(ev, "bought"));
 	else if (!strcmp(type, "claim"))
 		snprintf(out, out_len, "%s %s %s (strength %d, loot %d)", nm,
-			 vb(nm, "claim", "claims"), room,
-			 count(ev, "strength"), count(ev, "loot"));
+			 vb(nm, "claim", "claims"), room, count(ev, "strength"), count(ev, "loot"));
 	else if (!strcmp(type, "assault"))
 		snprintf(out, out_len, "%s %s %s (steel %d, cunning %d kept)", nm,
-			 vb(nm, "assault", "assaults"), room,
-			 count(ev, "steel"), count(ev, "cunning"));
+			 vb(nm, "assault", "assaults"), room, count(ev, "steel"),
+			 count(ev, "cunning"));
 	else if (!strcmp(type, "loot"))
 		snprintf(out, out_len, "%s %s %d (unbanked %d)", nm, vb(nm, "loot", "loots"),
-			 count(ev, "loot"),
-			 count(ev, "unbanked"));
+			 count(ev, "loot"), count(ev, "unbanked"));
 	else if (!strcmp(type, "recruit") || !strcmp(type, "heal"))
 		snprintf(out, out_len, "%s %s a %s", nm,
 			 !strcmp(type, "heal") ? vb(nm, "heal", "heals")
 					       : vb(nm, "recruit", "recruits"),
 			 sval(ev, "die", "die"));
 	else if (!strcmp(type, "cash_out"))
-		snprintf(out, out_len, "%s %s out%s: banks %d, glory now %d", nm,
+		snprintf(out, out_len, "%s %s out%s from F%d: banks %d, glory now %d", nm,
 			 vb(nm, "cash", "cashes"), cJSON_IsTrue(get(ev, "forced")) ? " (forced)" : "",
-			 count(ev, "banked"), count(ev, "glory"));
-	else if (!strcmp(type, "last_stand"))
-		snprintf(out, out_len, "%s declare%s a Last Stand", nm, vb(nm, "", "s"));
+			 count(ev, "deepest"), count(ev, "banked"), count(ev, "glory"));
 	else if (!strcmp(type, "collapse"))
 		snprintf(out, out_len, "The Maw eats floor %d!", count(ev, "floor"));
 	else if (!strcmp(type, "worthy_end"))
-		snprintf(out, out_len, "%s: a Worthy End on F%d, +%d glory", nm, count(ev, "floor"),
-			 count(ev, "payout"));
+		snprintf(out, out_len, "%s: a Worthy End on F%d, +%d glory, %d rooms consumed", nm,
+			 count(ev, "floor"), count(ev, "payout"), count(ev, "rooms_consumed"));
 	else if (!strcmp(type, "room_scored")) {
 		if (!w || count(ev, "glory") <= 0)
-			return 0; /* nobody held it: nothing to say */
-		snprintf(out, out_len, "%s %s %s: +%d glory", nm, vb(nm, "score", "scores"),
-			 room, count(ev, "glory"));
+			return 0; /* nobody held it: the value_rise line says where it goes */
+		int holders = count(ev, "holders");
+		snprintf(text, sizeof text, " (split %d ways)", holders);
+		snprintf(out, out_len, "%s %s %s: +%d glory%s", nm, vb(nm, "score", "scores"), room,
+			 count(ev, "glory"), holders > 1 ? text : "");
 	} else if (!strcmp(type, "value_rise"))
-		snprintf(out, out_len, "Plunder rises to F%d (+%d)", count(ev, "floor"),
-			 count(ev, "glory"));
+		snprintf(out, out_len, "Plunder rises to F%d (+%d)%s", count(ev, "floor"),
+			 count(ev, "glory"), waits ? " and waits there: no live room" : "");
+	else if (!strcmp(type, "plunder_fled"))
+		snprintf(out, out_len, "Plunder (+%d) flees the Worthy End %s F%d%s", count(ev, "glory"),
+			 waits ? "and waits on" : "to the rooms of", count(ev, "floor"),
+			 waits ? ": no live room" : "");
 	else if (!strcmp(type, "taken"))
 		snprintf(out, out_len, "%s %s TAKEN by the Maw (%d loot, %d rooms lost)", nm,
-			 vb(nm, "are", "is"), count(ev, "loot_lost"),
-			 count(ev, "rooms_lost"));
+			 vb(nm, "are", "is"), count(ev, "loot_lost"), count(ev, "rooms_lost"));
 	else if (!strcmp(type, "maw"))
-		snprintf(out, out_len, "The Maw: speed %.2f, frontier F%d", fval(ev, "speed", 0),
-			 count(ev, "frontier"));
-	else if (!strcmp(type, "game_over"))
-		snprintf(out, out_len, "Game over after %d rounds", count(ev, "rounds"));
-	else
-		return 0; /* dread and the like: in the roll already */
+		snprintf(out, out_len, "The Maw: speed %.2f, carried %.2f, frontier F%d",
+			 fval(ev, "speed", 0), fval(ev, "accum", 0), count(ev, "frontier"));
+	else if (!strcmp(type, "game_over")) {
+		size_t k = 0;
+		const cJSON *s;
+		text[0] = '\0';
+		cJSON_ArrayForEach(s, get(ev, "winners"))
+		{
+			if (k < sizeof text)
+				k += (size_t)snprintf(text + k, sizeof text - k, "%s%s", k ? ", " : "",
+						      seat_name(s, tv, tmp, sizeof tmp));
+		}
+		snprintf(out, out_len, "Game over after %d rounds; winners: %s", count(ev, "rounds"),
+			 text[0] ? text : "none");
+	} else
+		return 0;
 	return 1;
 }

@@ -693,6 +693,53 @@ int view_gems_event_line(const cJSON *ev, const struct tv *tv, char *out, size_t
 		snprintf(out, out_len, "%s lost %d gems to the spider.", name, (int)a);
 	} else if (!strcmp(type, "dead_spider")) {
 		snprintf(out, out_len, "A dead spider: the poison worked.");
+	} else if (!strcmp(type, "poison")) {
+		num(ev, &a, "poisons_unused", NULL);
+		snprintf(out, out_len, "A bottle of poison: %d unused.", (int)a);
+	} else if (!strcmp(type, "bats")) {
+		num(ev, &a, "depth", NULL);
+		snprintf(out, out_len, "Bats fly overhead (room %d).", (int)a);
+	} else if (!strcmp(type, "ferry_grant")) {
+		num(ev, &a, "toll", NULL);
+		snprintf(out, out_len, "The Ferryman grants %d gems to every hand inside.", (int)a);
+	} else if (!strcmp(type, "ferry_pay")) {
+		num(ev, &a, "paid", NULL);
+		snprintf(out, out_len, "%s paid the Ferryman %d.", name, (int)a);
+	} else if (!strcmp(type, "little_people")) {
+		num(ev, &a, "paid", NULL);
+		num(ev, &b, "stolen", NULL);
+		snprintf(out, out_len, "%s's little people: +%d from Queens, -%d to Changelings.", name,
+			 (int)a, (int)b);
+	} else if (!strcmp(type, "sun_moon_seat")) {
+		num(ev, &a, "gems", NULL);
+		snprintf(out, out_len, "%s %s %d gems.", name, a >= 0 ? "won" : "lost",
+			 (int)fabs(a));
+	} else if (!strcmp(type, "monte_reveal")) {
+		const cJSON *c = get(ev, "cards");
+		double v[3] = {0, 0, 0};
+		for (int i = 0; i < 3; i++)
+			int_item(cJSON_GetArrayItem(c, i), &v[i]);
+		snprintf(out, out_len, "The cards were: %+d %+d %+d.", (int)v[0], (int)v[1],
+			 (int)v[2]);
+	} else if (!strcmp(type, "sphinx")) {
+		const char *p = str(ev, "double_path", NULL);
+		num(ev, &a, "n", NULL);
+		snprintf(out, out_len, "The Sphinx: the %s path paid double (%d coins).",
+			 p && !strcmp(p, "right") ? "right" : "left", 2 * (int)a);
+	} else if (!strcmp(type, "mushroom")) {
+		const char *e = str(ev, "eaters", NULL);
+		snprintf(out, out_len, "The eaters %s.", e && !strcmp(e, "shrink") ? "shrink" : "grow");
+	} else if (!strcmp(type, "reveal_adventure")) {
+		snprintf(out, out_len, "This dungeon's adventure was %s.",
+			 adv_short(str(ev, "adventure", NULL)));
+	} else if (!strcmp(type, "reveal_room")) {
+		char tok[32];
+		num(ev, &a, "depth", NULL);
+		if (num(ev, &b, "level", NULL)) /* a gem room: its level, not its gems */
+			snprintf(tok, sizeof tok, "G level %d", (int)b);
+		else
+			room_token(ev, tok, sizeof tok);
+		snprintf(out, out_len, "Room %d would have been: %s", (int)a, tok);
 	} else if (!strcmp(type, "adventure")) {
 		num(ev, &a, "part", NULL);
 		snprintf(out, out_len, "Adventure: %s (part %d).",
@@ -746,7 +793,8 @@ int view_gems_event_line(const cJSON *ev, const struct tv *tv, char *out, size_t
 		num(ev, &a, "winning_score", NULL);
 		snprintf(out, out_len, "Game over: the winning score is $%d.", (int)a);
 	} else {
-		/* share, room, choice, bravery, size, ...: the screen shows them. */
+		/* game_start, room, share, choice, size, bravery: the screen shows
+		 * them (tests/kind_events.json says where). */
 		return 0;
 	}
 	return 1;

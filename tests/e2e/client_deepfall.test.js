@@ -81,6 +81,15 @@ test('lair play: a human plays a whole deepfall game with the choice form',
 			const snap = await ask(spy, { type: 'table_spectate', table: mine.id });
 			assert.strictEqual(snap.kind, 'deepfall');
 			const d1 = snap.game.decision;
+			// Every room on the screen as the view has it (deepfall.md): its
+			// value, what it pays when that differs (pN), its threat.
+			for (const f of snap.game.view.floors) {
+				const row = rows.slice(2, 10).find((r) => r.startsWith(`F${f.floor} `));
+				for (const r of f.rooms) {
+					const want = `${r.value}${r.pays === r.value ? '' : ` p${r.pays}`} t${r.threat}`;
+					assert.ok(row.includes(want), `room ${r.id}: "${want}" in "${row}"`);
+				}
+			}
 
 			// P: press one more hand; the screen shows the second hand.
 			await t.keys('P');
@@ -92,7 +101,7 @@ test('lair play: a human plays a whole deepfall game with the choice form',
 			assert.strictEqual(hand2.hand, 2);
 			s = await t.waitScreen((x) => ourTurn(x) && /^Turn: 2 hands/m.test(x), 8000,
 				'the second hand on screen');
-			assert.match(s, /You roll hand 2: steel \d+ cunning \d+/);
+			assert.match(s, /You roll hand 2 \(\d+ dic?e\): (nothing|(St|Cu|Fa|Gr|Me|Dread )\d)/);
 
 			// Non-default act values, one key each; the form shows them.
 			await t.keys('3', 'R', 'C');
