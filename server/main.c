@@ -229,9 +229,10 @@ static int run(struct laird *L)
 		L->sigint.data = L->sigterm.data = L;
 		uv_signal_start(&L->sigint, on_signal, SIGINT);
 		uv_signal_start(&L->sigterm, on_signal, SIGTERM);
-		/* On stdout whatever the log level: scripts and tests wait for it. */
-		printf("laird: listening on %s (WebSocket; HTTP /healthz /metrics)\n",
-		       net_address(L->net));
+		/* On stdout whatever the log level: scripts and tests wait for it
+		 * (and some read the port after the line's last colon: no other colon). */
+		printf("laird: listening on %s (WebSocket; HTTP /healthz%s, the web client at /)\n",
+		       net_address(L->net), net_metrics_address(L->net) ? "" : " /metrics");
 		if (net_metrics_address(L->net))
 			printf("laird: metrics on %s (HTTP /metrics /healthz)\n",
 			       net_metrics_address(L->net));

@@ -188,6 +188,28 @@ async function attack(srv, index) {
 	assert.equal((await get(srv, '/healthz')).status, 200);
 }
 
+test('the start-up line says what the public port serves: the client at /, and /metrics unless moved', async () => {
+	let srv = await startLaird();
+	try {
+		assert.match(srv.output(), new RegExp(`^laird: listening on 127\\.0\\.0\\.1:${srv.port} ` +
+			'\\(WebSocket; HTTP /healthz /metrics, the web client at /\\)$', 'm'));
+		assert.equal((await get(srv, '/')).status, 200);
+		assert.equal((await get(srv, '/metrics')).status, 200);
+	} finally {
+		await stopClean(srv);
+	}
+	srv = await startLaird({ args: ['--metrics-bind', '127.0.0.1:0'] });
+	try {
+		const m = await srv.waitForOutput(/^laird: metrics on 127\.0\.0\.1:(\d+) \(HTTP \/metrics \/healthz\)$/m);
+		assert.match(srv.output(), new RegExp(`^laird: listening on 127\\.0\\.0\\.1:${srv.port} ` +
+			'\\(WebSocket; HTTP /healthz, the web client at /\\)$', 'm'));
+		assert.equal((await get(srv, '/metrics')).status, 404); // as the line says
+		assert.equal((await get({ port: Number(m[1]) }, '/metrics')).status, 200);
+	} finally {
+		await stopClean(srv);
+	}
+});
+
 test('the path attacks on the built-in client', async () => {
 	const srv = await startLaird();
 	try {
