@@ -16,7 +16,8 @@
  *    certificate, is taken instead.
  *
  * Then, as a player and an operator would: wss:// through nginx with node's
- * ws and the certificate, a game, the admin token from the configured
+ * ws and the certificate, a game, a browser's Origin on nginx's non-default
+ * port (its own page let in, another site's refused), the admin token from the configured
  * database and its rotation (the old token refused), /metrics and /healthz
  * through nginx, the installed laird's version and manual pages, the unit's
  * `systemd-analyze security` score as the README prints it, and `make
@@ -186,9 +187,10 @@ function runBlock(sb, text) {
 	return r.stdout;
 }
 
-function wss(sb, ca) {
+function wss(sb, ca, origin) {
 	return new Promise((resolve, reject) => {
-		const ws = new WebSocket(`wss://localhost:${sb.httpsPort}/`, { ca, family: 4, handshakeTimeout: 10000 });
+		const ws = new WebSocket(`wss://localhost:${sb.httpsPort}/`, { ca, family: 4, handshakeTimeout: 10000,
+			...(origin ? { origin } : {}) });
 		const c = { ws, msgs: [], waiters: [] };
 		let id = 1;
 		c.req = (type, fields = {}) => new Promise((res, rej) => {
@@ -308,6 +310,16 @@ test('deploy/README.md, fresh host to TLS behind nginx, followed in a sandbox', 
 			assert.match(r.stdout, re);
 		}
 		for (const c of [admin, player]) c.ws.close();
+
+		// A browser on the page nginx serves, on a port other than 443: its
+		// Origin carries the port, and laird's own-origin check compares it
+		// with the Host nginx passes on (the port kept). Another site's page
+		// is refused.
+		const page = await wss(sb, ca, `https://localhost:${sb.httpsPort}`);
+		assert.strictEqual((await page.req('ping')).type, 'pong');
+		page.ws.close();
+		await assert.rejects(wss(sb, ca, 'https://evil.example'), /Unexpected server response: 403/);
+		await assert.rejects(wss(sb, ca, 'https://localhost'), /Unexpected server response: 403/);
 
 		// The unit's exposure as deploy/README.md prints it.
 		if (!onPath('systemd-analyze')) {

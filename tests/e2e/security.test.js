@@ -397,6 +397,11 @@ test('nginx with deploy/nginx-lair.conf: no walk-around reaches /metrics, h2c is
 			c.send({ type: 'ping', id: 1 });
 			assert.equal((await c.waitFor((m) => m.id === 1)).type, 'pong');
 			c.close();
+			// A browser's page on nginx's port (not 80 or 443): laird sees
+			// the Host with its port, so the page's Origin is its own.
+			const b = await connect(`ws://127.0.0.1:${port}/`, { headers: { Origin: `http://127.0.0.1:${port}` } });
+			b.close();
+			await assert.rejects(connect(`ws://127.0.0.1:${port}/`, { headers: { Origin: 'http://127.0.0.1' } }), /403/);
 		} finally {
 			ngx.kill('SIGTERM');
 			await new Promise((r) => (ngx.exitCode !== null ? r() : ngx.once('exit', r)));
