@@ -304,8 +304,10 @@ test('Chromium: after a server restart the page reconnects by itself and is back
 			await A.page.getByRole('heading', { name: `Decision ${before.decision}: your choice` }).waitFor();
 			await A.page.keyboard.press('l');
 			await A.page.locator('#reveal li[data-seat="0"]').getByText('Leave').waitFor();
-			// The socket that died with the server is not a page error.
-			assert.deepEqual(A.problems.filter((x) => !/WebSocket/.test(x)), []);
+			// The socket that died with the server, and what the page asked for
+			// while it was down (Chromium fetches the icon late on a busy
+			// machine), are not page errors.
+			assert.deepEqual(A.problems.filter((x) => !/WebSocket|ERR_CONNECTION_REFUSED/.test(x)), []);
 		} finally {
 			await browser.close();
 			await srv.stop();
