@@ -41,6 +41,7 @@ static const char *const err_codes[PROTO_ERR_COUNT] = {
 	[PROTO_E_WRONG_PHASE] = "wrong_phase",
 	[PROTO_E_LIMIT_REACHED] = "limit_reached",
 	[PROTO_E_DRAINING] = "draining",
+	[PROTO_E_BUSY] = "busy",
 	[PROTO_E_INTERNAL] = "internal",
 };
 

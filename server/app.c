@@ -23,6 +23,7 @@
 #include "iprate.h"
 #include "lobby.h"
 #include "metrics.h"
+#include "passcheck.h"
 #include "quarantine.h"
 #include "session.h"
 #include "shared.h"
@@ -451,6 +452,14 @@ void app_metrics(app *a, buf *out)
 				 (double)a->kind_finished[i]);
 	metrics_gauge(out, "lair_spectators", "Spectators, summed over the tables.",
 		      (double)c.spectators);
+	metrics_gauge(out, "lair_password_checks_in_flight",
+		      "Password hashes queued or running on the thread pool.",
+		      (double)passcheck_in_flight());
+	metrics_gauge(out, "lair_password_checks_max",
+		      "Password hashes allowed in flight; past it a request gets busy.",
+		      (double)passcheck_max());
+	metrics_counter(out, "lair_password_checks_total",
+			"Password hashes handed to the thread pool.", (double)passcheck_started());
 	metrics_counter(out, "lair_app_messages_in_total", "Frames handed to the app.",
 			(double)a->msgs_in);
 	metrics_counter(out, "lair_app_messages_out_total", "Messages the app sent.",

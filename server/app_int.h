@@ -3,7 +3,7 @@
  * sessions (one per connection), lobbies and the app's view of a table.
  * Only the app's own modules include this (app.c, session.c, lobby.c,
  * tables.c, host.c, live.c, durable.c, shared.c, recovery.c, handle_*.c,
- * admin.c, quarantine.c); everyone else sees app.h.
+ * admin.c, quarantine.c, passcheck.c); everyone else sees app.h.
  *
  * Ownership: the app owns every player, lobby and app_table; net owns the
  * conns, and a session (owned by the app) lives from app_on_open to
@@ -85,6 +85,7 @@ struct session {
 	store_req *req;
 	cJSON *req_id;     /* the waiting request's id (owned), or NULL */
 	void *req_ctx;     /* the waiting request's context (malloc'd), or NULL */
+	struct passcheck_job *pass; /* its password hash in the pool, or NULL */
 	cJSON *resume;     /* hello's resume object (owned), or NULL */
 	char hello_token[PROTO_TOKEN_HEX + 1]; /* a new player's token until welcome */
 	char client[65];       /* hello's `client` (at most 64 bytes), for the log */

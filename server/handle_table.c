@@ -5,7 +5,9 @@
  * limits, the password), calls the table (table.h) and turns its answer
  * into the reply; the table's own updates go out through the host
  * (host.c). Private-table passwords are kept as salted hashes
- * (passhash.h).
+ * (passhash.h), made and checked off the event loop (passcheck.h): such a
+ * request goes on in a continuation (create_hashed, join, spectate) that
+ * looks its table and lobby up again.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -18,7 +20,7 @@
 #include "iprate.h"
 #include "live.h"
 #include "lobby.h"
-#include "passhash.h"
+#include "passcheck.h"
 #include "session.h"
 
 
@@ -48,7 +50,11 @@ static void reply_snapshot(session *s, app_table *at, const cJSON *id)
 	app_send(s, snap);
 }
 
-void handle_table_create(session *s, proto_msg *m)
+/* The checks of a table_create that need the app's state and change
+ * nothing: made before its password is hashed and again after (the lobby
+ * may have gone, a limit been reached meanwhile). False once the error is
+ * sent. */
+static bool create_allowed(session *s, proto_msg *m, const game_kind **kind, lobby **lobby_out)
 {
 	app *a = s->app;
 	player *p = s->pl;
@@ -56,19 +62,19 @@ void handle_table_create(session *s, proto_msg *m)
 	if (!k) {
 		app_error(s, m->id, PROTO_E_NOT_FOUND, "kind", "no game kind \"%s\"",
 			  m->u.create.kind);
-		return;
+		return false;
 	}
 	int seats = m->u.create.seats;
 	if (seats < k->min_seats || seats > k->max_seats) {
 		app_error(s, m->id, PROTO_E_BAD_FIELD, "seats", "%s takes %d to %d seats", k->name,
 			  k->min_seats, k->max_seats);
-		return;
+		return false;
 	}
 	if (m->u.create.has_seed && (!p->admin || !a->cfg->allow_fixed_seed)) {
 		app_error(s, m->id, PROTO_E_FORBIDDEN, "seed",
 			  p->admin ? "this server does not allow fixed seeds"
 				   : "only an admin may fix a table's seed");
-		return;
+		return false;
 	}
 	lobby *l;
 	if (m->u.create.lobby != PROTO_ABSENT) {
@@ -76,7 +82,7 @@ void handle_table_create(session *s, proto_msg *m)
 		if (!l) {
 			app_error(s, m->id, PROTO_E_NOT_FOUND, "lobby", "no lobby %lld",
 				  (long long)m->u.create.lobby);
-			return;
+			return false;
 		}
 	} else {
 		l = p->lobby ? p->lobby : lobby_find(a, 1);
@@ -85,13 +91,26 @@ void handle_table_create(session *s, proto_msg *m)
 	    l->n_tables >= (size_t)a->cfg->max_tables_per_lobby) {
 		app_error(s, m->id, PROTO_E_LIMIT_REACHED, NULL, "this lobby has %d tables already",
 			  a->cfg->max_tables_per_lobby);
-		return;
+		return false;
 	}
 	if (a->cfg->max_tables_per_player > 0 && p->hosted >= a->cfg->max_tables_per_player) {
 		app_error(s, m->id, PROTO_E_LIMIT_REACHED, NULL,
 			  "you have created %d tables already; close one", p->hosted);
-		return;
+		return false;
 	}
+	*kind = k;
+	*lobby_out = l;
+	return true;
+}
+
+/* Creates the table of a request create_allowed passed, with its
+ * password's hash (or none). */
+static void create_table(session *s, proto_msg *m, const game_kind *k, lobby *l,
+			 const char *hash)
+{
+	app *a = s->app;
+	player *p = s->pl;
+	int seats = m->u.create.seats;
 	/* One address fills no lobby: new tables per minute (admins aside). */
 	if (!p->admin && !iprate_take(a->new_tables, conn_peer_ip(s->c), now_ms())) {
 		app_error(s, m->id, PROTO_E_LIMIT_REACHED, NULL,
@@ -124,12 +143,8 @@ void handle_table_create(session *s, proto_msg *m)
 		strlcpy_safe(ts.name, m->u.create.name, sizeof ts.name);
 	else
 		snprintf(ts.name, sizeof ts.name, "%s's table", p->name);
-	/* The table keeps the password's salted hash only; attempts are
-	 * hashed alike (password_attempt) and compared. */
-	if (m->u.create.password && passhash_new(m->u.create.password, ts.password) != 0) {
-		app_error(s, m->id, PROTO_E_INTERNAL, NULL, "cannot hash the password");
-		return;
-	}
+	/* The table keeps the password's salted hash only (passhash.h). */
+	strlcpy_safe(ts.password, hash, sizeof ts.password);
 	strlcpy_safe(ts.host_name, p->name, sizeof ts.host_name);
 
 	char err[256] = "";
@@ -175,33 +190,61 @@ void handle_table_create(session *s, proto_msg *m)
 	}
 }
 
-/* What a join or watch request's password is checked as: its hash with
- * the table's salt, computed only when the table will ask for it (a
- * private table, and the player neither its host nor at it already). NULL
- * when no password was given. */
-static const char *password_attempt(const app_table *at, const session *s, const proto_msg *m,
-				    char *out)
+static void create_hashed(session *s, proto_msg *m, const passcheck_result *r)
 {
-	const table_settings *ts = table_get_settings(at->t);
-	const char *attempt = m->u.table.password;
-	uint64_t me = (uint64_t)s->pl->id;
-	if (!attempt || !ts->private_table || ts->host == me || table_has_member(at->t, me))
-		return attempt;
-	if (passhash_with(attempt, ts->password, out) != 0)
-		out[0] = '\0'; /* never equal to the table's hash */
-	return out;
+	const game_kind *k;
+	lobby *l;
+	if (!r->ok)
+		app_error(s, m->id, PROTO_E_INTERNAL, NULL, "cannot hash the password");
+	else if (create_allowed(s, m, &k, &l))
+		create_table(s, m, k, l, r->hash);
 }
 
-void handle_table_join(session *s, proto_msg *m)
+void handle_table_create(session *s, proto_msg *m)
 {
-	app_table *at = need_table(s, m);
+	const game_kind *k;
+	lobby *l;
+	if (!create_allowed(s, m, &k, &l))
+		return;
+	/* Only a private table asks for its password (table.c). */
+	if (m->u.create.is_private && m->u.create.password)
+		passcheck_start(s, m, PASSCHECK_NEW, m->u.create.password, NULL, create_hashed);
+	else
+		create_table(s, m, k, l, "");
+}
+
+/* True when a join or watch request's password must be checked: a
+ * private table, an attempt given, and the player neither its host nor at
+ * it already (the table does not ask them; a missing attempt fails without
+ * a hash). */
+static bool password_to_check(const app_table *at, const session *s, const proto_msg *m)
+{
+	const table_settings *ts = table_get_settings(at->t);
+	uint64_t me = (uint64_t)s->pl->id;
+	return m->u.table.password && ts->private_table && ts->host != me &&
+	       !table_has_member(at->t, me);
+}
+
+/* What the table is given as the password: the request's own when no check
+ * was needed; after a check, the table's hash when the attempt matched
+ * (table.c compares the two), else nothing. */
+static const char *password_for_table(const app_table *at, const proto_msg *m,
+				      const passcheck_result *checked)
+{
+	if (!checked)
+		return m->u.table.password;
+	return checked->ok ? table_get_settings(at->t)->password : NULL;
+}
+
+static void join(session *s, proto_msg *m, const passcheck_result *checked)
+{
+	app_table *at = need_table(s, m); /* again after a check: it may have closed */
 	if (!at)
 		return;
-	char hashed[PASSHASH_MAX + 1];
-	const char *password = password_attempt(at, s, m, hashed);
 	/* Its own seat change is in the snapshot it gets as the reply. */
 	enum table_err rc = table_join(at->t, (uint64_t)s->pl->id, s->pl->name, m->u.table.seat,
-				       password, NULL, TABLE_NOTIFY_OTHERS);
+				       password_for_table(at, m, checked), NULL,
+				       TABLE_NOTIFY_OTHERS);
 	if (rc != TABLE_OK) {
 		table_fail(s, m, rc, rc == TABLE_ERR_PASSWORD ? "password"
 				     : m->u.table.seat != PROTO_ABSENT ? "seat" : NULL, NULL);
@@ -211,16 +254,13 @@ void handle_table_join(session *s, proto_msg *m)
 	reply_snapshot(s, at, m->id);
 }
 
-void handle_take_seat(session *s, proto_msg *m) { handle_table_join(s, m); }
-
-void handle_table_spectate(session *s, proto_msg *m)
+static void spectate(session *s, proto_msg *m, const passcheck_result *checked)
 {
 	app_table *at = need_table(s, m);
 	if (!at)
 		return;
-	char hashed[PASSHASH_MAX + 1];
-	const char *password = password_attempt(at, s, m, hashed);
-	enum table_err rc = table_spectate(at->t, (uint64_t)s->pl->id, s->pl->name, password,
+	enum table_err rc = table_spectate(at->t, (uint64_t)s->pl->id, s->pl->name,
+					   password_for_table(at, m, checked),
 					   TABLE_NOTIFY_OTHERS);
 	if (rc != TABLE_OK) {
 		table_fail(s, m, rc, rc == TABLE_ERR_PASSWORD ? "password" : NULL, NULL);
@@ -229,6 +269,26 @@ void handle_table_spectate(session *s, proto_msg *m)
 	player_add_table(s->pl, at->id);
 	reply_snapshot(s, at, m->id);
 }
+
+/* A join or watch request: at once, or after its password is checked off
+ * the loop (passcheck.h). */
+static void join_or_watch(session *s, proto_msg *m, passcheck_fn then)
+{
+	app_table *at = need_table(s, m);
+	if (!at)
+		return;
+	if (password_to_check(at, s, m))
+		passcheck_start(s, m, PASSCHECK_VERIFY, m->u.table.password,
+				table_get_settings(at->t)->password, then);
+	else
+		then(s, m, NULL);
+}
+
+void handle_table_join(session *s, proto_msg *m) { join_or_watch(s, m, join); }
+
+void handle_take_seat(session *s, proto_msg *m) { join_or_watch(s, m, join); }
+
+void handle_table_spectate(session *s, proto_msg *m) { join_or_watch(s, m, spectate); }
 
 void handle_table_leave(session *s, proto_msg *m)
 {

@@ -11,6 +11,7 @@
 #include "../common/log.h"
 #include "iprate.h"
 #include "lobby.h"
+#include "passcheck.h"
 
 session *session_new(app *a, conn *c)
 {
@@ -102,6 +103,7 @@ void session_free(session *s)
 	app *a = s->app;
 	if (s->req)
 		store_cancel(s->req);
+	passcheck_detach(s);
 	free(s->req_ctx);
 	cJSON_Delete(s->req_id);
 	cJSON_Delete(s->resume);

@@ -95,7 +95,7 @@ const char *table_status_name(enum table_status s);
 
 #define TABLE_NAME_MAX 48
 #define TABLE_PLAYER_NAME_MAX 32
-#define TABLE_PASSWORD_MAX 72
+#define TABLE_PASSWORD_MAX 96 /* a password hash (passhash.h) fits */
 
 typedef struct table_settings {
 	uint64_t id;           /* the app's table id (in every message) */

@@ -3,12 +3,14 @@
  * table_password.test.js — a private table's password is kept only as a
  * salted hash (server/passhash.h): the database never holds it, the right
  * password still opens the table (also after kill -9 and a restart), a
- * wrong or missing one does not, and a live row written by an older laird
- * with the password itself is hashed when the table is restored.
+ * wrong or missing one does not, a live row written by an older laird
+ * with the password itself is hashed when the table is restored, and a
+ * hash in the older form (no algorithm named) still verifies.
  * Waits are bounded; nothing sleeps for a fixed time.
  */
 const test = require('node:test');
 const assert = require('node:assert');
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -18,7 +20,7 @@ const { player, resume } = require('./lib/app');
 
 const ARGS = ['--window-ms', '15', '--reveal-pause-ms', '0', '--ai-pacing-ms', '0',
 	'--turn-timeout-ms', '60000', '--log-level', 'warn'];
-const HASH = /^256\$[0-9a-f]{24}\$[0-9a-f]{32}$/;
+const HASH = /^pbkdf2-sha256\$600000\$[0-9a-f]{24}\$[0-9a-f]{32}$/;
 
 function sql(db, text) {
 	return execFileSync('sqlite3', ['-bail', db, text], { encoding: 'utf8' }).trim();
@@ -65,7 +67,9 @@ test('a private table\'s password is stored only as a salted hash and still open
 		assert.strictEqual(await watch(q, tid), 'wrong_password');
 		assert.strictEqual(await watch(q, tid, ''), 'wrong_password');
 		assert.strictEqual(await watch(q, tid, 'x'.repeat(65)), 'bad_field');
-		assert.strictEqual(await watch(q, tid, meta.password_hash), 'wrong_password');
+		// The stored hash is no password (and longer than one may be).
+		assert.strictEqual(await watch(q, tid, meta.password_hash), 'bad_field');
+		assert.strictEqual(await watch(q, tid, meta.password_hash.slice(-64)), 'wrong_password');
 		assert.strictEqual(await watch(q, tid, 'hunter2-secret'), 'table');
 		// Nobody at the table is asked again (the host is seated).
 		assert.strictEqual((await host.req('table_join', { table: tid, password: 'nope' })).type,
@@ -93,6 +97,23 @@ test('a private table\'s password is stored only as a salted hash and still open
 		assert.strictEqual(await watch(g, tid, 'hunter2-secret'), 'wrong_password');
 		assert.strictEqual(await watch(g, tid, 'old-plain-pw'), 'table');
 		host.c.close();
+		g.c.close();
+		assert.strictEqual((await srv.stop()).code, 0);
+
+		// A hash in the first laird's form ("ITER$SALT$HASH", PBKDF2-HMAC-SHA256
+		// at 256 iterations), made here by node's crypto: still verified at its
+		// own count, and kept as it is.
+		const salt = crypto.randomBytes(12);
+		const legacy = `256$${salt.toString('hex')}$` +
+			crypto.pbkdf2Sync('legacy-pw', salt, 256, 16, 'sha256').toString('hex');
+		sql(db, `UPDATE live_tables SET meta = json_set(meta, '$.password_hash', '${legacy}') ` +
+			`WHERE table_id=${tid};`);
+		srv = await startLaird({ args: ARGS, dbDir: dir });
+		g = await resume(srv, gtoken);
+		assert.strictEqual(await watch(g, tid, 'old-plain-pw'), 'wrong_password');
+		assert.strictEqual(await watch(g, tid, 'legacy-pw'), 'table');
+		assert.strictEqual(JSON.parse(sql(db,
+			`SELECT meta FROM live_tables WHERE table_id=${tid};`)).password_hash, legacy);
 		g.c.close();
 		assert.strictEqual((await srv.stop()).code, 0);
 		srv = null;

@@ -1,9 +1,11 @@
 /*
  * test_passhash.c — private-table password hashes: PBKDF2-HMAC-SHA256
- * against the published vectors (RFC 7914 §11), the stored form, a fresh
- * salt per hash, the check of right and wrong attempts, and stored values
- * that are not hashes.
+ * against the published vectors (RFC 7914 §11), the stored form (its
+ * algorithm and count, at OWASP's count for new hashes), a fresh salt per
+ * hash, right and wrong attempts, older forms and counts that still
+ * verify, and stored values that are not hashes.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "../../server/passhash.h"
@@ -32,54 +34,85 @@ TEST(passhash_pbkdf2_matches_the_published_vectors)
 	CHECK(passhash_pbkdf2("x", (const unsigned char *)"s", 1, 0, dk, 16) == -1);
 }
 
-TEST(passhash_new_is_salted_and_checks_attempts)
+TEST(passhash_new_names_its_algorithm_and_cost_is_salted_and_verifies)
 {
-	char a[PASSHASH_MAX + 1], b[PASSHASH_MAX + 1], t[PASSHASH_MAX + 1];
+	char a[PASSHASH_MAX + 1], b[PASSHASH_MAX + 1];
 	REQUIRE(passhash_new("hunter2", a) == 0);
 	REQUIRE(passhash_new("hunter2", b) == 0);
 	CHECK(strcmp(a, b) != 0); /* a fresh salt each time */
 	CHECK(passhash_is(a) && passhash_is(b));
-	CHECK(strncmp(a, "256$", 4) == 0);
-	CHECK_EQ(strlen(a), PASSHASH_MAX - 3);
+	/* OWASP's count for PBKDF2-HMAC-SHA256 */
+	CHECK(strncmp(a, "pbkdf2-sha256$600000$", 21) == 0);
+	CHECK_EQ(strlen(a), PASSHASH_MAX - 1); /* a 6-digit count: one short of the most */
 	CHECK(PASSHASH_MAX < TABLE_PASSWORD_MAX); /* the table holds it */
 	CHECK(!strstr(a, "hunter2"));
-	REQUIRE(passhash_with("hunter2", a, t) == 0);
-	CHECK_STR(t, a);
-	REQUIRE(passhash_with("hunter2", b, t) == 0);
-	CHECK_STR(t, b);
-	REQUIRE(passhash_with("hunter3", a, t) == 0);
-	CHECK(strcmp(t, a) != 0);
-	REQUIRE(passhash_with("", a, t) == 0);
-	CHECK(strcmp(t, a) != 0);
+	CHECK(passhash_verify("hunter2", a));
+	CHECK(passhash_verify("hunter2", b));
+	CHECK(!passhash_verify("hunter3", a));
+	CHECK(!passhash_verify("", a));
+	CHECK(!passhash_verify(NULL, a));
+	CHECK(!passhash_verify(a, a)); /* the hash is no password */
 	/* 64 bytes, the longest a request may carry */
 	char longpw[65];
 	memset(longpw, 'z', 64);
 	longpw[64] = 0;
 	REQUIRE(passhash_new(longpw, a) == 0);
-	REQUIRE(passhash_with(longpw, a, t) == 0);
-	CHECK_STR(t, a);
+	CHECK(passhash_verify(longpw, a));
+}
+
+/* A stored hash of password at iter in the given form (the first laird's,
+ * without the algorithm, when algo is NULL). */
+static void stored_at(const char *algo, unsigned iter, const char *password, char *out)
+{
+	static const unsigned char salt[PASSHASH_SALT] = "0123456789a";
+	unsigned char dk[PASSHASH_OUT];
+	char s[2 * PASSHASH_SALT + 1], h[2 * PASSHASH_OUT + 1];
+	REQUIRE(passhash_pbkdf2(password, salt, PASSHASH_SALT, iter, dk, sizeof dk) == 0);
+	hex(salt, PASSHASH_SALT, s);
+	hex(dk, sizeof dk, h);
+	snprintf(out, PASSHASH_MAX + 1, "%s%s%u$%s$%s", algo ? algo : "", algo ? "$" : "", iter, s,
+		 h);
+}
+
+TEST(passhash_older_forms_and_counts_still_verify)
+{
+	char v[PASSHASH_MAX + 1];
+	stored_at(NULL, 256, "pw", v); /* the first laird's rows: "256$salt$hash" */
+	CHECK(passhash_is(v));
+	CHECK(passhash_verify("pw", v));
+	CHECK(!passhash_verify("pW", v));
+	stored_at("pbkdf2-sha256", 1000, "pw", v); /* another count than today's */
+	CHECK(passhash_is(v));
+	CHECK(passhash_verify("pw", v));
+	CHECK(!passhash_verify("pw ", v));
 }
 
 TEST(passhash_refuses_what_is_not_a_hash)
 {
-	char a[PASSHASH_MAX + 1], t[PASSHASH_MAX + 1];
-	REQUIRE(passhash_new("pw", a) == 0);
+	char a[PASSHASH_MAX + 1];
 	static const char *const bad[] = {
 		"", "hunter2", "256", "256$", "0$000000000000000000000000$00000000000000000000000000000000",
-		"1000000$000000000000000000000000$00000000000000000000000000000000",
+		"10000000$000000000000000000000000$00000000000000000000000000000000",
 		"256$00000000000000000000000$000000000000000000000000000000000",
 		"256$00000000000000000000000G$00000000000000000000000000000000",
 		"256$000000000000000000000000$0000000000000000000000000000000A",
 		"256$000000000000000000000000$00000000000000000000000000000000$",
 		"-1$000000000000000000000000$00000000000000000000000000000000",
+		"pbkdf2-sha256$0$000000000000000000000000$00000000000000000000000000000000",
+		"pbkdf2-sha1$256$000000000000000000000000$00000000000000000000000000000000",
+		"pbkdf2-sha256$$000000000000000000000000$00000000000000000000000000000000",
+		"pbkdf2-sha256256$000000000000000000000000$00000000000000000000000000000000",
+		"argon2id$256$000000000000000000000000$00000000000000000000000000000000",
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		CHECK_MSG(!passhash_is(bad[i]), "%s", bad[i]);
-		CHECK_MSG(passhash_with("pw", bad[i], t) == -1, "%s", bad[i]);
+		CHECK_MSG(!passhash_verify("pw", bad[i]), "%s", bad[i]);
 	}
 	CHECK(!passhash_is(NULL));
-	/* one character changed is another hash, never the same */
+	CHECK(!passhash_verify("pw", NULL));
+	/* one character of the hash changed: the right password fails */
+	stored_at("pbkdf2-sha256", 1000, "pw", a);
 	a[strlen(a) - 1] = a[strlen(a) - 1] == '0' ? '1' : '0';
-	REQUIRE(passhash_with("pw", a, t) == 0);
-	CHECK(strcmp(t, a) != 0);
+	CHECK(passhash_is(a));
+	CHECK(!passhash_verify("pw", a));
 }
