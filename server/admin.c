@@ -13,11 +13,6 @@
 #include "lobby.h"
 #include "session.h"
 
-void handle_admin_lobbies(session *s, proto_msg *m)
-{
-	app_send(s, lobby_list_json(s->app, list_page_of(m), m->id));
-}
-
 /* Ids in ascending order, for pages of lists kept in no order. */
 static int cmp_u64(const void *x, const void *y)
 {

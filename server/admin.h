@@ -9,7 +9,6 @@
 
 #include "app_int.h"
 
-void handle_admin_lobbies(session *s, proto_msg *m);
 void handle_admin_lobby_create(session *s, proto_msg *m);
 void handle_admin_lobby_close(session *s, proto_msg *m);
 void handle_admin_tables(session *s, proto_msg *m);

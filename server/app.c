@@ -61,7 +61,8 @@ static const struct {
 	[PROTO_ACHIEVEMENTS] = {handle_achievements, true, false},
 	[PROTO_SERVER_STATS] = {handle_server_stats, true, false},
 	[PROTO_RECORDS] = {handle_records, true, false},
-	[PROTO_ADMIN_LOBBIES] = {handle_admin_lobbies, false, false},
+	/* the page lobby_list gives (the admin role is checked above) */
+	[PROTO_ADMIN_LOBBIES] = {handle_lobby_list, false, false},
 	[PROTO_ADMIN_LOBBY_CREATE] = {handle_admin_lobby_create, false, true},
 	[PROTO_ADMIN_LOBBY_CLOSE] = {handle_admin_lobby_close, false, false},
 	[PROTO_ADMIN_TABLES] = {handle_admin_tables, false, false},
