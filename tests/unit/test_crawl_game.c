@@ -3,6 +3,8 @@
  * C30–C45) on hand-made situations: the level is replaced by an open arena
  * (a crawl state is a plain struct, so a test may set any of it), monsters
  * and things are put where the rule needs them, and one decision is applied.
+ * Long (950 lines) on purpose: one test per rule, each setting up its whole
+ * situation, so that a test reads (and fails) alone.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -6,6 +6,8 @@
  * builds a game from a seed, then sets up the exact position it needs
  * (deepfall_setup.h). The round engine, determinism, the bots and the
  * config are in test_deepfall_round.c.
+ * Long (1,000 lines) on purpose: one test per rule, each setting up its
+ * whole position, so that a test reads (and fails) alone.
  */
 #include <string.h>
 

@@ -2,6 +2,8 @@
  * test_gems_game.c — the rules in play: dungeons with a known room order
  * (gems_init_fixed) and chosen choices, one test per rule or adventure part,
  * each named after the rule decision it pins (docs/rules/gems.md).
+ * Long (950 lines) on purpose: one test per rule, each setting up its whole
+ * dungeon, so that a test reads (and fails) alone.
  */
 #include <math.h>
 #include <string.h>

@@ -4,6 +4,9 @@
  * the per-seat view, events, result, statistics, achievements and the
  * server-wide records). The rules live in cr_rules.c and its neighbours;
  * this file only translates.
+ * Long (1,000 lines) on purpose: the one translation between the rules'
+ * structs and that JSON, in sections in the order of game.h's vtable, each
+ * small; splitting it would scatter one format over several files.
  *
  * Hidden information (C47): the view carries only tiles the party has seen,
  * monsters in sight now, and items by their appearance until the party knows

@@ -4,6 +4,10 @@
  * seat order, then the monsters), moving and fighting, ? tiles, chests,
  * shops, items, gateways (portals and the quick jump), travel and explore,
  * falling and reviving, the devil, experience and the end of the run.
+ * Long (1,400 lines) on purpose: one run's rules act on one cr_game and
+ * call each other across its sections (an act moves monsters, a monster
+ * ends a run); each section is one part of docs/rules/crawl.md, headed by
+ * its ids.
  */
 #include <stdio.h>
 #include <stdlib.h>
