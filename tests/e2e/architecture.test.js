@@ -4,6 +4,7 @@
  * leans on it: every request of the app's request table (handlers[] in
  * server/app.c) is in its table of requests, in the row of the file that
  * defines the request's handler, and every file the page names exists.
+ * And every source file over 800 lines says at its top why it is long.
  */
 const test = require('node:test');
 const assert = require('node:assert');
@@ -42,4 +43,26 @@ test('every file the page names exists', () => {
 	const table = doc.slice(doc.indexOf('### server/'), doc.indexOf('### server/games/'));
 	for (const m of table.matchAll(/`(\w+\.c)`/g))
 		assert.ok(fs.existsSync(path.join(ROOT, 'server', m[1])), `server/${m[1]} is listed`);
+});
+
+test('every source file over 800 lines says at its top why it is long', () => {
+	const SKIP = /^(build|node_modules|\.git|var)|^tests\/fuzz\/(corpus|regress|known)$/;
+	const sources = [];
+	const walk = (dir) => {
+		for (const e of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+			const rel = path.join(dir, e.name);
+			if (SKIP.test(e.name) || SKIP.test(rel)) continue;
+			if (e.isDirectory()) walk(rel);
+			else if (/\.(c|h|js|mjs|py|sh)$/.test(e.name)) sources.push(rel);
+		}
+	};
+	walk('.');
+	assert.ok(sources.length > 200, `only ${sources.length} sources read`);
+	const silent = sources.filter((f) => {
+		const lines = read(f).split('\n');
+		// "Long (1,000 lines) on purpose: ..." within its opening comment
+		return lines.length > 801 && !/\bLong \([\d,]+ lines\)/.test(lines.slice(0, 40).join('\n'));
+	});
+	assert.deepStrictEqual(silent, [], 'say at the top why (or split the file): ' +
+		'"Long (N lines) on purpose: ..."');
 });
