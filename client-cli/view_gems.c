@@ -15,6 +15,10 @@
  *
  * The view JSON is read by name with fallbacks, so a field the kind adds
  * later is harmless and a missing one shows as "-".
+ *
+ * Long (800 lines) on purpose: one screen, row by row as above, and the
+ * log line of each gems event (proto/kinds/gems.md's table), which read
+ * the same view; view_deepfall.c and view_crawl.c are its peers.
  */
 #include <ctype.h>
 #include <math.h>
