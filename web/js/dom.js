@@ -46,6 +46,14 @@ export function replace(el, ...children) {
 	return el;
 }
 
+// A wide table's box: on a phone it scrolls sideways, so it takes the
+// keyboard's focus (arrow keys scroll it; a redraw gives the focus back)
+// and says what it holds.
+export function scroller(label, child) {
+	return h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': label,
+		'data-focus': `scroll-${label}` }, child);
+}
+
 // Seconds left until a performance.now() deadline, for countdowns.
 export function secondsLeft(at) {
 	return Math.max(0, (at - performance.now()) / 1000);

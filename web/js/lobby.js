@@ -3,7 +3,7 @@
 // Form fields are made once and kept across re-renders (what you are typing
 // survives a chat line arriving).
 
-import { h } from './dom.js';
+import { h, scroller } from './dom.js';
 import { kindNames, kindView } from './kinds/index.js';
 
 function keep(app, id, make) {
@@ -78,7 +78,7 @@ function tableList(app) {
 	return h('section', { class: 'card tables', 'aria-labelledby': 'tables-h' },
 		h('h2', { id: 'tables-h' }, 'Tables'),
 		rows.length === 0 ? h('p', { class: 'muted' }, 'No tables yet: create one.') :
-			h('div', { class: 'scroll' }, h('table', { class: 'list' },
+			scroller('Tables', h('table', { class: 'list' },
 				h('thead', {}, h('tr', {}, ['#', 'Name', 'Kind', 'State', 'Seats', 'Host', '', ''].map(
 					(c) => h('th', { scope: 'col' }, c)))),
 				h('tbody', {}, rows))),

@@ -4,7 +4,7 @@
 // Replies are fetched once per address and kept until the address changes
 // or a game ends (then they are asked again).
 
-import { h, fmt } from './dom.js';
+import { h, fmt, scroller } from './dom.js';
 import { kindNames, kindView } from './kinds/index.js';
 
 function load(app, keyName, fetcher) {
@@ -32,7 +32,7 @@ function valueText(v) {
 }
 
 function statsTable(label, stats) {
-	return h('div', { class: 'scroll' }, h('table', { class: 'list stats', 'aria-label': label },
+	return scroller(label, h('table', { class: 'list stats', 'aria-label': label },
 		h('tbody', {}, (stats || []).map((s) => h('tr', {}, h('th', { scope: 'row' }, s.label || s.key),
 			h('td', {}, valueText(s.value)))))));
 }

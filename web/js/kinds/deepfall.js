@@ -7,7 +7,7 @@
 // sends (kinds/form.js), so a field the kind adds appears without a change
 // here; the words below explain the ones we know.
 
-import { h, fmt } from '../dom.js';
+import { h, fmt, scroller } from '../dom.js';
 import { choiceForm, keptForm } from './form.js';
 
 const WORDS = {
@@ -117,7 +117,7 @@ function parties(t, v) {
 	const ps = Array.isArray(v.players) ? v.players : [];
 	return h('section', { class: 'card', 'aria-labelledby': 'parties-h' },
 		h('h2', { id: 'parties-h' }, 'Companies'),
-		h('div', { class: 'scroll' }, h('table', { class: 'list' },
+		scroller('Companies', h('table', { class: 'list' },
 			h('thead', {}, h('tr', {}, ['Player', 'Glory', 'Party', 'Floor', 'Unbanked', 'Dice', 'This turn', 'Status'].map((c) => h('th', { scope: 'col' }, c)))),
 			h('tbody', {}, ps.map((p, i) => {
 				const pa = p.party;
@@ -172,7 +172,7 @@ function renderResult(t) {
 	ps.sort((a, b) => b.glory - a.glory);
 	return h('div', { class: 'summary' },
 		h('p', {}, `${fmt(r.rounds)} rounds; margin ${fmt(r.margin)} glory.`),
-		h('div', { class: 'scroll' }, h('table', { class: 'list' },
+		scroller('Scores', h('table', { class: 'list' },
 			h('thead', {}, h('tr', {}, ['Player', 'Glory', '', 'Cash-outs', 'Worthy Ends', 'Taken', 'Claims', 'Deepest'].map((c) => h('th', { scope: 'col' }, c)))),
 			h('tbody', {}, ps.map((p) => h('tr', { class: `${winners.has(p.seat) ? 'winner' : ''} ${p.seat === t.you ? 'mine' : ''}` },
 				h('th', { scope: 'row' }, t.seatName(p.seat) + (p.seat === t.you ? ' (you)' : '')),

@@ -4,7 +4,7 @@
 // buttons with one-key shortcuts (the same keys as `lair play`), Three Card
 // Monte's shuffle animated swap by swap, and the end summary.
 
-import { h, fmt } from '../dom.js';
+import { h, fmt, scroller } from '../dom.js';
 import { key } from '../table.js';
 import { optionButtons } from './generic.js';
 
@@ -137,7 +137,7 @@ function playersView(t, v) {
 	const ps = Array.isArray(v.players) ? v.players : [];
 	return h('section', { class: 'card', 'aria-labelledby': 'players-h' },
 		h('h2', { id: 'players-h' }, 'Players'),
-		h('div', { class: 'scroll' }, h('table', { class: 'list players' },
+		scroller('Players', h('table', { class: 'list players' },
 			h('thead', {}, h('tr', {}, ['Seat', 'Player', 'Where', 'Hand', 'Chest', 'Bars', 'Status', 'Notes']
 				.map((c) => h('th', { scope: 'col' }, c)))),
 			h('tbody', {}, ps.map((p, i) => {
@@ -272,7 +272,7 @@ function renderResult(t) {
 	const dungeons = Array.isArray(r.dungeons) ? r.dungeons : [];
 	return h('div', { class: 'summary' },
 		h('p', {}, `Winning score: $${fmt(r.winning_score)}`),
-		h('div', { class: 'scroll' }, h('table', { class: 'list summary-table' },
+		scroller('Scores', h('table', { class: 'list summary-table' },
 			h('thead', {}, h('tr', {}, ['Player', 'Score', 'Gold bars'].map((c) => h('th', { scope: 'col' }, c)))),
 			seats.map((s) => h('tbody', { class: `${s.winner ? 'winner' : ''} ${s.seat === t.you ? 'mine' : ''}` },
 				h('tr', {},
