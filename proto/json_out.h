@@ -4,10 +4,18 @@
  * cJSON_PrintUnformatted formats every number with sprintf("%1.15g") and
  * checks it back with sscanf, which makes numbers the dominant cost of
  * printing game views (a reveal holds hundreds of them, printed once per
- * viewer). This printer writes integers (|v| < 2^53) digit by digit and
- * falls back to cJSON's formatting for other numbers; everything else is
- * byte for byte what cJSON_PrintUnformatted writes (same key order, same
- * string escapes).
+ * viewer). This printer writes integers (|v| < 2^53) digit by digit.
+ *
+ * All but numbers is byte for byte what cJSON_PrintUnformatted writes (the
+ * same key order, the same string escapes). A number reads back to the
+ * very same double, but its text may differ from cJSON's, which only reads
+ * back nearly: integers from 1e15 to 2^53 are written in digits (cJSON:
+ * 1e+15), and any other number in 15 significant digits when they read
+ * back exactly, else 17 (cJSON keeps 15 when they read back within its
+ * tolerance: 0.1 + 0.2 is 0.30000000000000004 here and 0.3 there, the
+ * largest double 1.7976931348623157e+308 here and 1.79769313486232e+308,
+ * which reads back as infinity, there). NaN and the infinities are null and
+ * -0 is -0, as in cJSON. test_proto.c pins each of these.
  *
  * Memory: the returned string is malloc'd; the caller frees it.
  */

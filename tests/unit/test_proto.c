@@ -3,6 +3,8 @@
  * stable code (PROTOCOL.md §3) and the field to blame; good requests decode
  * into the typed body with defaults; encoders echo ids.
  */
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -422,7 +424,7 @@ TEST(proto_decode_does_not_read_past_len)
 	proto_msg_free(&m);
 }
 
-/* ---- json_print: byte for byte cJSON_PrintUnformatted, only faster ---- */
+/* ---- json_print: cJSON_PrintUnformatted, only faster, numbers exact ---- */
 
 
 static cJSON *random_tree(rng *r, int depth)
@@ -497,6 +499,42 @@ TEST(json_print_integers_exactly)
 	CHECK_STR(s, "[1031187811000,-9007199254740991,0.5]");
 	free(s);
 	cJSON_Delete(a);
+}
+
+/* json_out.h: where the number texts differ from cJSON's, ours read back
+ * to the same double, bit for bit, and cJSON's do not always. */
+TEST(json_print_numbers_read_back_exactly_where_cjson_differs)
+{
+	static const struct {
+		double v;
+		const char *ours;
+	} cases[] = {
+		{1e15, "1000000000000000"},
+		{9007199254740991.0, "9007199254740991"},
+		{0.1 + 0.2, "0.30000000000000004"},
+		{DBL_MAX, "1.7976931348623157e+308"},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		cJSON *n = cJSON_CreateNumber(cases[i].v);
+		char *ours = json_print(n, NULL), *theirs = cJSON_PrintUnformatted(n);
+		CHECK_STR(ours, cases[i].ours);
+		CHECK_MSG(strcmp(ours, theirs) != 0, "cJSON writes %s too", theirs);
+		double back = strtod(ours, NULL);
+		CHECK_MSG(memcmp(&back, &cases[i].v, sizeof back) == 0, "%s reads back", ours);
+		free(ours);
+		free(theirs);
+		cJSON_Delete(n);
+	}
+	/* and where they agree: NaN and infinity as null, -0, small and large */
+	static const double same[] = {NAN, INFINITY, -0.0, 0.5, 1e-7, 1e16, 2147483648.0};
+	for (size_t i = 0; i < ARRAY_LEN(same); i++) {
+		cJSON *n = cJSON_CreateNumber(same[i]);
+		char *ours = json_print(n, NULL), *theirs = cJSON_PrintUnformatted(n);
+		CHECK_STR(ours, theirs);
+		free(ours);
+		free(theirs);
+		cJSON_Delete(n);
+	}
 }
 
 /* Names other players see (table, lobby) are plain text: a terminal escape,
