@@ -2,7 +2,7 @@
  * http_head.c — see http_head.h. Strict where laxness would let two
  * readers disagree: CRLF or LF line ends, no folded header lines, no
  * control characters, a method of capital letters, a target of visible
- * ASCII, HTTP/1.0 or 1.1.
+ * ASCII whose %-escapes are two hex digits and never %00, HTTP/1.0 or 1.1.
  */
 #include "http_head.h"
 
@@ -25,6 +25,24 @@ static bool next_line(const char *p, const char *end, size_t *len, const char **
 	*len = (size_t)(nl - p) - (nl > p && nl[-1] == '\r');
 	*next = nl + 1;
 	return true;
+}
+
+/* Why the target is refused, or NULL. An escape that is not two hex
+ * digits is malformed (RFC 3986 §2.1); %00 is a NUL, which a reader that
+ * decodes the path would cut it at (libwebsockets hung up without a word). */
+static const char *target_flaw(http_str t)
+{
+	static const char hex[] = "0123456789abcdefABCDEF";
+	for (size_t i = 0; i < t.n; i++) {
+		if (t.p[i] != '%')
+			continue;
+		if (t.n - i < 3 || !strchr(hex, t.p[i + 1]) || !strchr(hex, t.p[i + 2]))
+			return "a %-escape in the target is not two hex digits";
+		if (t.p[i + 1] == '0' && t.p[i + 2] == '0')
+			return "the target holds %00, an encoded NUL";
+		i += 2;
+	}
+	return NULL;
 }
 
 static bool request_line(const char *p, size_t n, http_head *h)
@@ -99,14 +117,18 @@ enum http_head_rc http_head_parse(const char *data, size_t len, http_head *out)
 		 * (a TLS hello, binary), so it is not waited for. */
 		for (size_t i = 0; i < len; i++) {
 			unsigned char c = (unsigned char)data[i];
-			if (c < ' ' && c != '\r')
+			if ((c < ' ' && c != '\r') || c >= 0x7f) {
+				out->bad = "not an HTTP/1.x request";
 				return HTTP_HEAD_BAD;
-			if (c >= 0x7f)
-				return HTTP_HEAD_BAD;
+			}
 		}
 		return HTTP_HEAD_INCOMPLETE;
 	}
-	if (!request_line(p, n, out))
+	if (!request_line(p, n, out)) {
+		out->bad = "the request line is not METHOD TARGET HTTP/1.x";
+		return HTTP_HEAD_BAD;
+	}
+	if ((out->bad = target_flaw(out->target)))
 		return HTTP_HEAD_BAD;
 	for (p = next;;) {
 		if (!next_line(p, end, &n, &next))
@@ -115,8 +137,10 @@ enum http_head_rc http_head_parse(const char *data, size_t len, http_head *out)
 			out->len = (size_t)(next - data);
 			return HTTP_HEAD_OK;
 		}
-		if (!header_line(p, n, out))
+		if (!header_line(p, n, out)) {
+			out->bad = "a header line is malformed";
 			return HTTP_HEAD_BAD;
+		}
 		p = next;
 	}
 }

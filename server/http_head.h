@@ -26,12 +26,13 @@ typedef struct http_head {
 	/* the last of each header (empty when absent) */
 	http_str upgrade, connection, ws_key, ws_version, origin, host, xff;
 	int n_ws_key;     /* Sec-WebSocket-Key headers seen */
+	const char *bad;  /* HTTP_HEAD_BAD: why, in a few words (a constant) */
 } http_head;
 
 enum http_head_rc {
 	HTTP_HEAD_INCOMPLETE, /* no blank line yet (and nothing wrong so far) */
 	HTTP_HEAD_OK,
-	HTTP_HEAD_BAD,        /* not an HTTP/1.x request */
+	HTTP_HEAD_BAD,        /* not an HTTP/1.x request we read alike (out->bad) */
 };
 
 enum http_head_rc http_head_parse(const char *data, size_t len, http_head *out);

@@ -38,17 +38,25 @@ void net_pending_end(struct pending *pd, bool keep_fd)
 }
 
 /* A short answer written straight to the socket (it is empty: a few
- * hundred bytes always fit), then the close. */
-void net_pending_reply(struct pending *pd, const char *status, const char *extra)
+ * hundred bytes always fit), then the close. Its body is the status line,
+ * and why when given. */
+static void pending_reply_why(struct pending *pd, const char *status, const char *extra,
+			      const char *why)
 {
-	char out[512];
+	char body[256], out[768];
+	snprintf(body, sizeof body, "%s%s%s\n", status, why ? ": " : "", why ? why : "");
 	int len = snprintf(out, sizeof out,
 			   "HTTP/1.1 %s\r\n%sContent-Type: text/plain; charset=utf-8\r\n"
-			   "Content-Length: %zu\r\nConnection: close\r\n\r\n%s\n",
-			   status, extra ? extra : "", strlen(status) + 1, status);
+			   "Content-Length: %zu\r\nConnection: close\r\n\r\n%s",
+			   status, extra ? extra : "", strlen(body), body);
 	if (send(pd->fd, out, (size_t)len, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
 		log_debug("net", "reply to %s: %s", status, strerror(errno));
 	net_pending_end(pd, false);
+}
+
+void net_pending_reply(struct pending *pd, const char *status, const char *extra)
+{
+	pending_reply_why(pd, status, extra, NULL);
 }
 
 /* Plain HTTP: lws serves it, told what the first request's target was. */
@@ -103,7 +111,7 @@ static void on_pending_readable(uv_poll_t *poll, int status, int what)
 		setsockopt(pd->fd, SOL_SOCKET, SO_RCVLOWAT, &pd->lowat, sizeof pd->lowat);
 		return;
 	case HTTP_HEAD_BAD:
-		net_pending_reply(pd, "400 Bad Request", NULL);
+		pending_reply_why(pd, "400 Bad Request", NULL, h.bad);
 		return;
 	case HTTP_HEAD_OK:
 		break;

@@ -291,6 +291,42 @@ TEST(http_head_refuses_what_two_readers_could_read_apart)
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		http_head h;
 		CHECK_MSG(http_head_parse(bad[i], strlen(bad[i]), &h) == HTTP_HEAD_BAD, "#%zu", i);
+		CHECK_MSG(h.bad && *h.bad, "#%zu says why", i);
+	}
+}
+
+/* A %-escape is two hex digits and never %00 (libwebsockets, which decodes
+ * the path, hung up on "/a%00b" without an answer): refused at once, from
+ * the request line, with the reason the 400 carries. */
+TEST(http_head_refuses_nul_and_malformed_escapes_saying_why)
+{
+	static const struct {
+		const char *target, *why;
+	} bad[] = {
+		{"/a%00b", "the target holds %00, an encoded NUL"},
+		{"/%00", "the target holds %00, an encoded NUL"},
+		{"/x?q=%00", "the target holds %00, an encoded NUL"},
+		{"/%zz", "a %-escape in the target is not two hex digits"},
+		{"/a%0", "a %-escape in the target is not two hex digits"},
+		{"/a%", "a %-escape in the target is not two hex digits"},
+		{"/a%%41", "a %-escape in the target is not two hex digits"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		char req[100];
+		/* the request line alone: no need to wait for the headers */
+		snprintf(req, sizeof req, "GET %s HTTP/1.1\r\n", bad[i].target);
+		http_head h;
+		CHECK_MSG(http_head_parse(req, strlen(req), &h) == HTTP_HEAD_BAD, "%s", bad[i].target);
+		CHECK_MSG(h.bad && !strcmp(h.bad, bad[i].why), "%s: %s", bad[i].target,
+			  h.bad ? h.bad : "(none)");
+	}
+	static const char *const good[] = {"/a%01b", "/%2e%2e/x", "/%6Detrics", "/x?q=%41%0a"};
+	for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+		char req[100];
+		snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: x\r\n\r\n", good[i]);
+		http_head h;
+		CHECK_MSG(http_head_parse(req, strlen(req), &h) == HTTP_HEAD_OK, "%s", good[i]);
+		CHECK(h.bad == NULL);
 	}
 }
 
