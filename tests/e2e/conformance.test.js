@@ -4,7 +4,8 @@
  * checked as a stranger with a different client would, from the documents
  * alone: the one rule for taking over an AI seat mid-game (table.md §4: be
  * at the table, watching; else not_seated, by all three routes, and nothing
- * changes); the error codes PROTOCOL.md §3 lists for common mistakes; a new
+ * changes); take_seat on a waiting table (table_join with that seat, no
+ * password); the error codes PROTOCOL.md §3 lists for common mistakes; a new
  * player's statistics (sums 0, min/max null, §8).
  */
 const test = require('node:test');
@@ -49,6 +50,37 @@ test('an AI seat mid-game is taken over only from the table: not_seated by every
 	assert.strictEqual(seats.seats[1].name, 'tkstranger');
 	host.c.close();
 	stranger.c.close();
+});
+
+test('take_seat on a waiting table is table_join with that seat, without a password', async () => {
+	const host = await player(srv, 'wshost');
+	const watcher = await player(srv, 'wswatcher');
+	const stranger = await player(srv, 'wsstranger');
+	const t = (await host.ok('table_create', { kind: 'gems', seats: 3, ai: 1 })).table;
+	// someone watching takes the free seat: seated, no longer watching
+	await watcher.ok('table_spectate', { table: t });
+	const w = await watcher.ok('take_seat', { table: t, seat: 2 });
+	assert.strictEqual(w.state, 'waiting');
+	assert.strictEqual(w.you, 2);
+	assert.strictEqual(w.spectators, 0);
+	await host.c.waitFor((m) => m.type === 'seats' && m.table === t &&
+		m.seats[2].kind === 'human' && m.seats[2].name === 'wswatcher');
+	// someone not at the table takes the AI's seat: it turns human
+	const s = await stranger.ok('take_seat', { table: t, seat: 1 });
+	assert.strictEqual(s.you, 1);
+	assert.deepStrictEqual(s.seats.map((x) => x.kind), ['human', 'human', 'human']);
+	// a seat a human holds is full
+	const again = await (await player(srv, 'wslate')).req('take_seat', { table: t, seat: 2 });
+	assert.strictEqual(again.code, 'full');
+	// a private table: the password is checked when watching, never here
+	const p = (await host.ok('table_create', { kind: 'gems', seats: 2, private: true,
+		password: 'letmein' })).table;
+	const denied = await stranger.req('take_seat', { table: p, seat: 1 });
+	assert.strictEqual(denied.code, 'wrong_password');
+	assert.strictEqual(denied.field, 'password');
+	await stranger.ok('table_spectate', { table: p, password: 'letmein' });
+	assert.strictEqual((await stranger.ok('take_seat', { table: p, seat: 1 })).you, 1);
+	for (const c of [host, watcher, stranger]) c.c.close();
 });
 
 test('the error codes PROTOCOL.md §3 gives for common mistakes', async () => {
