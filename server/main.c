@@ -87,7 +87,7 @@ static void cb_metrics(void *ud, buf *out)
 {
 	struct laird *L = ud;
 	metrics_build_info(out, LAIRD_VERSION, lws_get_library_version(), sqlite3_libversion());
-	metrics_process(out, L->started_unix);
+	metrics_process(out, L->started_unix, metrics_open_fds(&L->loop));
 	if (L->store)
 		store_metrics(L->store, out);
 	app_metrics(L->app, out);

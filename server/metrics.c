@@ -3,7 +3,6 @@
  */
 #include "metrics.h"
 
-#include <dirent.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -153,19 +152,7 @@ static int self_stat(unsigned long long *fields, int n)
 	return 0;
 }
 
-static long open_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	if (!d)
-		return -1;
-	long n = 0;
-	for (struct dirent *e; (e = readdir(d));)
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n - 1; /* the directory's own descriptor */
-}
-
-void metrics_process(buf *out, double start_unix)
+void metrics_process(buf *out, double start_unix, long open_fds)
 {
 	struct rusage ru;
 	if (getrusage(RUSAGE_SELF, &ru) == 0)
@@ -185,10 +172,9 @@ void metrics_process(buf *out, double start_unix)
 	}
 	metrics_gauge(out, "process_start_time_seconds",
 		      "Start time of the process since unix epoch in seconds.", start_unix);
-	long fds = open_fds();
-	if (fds >= 0)
+	if (open_fds >= 0)
 		metrics_gauge(out, "process_open_fds", "Number of open file descriptors.",
-			      (double)fds);
+			      (double)open_fds);
 	struct rlimit rl;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0)
 		metrics_gauge(out, "process_max_fds", "Maximum number of open file descriptors.",

@@ -14,6 +14,8 @@
 
 #include <stdint.h>
 
+#include <uv.h>
+
 #include "../common/util.h"
 
 /* "# HELP name help" and "# TYPE name type" (counter, gauge, histogram). */
@@ -54,9 +56,24 @@ void metrics_build_info(buf *out, const char *version, const char *lws_version,
 /* The standard process_* families of Prometheus client libraries, read from
  * /proc/self (memory, never disk; the unit's ProcSubset=pid leaves it):
  * process_cpu_seconds_total, process_resident_memory_bytes,
- * process_virtual_memory_bytes, process_open_fds, process_max_fds, and
- * process_start_time_seconds, which is start_unix (the caller's clock at
- * start-up). A value that cannot be read is left out. */
-void metrics_process(buf *out, double start_unix);
+ * process_virtual_memory_bytes, process_open_fds (open_fds, from
+ * metrics_open_fds below), process_max_fds, and process_start_time_seconds,
+ * which is start_unix (the caller's clock at start-up). A value that cannot
+ * be read (open_fds < 0) is left out. */
+void metrics_process(buf *out, double start_unix, long open_fds);
+
+/* ---- metrics_fds.c: the open descriptors, without stalling the loop ---- */
+
+/* The count: by one stat of /proc/self/fd where the kernel gives it (Linux
+ * 6.2 and later), else the last count metrics_open_fds_counted made. */
+long metrics_open_fds(uv_loop_t *loop);
+/* The stat's answer, or -1 where the kernel gives none. */
+long metrics_open_fds_stat(void);
+/* Reads /proc/self/fd: one entry per descriptor (O(n), for a pool thread,
+ * or when the count is small). -1 when it cannot. */
+long metrics_open_fds_dir(void);
+/* The last reading, and a new one started on loop's thread pool (unless one
+ * is running); the first call reads at once. */
+long metrics_open_fds_counted(uv_loop_t *loop);
 
 #endif

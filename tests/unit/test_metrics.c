@@ -90,7 +90,7 @@ TEST(metrics_build_info_escapes_and_process_metrics_read_proc)
 	CHECK(strstr(b.data, "lair_build_info{version=\"0.1.0\",libwebsockets=\"4.1.6-\","
 			     "sqlite=\"3.\\\"x\\\"\"} 1\n") != NULL);
 	buf_clear(&b);
-	metrics_process(&b, 1700000000.25);
+	metrics_process(&b, 1700000000.25, metrics_open_fds_dir());
 	static const char *const names[] = {
 		"process_cpu_seconds_total", "process_resident_memory_bytes",
 		"process_virtual_memory_bytes", "process_open_fds", "process_max_fds",
@@ -107,8 +107,41 @@ TEST(metrics_build_info_escapes_and_process_metrics_read_proc)
 	FILE *extra = fopen("/dev/null", "r");
 	REQUIRE(extra);
 	buf_clear(&b);
-	metrics_process(&b, 0);
+	metrics_process(&b, 0, metrics_open_fds_dir());
 	CHECK_EQ(sample_value(b.data, "process_open_fds"), before + 1);
 	fclose(extra);
+	/* a count that cannot be read is left out */
+	buf_clear(&b);
+	metrics_process(&b, 0, -1);
+	CHECK(strstr(b.data, "process_open_fds") == NULL);
 	buf_free(&b);
+}
+
+/* process_open_fds never reads the directory on the loop but the first
+ * time: the kernel's count (one stat) when it gives one, else the last
+ * reading made on the thread pool, at most one scrape old. */
+TEST(metrics_open_fds_counts_off_the_loop)
+{
+	long dir = metrics_open_fds_dir();
+	REQUIRE(dir > 2);
+	long st = metrics_open_fds_stat();
+	if (st >= 0) /* Linux 6.2 and later */
+		CHECK_EQ(st, dir);
+	uv_loop_t loop;
+	REQUIRE(uv_loop_init(&loop) == 0);
+	uv_run(&loop, UV_RUN_NOWAIT);
+	long first = metrics_open_fds_counted(&loop); /* read at once */
+	CHECK(first > 2);
+	uv_run(&loop, UV_RUN_DEFAULT); /* the pool's reading lands */
+	FILE *extra = fopen("/dev/null", "r");
+	REQUIRE(extra);
+	long stale = metrics_open_fds_counted(&loop); /* the last reading */
+	uv_run(&loop, UV_RUN_DEFAULT);
+	long fresh = metrics_open_fds_counted(&loop);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	CHECK_EQ(fresh, stale + 1);
+	fclose(extra);
+	CHECK(metrics_open_fds(&loop) > 2);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	CHECK_EQ(uv_loop_close(&loop), 0);
 }
