@@ -34,6 +34,8 @@ TEST(passhash_pbkdf2_matches_the_published_vectors)
 	CHECK(passhash_pbkdf2("x", (const unsigned char *)"s", 1, 0, dk, 16) == -1);
 }
 
+/* At the real count (about 0.1 s a hash, several times that under ASan):
+ * as few hashes as show it; the other attempts below use a small count. */
 TEST(passhash_new_names_its_algorithm_and_cost_is_salted_and_verifies)
 {
 	char a[PASSHASH_MAX + 1], b[PASSHASH_MAX + 1];
@@ -47,17 +49,7 @@ TEST(passhash_new_names_its_algorithm_and_cost_is_salted_and_verifies)
 	CHECK(PASSHASH_MAX < TABLE_PASSWORD_MAX); /* the table holds it */
 	CHECK(!strstr(a, "hunter2"));
 	CHECK(passhash_verify("hunter2", a));
-	CHECK(passhash_verify("hunter2", b));
 	CHECK(!passhash_verify("hunter3", a));
-	CHECK(!passhash_verify("", a));
-	CHECK(!passhash_verify(NULL, a));
-	CHECK(!passhash_verify(a, a)); /* the hash is no password */
-	/* 64 bytes, the longest a request may carry */
-	char longpw[65];
-	memset(longpw, 'z', 64);
-	longpw[64] = 0;
-	REQUIRE(passhash_new(longpw, a) == 0);
-	CHECK(passhash_verify(longpw, a));
 }
 
 /* A stored hash of password at iter in the given form (the first laird's,
@@ -72,6 +64,26 @@ static void stored_at(const char *algo, unsigned iter, const char *password, cha
 	hex(dk, sizeof dk, h);
 	snprintf(out, PASSHASH_MAX + 1, "%s%s%u$%s$%s", algo ? algo : "", algo ? "$" : "", iter, s,
 		 h);
+}
+
+TEST(passhash_verify_takes_the_password_and_nothing_else)
+{
+	char v[PASSHASH_MAX + 1];
+	stored_at("pbkdf2-sha256", 1000, "hunter2", v);
+	CHECK(passhash_verify("hunter2", v));
+	CHECK(!passhash_verify("hunter3", v));
+	CHECK(!passhash_verify("hunter", v));
+	CHECK(!passhash_verify("", v));
+	CHECK(!passhash_verify(NULL, v));
+	CHECK(!passhash_verify(v, v)); /* the hash is no password */
+	/* 64 bytes, the longest a request may carry */
+	char longpw[65];
+	memset(longpw, 'z', 64);
+	longpw[64] = 0;
+	stored_at("pbkdf2-sha256", 1000, longpw, v);
+	CHECK(passhash_verify(longpw, v));
+	longpw[63] = 'y';
+	CHECK(!passhash_verify(longpw, v));
 }
 
 TEST(passhash_older_forms_and_counts_still_verify)
