@@ -1,5 +1,5 @@
 /*
- * fuzz_util.c — what both fuzz targets share: the input reader, the
+ * fuzz_util.c — what every fuzz target shares: the input reader, the
  * failure report and the "is this valid JSON" check (fuzz.h).
  */
 #include "fuzz.h"
