@@ -3,7 +3,8 @@
  * registry, the config and its errors, choice ids and what a hostile client
  * may send, apply's all-or-nothing check, a whole AI run to its result with
  * statistics that add up, replay identity (what crash recovery relies on),
- * the AI choosing the same after a replay, and the hidden information of
+ * the AI choosing the same after a replay, an unknown item's appearance
+ * meaning the same kind in every game (C30), and the hidden information of
  * docs/rules/crawl.md C47.
  */
 #include <math.h>
@@ -547,5 +548,77 @@ TEST(crawl_C47_what_is_hidden_changes_no_view)
 	}
 	CHECK(compared > 200);
 	CHECK_EQ(differ, 0);
+	K->config_free(c);
+}
+
+/* C30, the seed's answer to the potion chore: an appearance means the same
+ * kind in every game. Over many runs, each unknown kind shows one
+ * appearance, the same in every run and no other kind's, and using it
+ * reveals the same name under it — whatever the seed. */
+TEST(crawl_C30_an_appearance_means_the_same_in_every_game)
+{
+	void *c = cfg_of(NULL);
+	REQUIRE(c);
+	const cr_content *ct = ((const cr_config *)c)->ct;
+	char first[CR_MAX_ITEM_KINDS][40] = {{0}};
+	char err[200];
+	int unknown = 0, checked = 0;
+	for (uint64_t seed = 1; seed <= 30; seed++) {
+		for (int k = 0; k < ct->n_items; k++) {
+			if (!ct->item[k].appearance[0])
+				continue;
+			game_state *st = K->create(c, 1, seed * 7919, NULL, NULL, err, sizeof err);
+			REQUIRE(st);
+			cr_game *g = (cr_game *)st;
+			REQUIRE(!(g->identified >> k & 1));
+			g->h[0].inv[0] = (int8_t)k;
+			/* the view: the appearance only */
+			cJSON *v = K->view(st, 0);
+			const cJSON *it = cJSON_GetArrayItem(
+				cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(v, "party"), 0),
+						    "inventory"),
+				0);
+			const char *shown = cJSON_GetStringValue(cJSON_GetObjectItem(it, "name"));
+			REQUIRE(shown);
+			CHECK(cJSON_IsFalse(cJSON_GetObjectItem(it, "known")));
+			CHECK(!cJSON_GetObjectItem(it, "id"));
+			if (seed == 1) {
+				snprintf(first[k], sizeof first[k], "%s", shown);
+				unknown++;
+				for (int o = 0; o < k; o++)
+					CHECK_MSG(strcmp(first[o], shown) != 0, "%s twice", shown);
+			} else {
+				CHECK_STR(shown, first[k]);
+			}
+			cJSON_Delete(v);
+			/* used: the identify event names the same kind under it */
+			game_choice ch[GAME_MAX_SEATS];
+			for (int s = 0; s < GAME_MAX_SEATS; s++)
+				ch[s] = GAME_NO_CHOICE;
+			ch[0] = CR_C_USE + 0;
+			game_events evs = {0};
+			REQUIRE(K->apply(st, ch, &evs, err, sizeof err) == GAME_OK);
+			int named = 0;
+			for (size_t i = 0; i < evs.len; i++) {
+				cJSON *e = K->event_json(st, &evs.v[i], 0);
+				const char *type = cJSON_GetStringValue(cJSON_GetObjectItem(e, "event"));
+				const cJSON *item = cJSON_GetObjectItem(e, "item");
+				if (type && !strcmp(type, "identify")) {
+					CHECK_STR(cJSON_GetStringValue(cJSON_GetObjectItem(item, "name")),
+						  ct->item[k].name);
+					CHECK_STR(cJSON_GetStringValue(cJSON_GetObjectItem(item, "appearance")),
+						  first[k]);
+					named++;
+				}
+				cJSON_Delete(e);
+			}
+			CHECK_EQ(named, 1);
+			checked++;
+			game_events_free(&evs);
+			K->destroy(st);
+		}
+	}
+	CHECK(unknown >= 6);
+	CHECK_EQ(checked, 30 * unknown);
 	K->config_free(c);
 }
