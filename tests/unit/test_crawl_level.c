@@ -2,8 +2,11 @@
  * test_crawl_level.c — the crawl level generator (docs/rules/crawl.md
  * C1–C10): the walk's 60% and its turns at the edge, doors and rooms at dead
  * ends, no diagonal-only exit left, the start's distance from the portals,
- * reachability of everything placed, the rejection counter, the ? count of
- * each act, same (seed, act, visit) -> same level, and `lair map`.
+ * reachability of everything placed, the rejection counter and the retry
+ * cap's fallback, the ? count of each act, same (seed, act, visit) -> same
+ * level, and `lair map`. Diagonal-only exits are counted here, not with the
+ * generator's own check (a single pass of the fix, as the original made,
+ * leaves some 58 over the 10,000 seeds).
  *
  * The properties are checked over 10,000 seeds in one pass (a level takes
  * some 60 us; the pass is well under a second, a few under ASan).
@@ -84,95 +87,167 @@ static bool door_ok(const cr_level *l, int x, int y)
 	return false;
 }
 
-TEST(crawl_C1_C3_C4_C5_C6_C7_level_properties_over_10000_seeds)
+/* C4, counted here and not by the generator's own check: two open tiles
+ * that touch only at a corner, wall on both other tiles of their 2x2. */
+static int diagonal_only(const cr_level *l)
+{
+	int n = 0;
+	for (int y = 0; y + 1 < l->h; y++)
+		for (int x = 0; x + 1 < l->w; x++) {
+			bool a = open_t(l, x, y), b = open_t(l, x + 1, y), c = open_t(l, x, y + 1),
+			     d = open_t(l, x + 1, y + 1);
+			n += (a && d && !b && !c) || (b && c && !a && !d);
+		}
+	return n;
+}
+
+/* What every level must be, counted over many (C1, C3-C7). */
+typedef struct props {
+	long levels, rejections, fallbacks, doors, bad_border, dead, diag, bad_doors;
+	long close_start, unreachable, pockets, wrong_portals, rooms, kept;
+} props;
+
+/* need: the start's distance from every portal and the lair (C5); -1: the
+ * fallback's, as far as any floor tile is from them (at most C5's). */
+static void check_props(const cr_level *l, int need, props *p)
 {
 	static uint16_t dist[CR_MAX_H][CR_MAX_W], from[CR_MAX_H][CR_MAX_W];
-	long rejections = 0, fallbacks = 0, doors = 0, bad_border = 0, dead = 0, diag = 0;
-	long bad_doors = 0, close_start = 0, unreachable = 0, pockets = 0, wrong_portals = 0;
-	long rooms = 0, kept = 0;
+	static uint16_t near[CR_MAX_H][CR_MAX_W];
+	p->levels++;
+	p->rejections += l->rejections;
+	p->fallbacks += l->fallback;
+	p->rooms += l->rooms;
+	p->kept += l->dead_ends_kept;
+	/* C1: the outer ring is wall */
+	for (int x = 0; x < l->w; x++)
+		p->bad_border += l->tile[0][x] != CR_T_WALL || l->tile[l->h - 1][x] != CR_T_WALL;
+	for (int y = 0; y < l->h; y++)
+		p->bad_border += l->tile[y][0] != CR_T_WALL || l->tile[y][l->w - 1] != CR_T_WALL;
+	/* C8's portals: act 1 has no up portal, the last act the lair */
+	p->wrong_portals += l->has_up != (l->act > 1) || l->has_down != (l->act < l->acts) ||
+			    l->has_lair != (l->act == l->acts);
+	/* C4 */
+	p->diag += diagonal_only(l);
+	cr_level_bfs(l, l->start, dist);
+	for (int y = 0; y < l->h; y++)
+		for (int x = 0; x < l->w; x++) {
+			int t = l->tile[y][x];
+			if (!cr_passable(t))
+				continue;
+			/* C7: every open tile is reachable */
+			p->pockets += dist[y][x] == CR_FAR;
+			/* C3: no dead end anywhere; doors lead to a closed room */
+			p->dead += nbrs(l, x, y) <= 1;
+			if (t == CR_T_DOOR) {
+				p->doors++;
+				p->bad_doors += !door_ok(l, x, y);
+			}
+		}
+	/* C6: everything placed is reachable (and stands on floor) */
+	cr_pos all[CR_MAX_SPAWNS + CR_MAX_CHESTS + CR_MAX_QMARKS + 3];
+	int n = 0;
+	for (int i = 0; i < l->n_spawn; i++)
+		all[n++] = l->spawn[i];
+	for (int i = 0; i < l->n_chest; i++)
+		all[n++] = l->chest[i];
+	for (int i = 0; i < l->n_qmark; i++)
+		all[n++] = l->qmark[i];
+	if (l->has_up)
+		all[n++] = l->up;
+	if (l->has_down)
+		all[n++] = l->down;
+	if (l->has_lair)
+		all[n++] = l->lair;
+	for (int i = 0; i < n; i++)
+		p->unreachable += dist[all[i].y][all[i].x] == CR_FAR ||
+				  l->tile[all[i].y][all[i].x] != CR_T_FLOOR;
+	/* C5: the start is at least `need` steps from every portal */
+	cr_pos ways[3];
+	int nw = 0;
+	if (l->has_up)
+		ways[nw++] = l->up;
+	if (l->has_down)
+		ways[nw++] = l->down;
+	if (l->has_lair)
+		ways[nw++] = l->lair;
+	memset(near, 0xff, sizeof near);
+	for (int i = 0; i < nw; i++) {
+		cr_level_bfs(l, ways[i], from);
+		for (int y = 0; y < l->h; y++)
+			for (int x = 0; x < l->w; x++)
+				near[y][x] = from[y][x] < near[y][x] ? from[y][x] : near[y][x];
+	}
+	if (need < 0) {
+		int want = cr_level_min_start_dist(l->w, l->h), far = 0;
+		for (int y = 0; y < l->h; y++)
+			for (int x = 0; x < l->w; x++)
+				if (l->tile[y][x] == CR_T_FLOOR && near[y][x] != CR_FAR &&
+				    near[y][x] > far)
+					far = near[y][x];
+		need = far < want ? far : want;
+	}
+	p->close_start += near[l->start.y][l->start.x] < need || need < 1 ||
+			  near[l->start.y][l->start.x] != l->start_dist;
+	/* C5: no spawn within CR_SPAWN_CLEAR steps of the start */
+	for (int i = 0; i < l->n_spawn; i++)
+		p->close_start += dist[l->spawn[i].y][l->spawn[i].x] < CR_SPAWN_CLEAR;
+}
+
+TEST(crawl_C1_C3_C4_C5_C6_C7_level_properties_over_10000_seeds)
+{
+	props p = {0};
 	for (uint64_t s = 0; s < SEEDS; s++) {
 		int act = 1 + (int)(s % 3);
 		cr_level_generate(&lv, s * 7919 + 13, act, 3, (int)(s % 4), CR_DEF_W, CR_DEF_H);
-		rejections += lv.rejections;
-		fallbacks += lv.fallback;
-		rooms += lv.rooms;
-		kept += lv.dead_ends_kept;
-		/* C1: the outer ring is wall */
-		for (int x = 0; x < lv.w; x++)
-			bad_border += lv.tile[0][x] != CR_T_WALL || lv.tile[lv.h - 1][x] != CR_T_WALL;
-		for (int y = 0; y < lv.h; y++)
-			bad_border += lv.tile[y][0] != CR_T_WALL || lv.tile[y][lv.w - 1] != CR_T_WALL;
-		/* C8's portals: act 1 has no up portal, the last act the lair */
-		wrong_portals += lv.has_up != (act > 1) || lv.has_down != (act < 3) ||
-				 lv.has_lair != (act == 3);
-		/* C4 */
-		diag += cr_level_diagonal_exits(&lv);
-		cr_level_bfs(&lv, lv.start, dist);
-		for (int y = 0; y < lv.h; y++)
-			for (int x = 0; x < lv.w; x++) {
-				int t = lv.tile[y][x];
-				if (!cr_passable(t))
-					continue;
-				/* C7: every open tile is reachable */
-				pockets += dist[y][x] == CR_FAR;
-				/* C3: no dead end anywhere; doors lead to a closed room */
-				dead += nbrs(&lv, x, y) <= 1;
-				if (t == CR_T_DOOR) {
-					doors++;
-					bad_doors += !door_ok(&lv, x, y);
-				}
-			}
-		/* C6: everything placed is reachable (and stands on floor) */
-		cr_pos all[CR_MAX_SPAWNS + CR_MAX_CHESTS + CR_MAX_QMARKS + 3];
-		int n = 0;
-		for (int i = 0; i < lv.n_spawn; i++)
-			all[n++] = lv.spawn[i];
-		for (int i = 0; i < lv.n_chest; i++)
-			all[n++] = lv.chest[i];
-		for (int i = 0; i < lv.n_qmark; i++)
-			all[n++] = lv.qmark[i];
-		if (lv.has_up)
-			all[n++] = lv.up;
-		if (lv.has_down)
-			all[n++] = lv.down;
-		if (lv.has_lair)
-			all[n++] = lv.lair;
-		for (int i = 0; i < n; i++)
-			unreachable += dist[all[i].y][all[i].x] == CR_FAR ||
-				       lv.tile[all[i].y][all[i].x] != CR_T_FLOOR;
-		/* C5: the start is at least (w + h) / 3 steps from every portal */
-		int need = cr_level_min_start_dist(lv.w, lv.h);
-		cr_pos ways[3];
-		int nw = 0;
-		if (lv.has_up)
-			ways[nw++] = lv.up;
-		if (lv.has_down)
-			ways[nw++] = lv.down;
-		if (lv.has_lair)
-			ways[nw++] = lv.lair;
-		for (int i = 0; i < nw; i++) {
-			cr_level_bfs(&lv, ways[i], from);
-			close_start += from[lv.start.y][lv.start.x] < need;
-		}
-		/* C5: no spawn within CR_SPAWN_CLEAR steps of the start */
-		for (int i = 0; i < lv.n_spawn; i++)
-			close_start += dist[lv.spawn[i].y][lv.spawn[i].x] < CR_SPAWN_CLEAR;
+		check_props(&lv, cr_level_min_start_dist(lv.w, lv.h), &p);
+		CHECK_EQ(cr_level_diagonal_exits(&lv), 0); /* the generator's count agrees */
 	}
-	CHECK_EQ(bad_border, 0);
-	CHECK_EQ(wrong_portals, 0);
-	CHECK_EQ(diag, 0);
-	CHECK_EQ(dead, 0);
-	CHECK_EQ(bad_doors, 0);
-	CHECK(doors > SEEDS); /* rooms are common: more than one a level */
-	CHECK(doors <= rooms); /* a room C4 cut off is filled with its pocket (C7) */
-	CHECK(kept > 0);
-	CHECK_EQ(pockets, 0);
-	CHECK_EQ(unreachable, 0);
-	CHECK_EQ(close_start, 0);
-	CHECK_EQ(fallbacks, 0);
+	CHECK_EQ(p.bad_border, 0);
+	CHECK_EQ(p.wrong_portals, 0);
+	CHECK_EQ(p.diag, 0);
+	CHECK_EQ(p.dead, 0);
+	CHECK_EQ(p.bad_doors, 0);
+	CHECK(p.doors > SEEDS); /* rooms are common: more than one a level */
+	CHECK(p.doors <= p.rooms); /* a room C4 cut off is filled with its pocket (C7) */
+	CHECK(p.kept > 0);
+	CHECK_EQ(p.pockets, 0);
+	CHECK_EQ(p.unreachable, 0);
+	CHECK_EQ(p.close_start, 0);
+	CHECK_EQ(p.fallbacks, 0);
 	/* C6: levels are thrown away now and then, never most of them */
-	CHECK(rejections > 0);
-	CHECK(rejections < SEEDS);
+	CHECK(p.rejections > 0);
+	CHECK(p.rejections < SEEDS);
+}
+
+/* C6's retry cap: the fallback (forced here at the first attempt; real
+ * sizes never need it) keeps the largest open region, places what fits and
+ * puts the start as far from the portals as that region allows, up to C5's
+ * distance — at the smallest, the default and the largest size, every act. */
+TEST(crawl_C6_the_fallback_always_ends_with_a_playable_level)
+{
+	int sizes[][2] = {{CR_MIN_W, CR_MIN_H}, {CR_DEF_W, CR_DEF_H}, {CR_MAX_W, CR_MAX_H}};
+	for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+		props p = {0};
+		long placed = 0, asked = 0;
+		int n = z == 2 ? 300 : 2000;
+		for (uint64_t s = 0; s < (uint64_t)n; s++) {
+			int act = 1 + (int)(s % 3);
+			cr_level_generate_capped(&lv, s * 104729 + 5, act, 3, 0, sizes[z][0],
+						 sizes[z][1], 0);
+			check_props(&lv, -1, &p);
+			placed += lv.n_spawn + lv.n_chest + lv.n_qmark;
+			asked += lv.n_qmark > 0 && lv.n_chest > 0 && lv.n_spawn > 0;
+		}
+		CHECK_MSG(p.fallbacks == n, "%dx%d: %ld fallbacks of %d", sizes[z][0], sizes[z][1],
+			  p.fallbacks, n);
+		CHECK_EQ(p.rejections, 0);
+		CHECK_EQ(p.bad_border + p.wrong_portals + p.diag + p.dead + p.bad_doors, 0);
+		CHECK_EQ(p.pockets, 0);
+		CHECK_EQ(p.unreachable, 0);
+		CHECK_MSG(p.close_start == 0, "%dx%d: %ld", sizes[z][0], sizes[z][1], p.close_start);
+		CHECK_EQ(asked, n); /* something of each is placed */
+		CHECK(placed > 0);
+	}
 }
 
 /* C2: 60% forward where the heading can be kept; at the edge a turn,

@@ -505,6 +505,12 @@ static void attempt_map(cr_level *lv, rng *r)
 void cr_level_generate(cr_level *lv, uint64_t run_seed, int act, int acts, int visit, int w,
 		       int h)
 {
+	cr_level_generate_capped(lv, run_seed, act, acts, visit, w, h, CR_GEN_RETRIES);
+}
+
+void cr_level_generate_capped(cr_level *lv, uint64_t run_seed, int act, int acts, int visit,
+			      int w, int h, int retries)
+{
 	gen_ctx g;
 	memset(lv, 0, sizeof *lv);
 	lv->w = w;
@@ -522,10 +528,10 @@ void cr_level_generate(cr_level *lv, uint64_t run_seed, int act, int acts, int v
 	int n_chest = chests_for(&r, act);
 	int n_spawn = spawns_for(&r, act);
 	int min_dist = cr_level_min_start_dist(w, h);
-	for (int a = 0; a <= CR_GEN_RETRIES; a++) {
+	for (int a = 0; a <= retries; a++) {
 		int rooms = lv->rooms, kept = lv->dead_ends_kept, filled = lv->filled;
 		attempt_map(lv, &r);
-		bool fallback = a == CR_GEN_RETRIES;
+		bool fallback = a == retries;
 		if (fallback) {
 			/* one region only, and no more things than it has room for */
 			fill_pockets(lv, &g, true);

@@ -84,6 +84,11 @@ double cr_qmark_count_prob(int act, int k);
  * CR_MIN/CR_MAX bounds; the caller checks). Always succeeds (C6). */
 void cr_level_generate(cr_level *lv, uint64_t run_seed, int act, int acts, int visit, int w,
 		       int h);
+/* The same with the retry cap given: after `retries` rejections the next
+ * attempt is C6's fallback. cr_level_generate passes CR_GEN_RETRIES; the
+ * tests pass 0 to make the fallback, which real sizes never need. */
+void cr_level_generate_capped(cr_level *lv, uint64_t run_seed, int act, int acts, int visit,
+			      int w, int h, int retries);
 
 /* The walk alone (C2), exposed for the tests: it opens tiles of lv (which
  * must be all wall, w and h set) and counts its steps. */
