@@ -1,7 +1,8 @@
 """crawl from proto/kinds/crawl.md and docs/rules/crawl.md: the first
 decision as the docs show it, what a party and a spectator may see (C30,
 C38, C47), votes (C24), shops (C42), the quick jump (C37), and the choices
-a hostile seat would send."""
+a hostile seat would send, and a hostile config (C15: first_run is the
+server's)."""
 import json
 import subprocess
 import os
@@ -297,3 +298,38 @@ def quick_jump_fee_and_refund(ctx):
     r2 = p.wait(lambda m: m["type"] == "reveal" and m.get("table") == tid and m["decision"] == o2["decision"])
     hero = r2["view"]["party"][0]
     ensure(hero["state"] != "gateway" and hero["gold"] == gold, "stepping out gives the fee back")
+
+
+@attack
+def hostile_config(ctx):
+    """proto/kinds/crawl.md "Config": an unknown key, a wrong type or a value
+    out of range is refused with bad_field (field config) and makes no
+    table; `first_run` is the server's to fill (C15): a client claiming one
+    for an AI seat, or none for a newcomer, is overruled at the start."""
+    p = ctx.client()
+    try:
+        before = p.req({"type": "table_list"})["total"]
+        bad = [{"acts": 0}, {"acts": 4}, {"acts": "3"}, {"width": 23}, {"width": 121},
+               {"height": 11}, {"height": 61}, {"width": 56.5}, {"width": 2 ** 40},
+               {"max_rounds": 99}, {"max_rounds": 20001}, {"deadly_events": 1},
+               {"deadly_events": "true"}, {"fly": True}, {"Acts": 3}, [], "crawl", 7,
+               {"width": None}]
+        for c in bad:
+            e = p.err({"type": "table_create", "kind": "crawl", "seats": 1, "config": c})
+            ensure(e["code"] == "bad_field" and e.get("field") == "config",
+                   "config %r: bad_field (config), got %s" % (c, e))
+        ensure(p.req({"type": "table_list"})["total"] == before, "no refused config made a table")
+        # first_run: the client's claim is replaced by the store's truth
+        t = p.req({"type": "table_create", "kind": "crawl", "seats": 2, "ai": 1,
+                   "config": {"acts": 1, "width": 30, "height": 12, "first_run": [1]}})
+        tid = t["table"]
+        p.req({"type": "table_start", "table": tid})
+        st = p.wait(lambda m: m["type"] == "start" and m.get("table") == tid)
+        ensure(st["view"]["first_run"] is True, "the newcomer's party is on its first run")
+        snap = p.req({"type": "table_sync", "table": tid, "since": 0})
+        ensure(snap["type"] in ("table", "ok"), "table_sync answers")
+        tab = p.wait(lambda m: m["type"] == "table" and m.get("table") == tid and m.get("config"))
+        ensure(tab["config"]["first_run"] == [0],
+               "first_run is the server's: seat 0 (new), never the AI seat: %s" % tab["config"])
+    finally:
+        p.close()  # the shared laird counts connections per address
