@@ -26,6 +26,10 @@
  *   step and reachability searches end at their tile; sight walks tabled
  *   lines over a tabled disc; the monsters search only when one must step.
  *   The results are the same, run for run (test_crawl_pin).
+ *   now (the party AI and rest, C48, whose runs are longer): 92 M a run —
+ *   the seen-tile search 35%, sight 26%, explore's search 19%, the
+ *   monsters 7% (the -O2 build in build/: callgrind stops at an
+ *   instruction of the -march=native one).
  */
 #include <stdio.h>
 #include <stdlib.h>
