@@ -907,6 +907,35 @@ TEST(crawl_C48_goes_back_up_for_the_fallen)
 	CHECK(cr_ai_choose(&g, 0) != CR_C_TRAVEL + 2 * 256 + 2);
 }
 
+/* A human jumps to the act above; the AI seat that cannot pay the fee
+ * follows by the portal up, which leads to the same act (a gateway is a
+ * gateway, C37), and the party goes together. One that can pay jumps too. */
+TEST(crawl_C48_follows_a_jump_by_the_portal_when_it_cannot_pay)
+{
+	last_act(2, 89);
+	g.h[0].gold = 10; /* the AI seat, strong enough for the devil: */
+	g.h[0].atk = 20;  /* it has no reason of its own to go up */
+	g.h[1].gold = 40; /* a human */
+	act(1, CR_C_JUMP + 2);
+	REQUIRE(g.h[1].gate == 2 && g.h[1].gate_fee == 25);
+	int n = 0;
+	while (g.act == 3 && n++ < 100) {
+		game_choice c = cr_ai_choose(&g, 0);
+		CHECK(c != CR_C_JUMP + 2 && c != CR_C_WAIT);
+		if (cr_pending(&g) & 1)
+			act(0, c);
+	}
+	CHECK_EQ(g.act, 2); /* the party went up, together */
+	CHECK_EQ(g.h[0].gold, 10);
+	CHECK_EQ(g.h[1].gold, 15);
+	CHECK(g.h[0].alive && !g.h[0].gate && !g.h[1].gate);
+	/* with the fee in hand it jumps after the human */
+	last_act(2, 90);
+	g.h[0].gold = g.h[1].gold = 40;
+	act(1, CR_C_JUMP + 2);
+	CHECK_EQ(cr_ai_choose(&g, 0), CR_C_JUMP + 2);
+}
+
 /* Exploring keeps away from the sleeping devil (nearer unexplored tiles by
  * its lair are left); once awake, a scoundrel low on HP steps out of its
  * reach. */

@@ -19,6 +19,11 @@
  * Its few random draws (a small jitter between options of equal worth)
  * come from a generator derived from (seed, decision, seat), so replaying a
  * run's choices without asking the AI leaves it choosing the same.
+ *
+ * Long (800 lines) on purpose: one scoundrel's judgement, its sections
+ * (worth, items, moving, the party, the devil) small helpers of the one
+ * decision at the bottom; split, they would become an interface with a
+ * single caller.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -455,20 +460,32 @@ static bool party_goes_up(const cr_game *g, bool explored)
 	       !can_beat(g, g->devil, 0.6);
 }
 
+/* To the seen portal that leads to act `to` and into it; nothing when this
+ * level's portals lead elsewhere or that one is not seen yet. */
+static game_choice portal_to(const cr_game *g, int seat, int to)
+{
+	const cr_level *lv = &g->lv;
+	const cr_hero *h = &g->h[seat];
+	const cr_pos *p = to == g->act + 1 && lv->has_down   ? &lv->down
+			  : to == g->act - 1 && lv->has_up ? &lv->up
+							   : NULL;
+	if (!p || !(g->flag[p->y][p->x] & CR_F_SEEN))
+		return GAME_NO_CHOICE;
+	if (h->x == p->x && h->y == p->y)
+		return CR_C_PORTAL;
+	game_choice c = go_to(g, seat, p->x, p->y);
+	return c != CR_C_WAIT ? c : GAME_NO_CHOICE;
+}
+
 /* The way up: the portal when the party has seen it, else the quick jump
  * when every living scoundrel can pay it (C37), else nothing (explore on). */
 static game_choice go_up(const cr_game *g, int seat)
 {
-	const cr_level *lv = &g->lv;
-	const cr_hero *h = &g->h[seat];
-	if (lv->has_up && (g->flag[lv->up.y][lv->up.x] & CR_F_SEEN)) {
-		if (h->x == lv->up.x && h->y == lv->up.y)
-			return CR_C_PORTAL;
-		game_choice c = go_to(g, seat, lv->up.x, lv->up.y);
-		if (c != CR_C_WAIT)
-			return c;
-	}
-	int to = g->act - 1, fee = cr_jump_fee(g, to);
+	int to = g->act - 1;
+	game_choice c = portal_to(g, seat, to);
+	if (c != GAME_NO_CHOICE)
+		return c;
+	int fee = cr_jump_fee(g, to);
 	for (int s = 0; s < g->seats; s++)
 		if (g->h[s].alive && g->h[s].gold < fee)
 			return GAME_NO_CHOICE;
@@ -696,6 +713,11 @@ static game_choice on_map(const cr_game *g, int seat, rng *r)
 			char err[8];
 			if (cr_choice_check(g, seat, c, err, sizeof err) == 0)
 				return c;
+			/* else by the portal to that act, when it is known: a
+			 * gateway is a gateway (C37) */
+			c = portal_to(g, seat, o->gate);
+			if (c != GAME_NO_CHOICE)
+				return c;
 			continue;
 		}
 		if (h->x == o->x && h->y == o->y)
@@ -734,12 +756,9 @@ static game_choice on_map(const cr_game *g, int seat, rng *r)
 	}
 	/* half the party down before the last act: on to the way down, which
 	 * stands them up again (C39) */
-	if (lv->has_down && cr_living(g) * 2 <= g->seats &&
-	    (g->flag[lv->down.y][lv->down.x] & CR_F_SEEN)) {
-		if (h->x == lv->down.x && h->y == lv->down.y)
-			return CR_C_PORTAL;
-		game_choice c = go_to(g, seat, lv->down.x, lv->down.y);
-		if (c != CR_C_WAIT)
+	if (cr_living(g) * 2 <= g->seats) {
+		game_choice c = portal_to(g, seat, g->act + 1);
+		if (c != GAME_NO_CHOICE)
 			return c;
 	}
 	if (found && qmark && !rested(g, 75) && time_to_rest(g) &&
