@@ -19,8 +19,9 @@
 BUILD    ?= build
 CC       ?= cc
 # libcrypto: laird calls it itself (passhash.c), so it links it itself, not
-# only through libwebsockets.
-PKGS     := libwebsockets libuv libcjson sqlite3 libcrypto
+# only through libwebsockets. hiredis: the Redis bus of cluster mode
+# (server/redis_uv.c).
+PKGS     := libwebsockets libuv libcjson sqlite3 libcrypto hiredis
 OPT      ?= -O2 -g
 SAN      ?=
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
