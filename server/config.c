@@ -17,6 +17,7 @@
 
 #include "../common/log.h"
 #include "../common/util.h"
+#include "netaddr.h"
 
 enum opt_type { OPT_STR, OPT_INT, OPT_SIZE, OPT_BOOL, OPT_LOGLEVEL };
 
@@ -45,6 +46,9 @@ static const struct opt opts[] = {
 	{"metrics_bind", OPT_STR, F(metrics_bind), 0, 0,
 	 "ADDR:PORT: serve /metrics there only (\"\": main port)"},
 	{"db_path", OPT_STR, F(db_path), 0, 0, "SQLite database file"},
+	{"store", OPT_STR, F(store), 0, 0,
+	 "cluster mode: postgresql://... (with --redis)"},
+	{"redis", OPT_STR, F(redis), 0, 0, "cluster mode: Redis bus IP:PORT (with --store)"},
 	{"max_connections", OPT_INT, F(max_connections), 1, 1000000,
 	 "WebSocket connections in total"},
 	{"max_conns_per_ip", OPT_INT, F(max_conns_per_ip), 0, 1000000,
@@ -454,6 +458,40 @@ int config_parse_args(laird_config *cfg, int argc, char **argv, char *err, size_
 	return 0;
 }
 
+int config_check(const laird_config *cfg, char *err, size_t errlen)
+{
+	bool store = cfg->store[0] != 0, redis = cfg->redis[0] != 0;
+	if (store != redis) {
+		errf(err, errlen, "cluster mode needs both --store postgresql://... and --redis "
+		     "IP:PORT (%s is missing); without either, laird runs alone on its SQLite "
+		     "file (--db-path)", store ? "--redis" : "--store");
+		return -1;
+	}
+	if (!store)
+		return 0;
+	if (strncmp(cfg->store, "postgresql://", 13) != 0 &&
+	    strncmp(cfg->store, "postgres://", 11) != 0) {
+		errf(err, errlen, "store: \"%s\" is not a PostgreSQL URL (postgresql://USER@HOST/DB)",
+		     cfg->store);
+		return -1;
+	}
+	netaddr a;
+	int port;
+	if (!netaddr_parse_hostport(cfg->redis, &a, &port) || port == 0) {
+		/* An address, not a name: a name would be looked up on the
+		 * event loop at every reconnect. */
+		errf(err, errlen, "redis: \"%s\" is not IP:PORT (e.g. 10.0.0.5:6379, [::1]:6379)",
+		     cfg->redis);
+		return -1;
+	}
+	return 0;
+}
+
+bool config_cluster(const laird_config *cfg)
+{
+	return cfg->store[0] && cfg->redis[0];
+}
+
 static void format_value(const laird_config *cfg, const struct opt *o, char *out, size_t len)
 {
 	const char *p = (const char *)cfg + o->off;
@@ -503,7 +541,9 @@ void config_usage(FILE *out)
 		bool file = o->type == OPT_STR && strstr(o->name, "path");
 		bool dir = o->type == OPT_STR && strstr(o->name, "root");
 		bool list = o->type == OPT_STR && strstr(o->name, "origins");
-		const char *m = file ? "FILE" : dir ? "DIR" : list ? "LIST" : meta[o->type];
+		bool url = o->type == OPT_STR && !strcmp(o->name, "store");
+		const char *m = file ? "FILE" : dir ? "DIR" : list ? "LIST" : url ? "URL"
+								     : meta[o->type];
 		snprintf(arg, sizeof arg, "--%s%s%s", flag, *m ? " " : "", m);
 		format_value(&def, o, val, sizeof val);
 		/* Keep within 80 columns: the default goes on its own line if need be. */

@@ -33,6 +33,9 @@ typedef struct laird_config {
 	char metrics_bind[64];    /* "ADDR:PORT": /metrics there only; "" = the main port */
 	/* storage */
 	char db_path[512];        /* "./var/lair.db" */
+	/* cluster mode (docs/cluster.md): both set, or neither */
+	char store[512];          /* "postgresql://..." = the shared store */
+	char redis[128];          /* "IP:PORT" of the Redis bus */
 	/* limits */
 	int max_connections;      /* whole server */
 	int max_conns_per_ip;
@@ -73,6 +76,13 @@ int config_load_file(laird_config *cfg, const char *path, char *err, size_t errl
  * first, then the other flags). Returns 0 to run, 1 when --help/--version
  * was printed (exit 0), -1 on a usage error (message in err, exit 2). */
 int config_parse_args(laird_config *cfg, int argc, char **argv, char *err, size_t errlen);
+
+/* Checks the settings that go together: --store and --redis both or
+ * neither (cluster mode), each well formed. 0, or -1 with err (exit 2). */
+int config_check(const laird_config *cfg, char *err, size_t errlen);
+
+/* Cluster mode: --store and --redis given (config_check passed). */
+bool config_cluster(const laird_config *cfg);
 
 /* Prints the --help text with every flag and its default. */
 void config_usage(FILE *out);

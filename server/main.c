@@ -276,6 +276,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%slaird: %s\n", log_prefix(LOG_ERROR), err);
 		return 2;
 	}
+	if (config_check(&L.cfg, err, sizeof err) != 0) {
+		fprintf(stderr, "%slaird: %s\n", log_prefix(LOG_ERROR), err);
+		return 2;
+	}
+	if (config_cluster(&L.cfg)) {
+		fprintf(stderr, "%slaird: cluster mode (--store, --redis) is not complete in this "
+			"version: run without them\n", log_prefix(LOG_ERROR));
+		return 2;
+	}
 	/* Addresses are settings too: a name or a typo is a bad setting (exit
 	 * 2, which systemd does not retry), not a failure to start (exit 1). */
 	netaddr a;

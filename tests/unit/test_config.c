@@ -247,3 +247,52 @@ TEST(config_sizes_take_k_and_m_in_json_as_in_help)
 	CHECK_MSG(strstr(err, "between") != NULL, "got: %s", err);
 	CHECK_EQ(c.max_send_queue, 256 * 1024);
 }
+
+TEST(config_cluster_needs_store_and_redis_together)
+{
+	laird_config c;
+	char err[400];
+	config_defaults(&c);
+	CHECK_EQ(config_check(&c, err, sizeof err), 0); /* neither: single node */
+	CHECK(!config_cluster(&c));
+	CHECK_EQ(parse(&c, err, sizeof err, 0, "--redis", "127.0.0.1:6379", NULL), 0);
+	CHECK_EQ(config_check(&c, err, sizeof err), -1);
+	CHECK_MSG(strstr(err, "--store is missing") != NULL, "%s", err);
+	config_defaults(&c);
+	CHECK_EQ(parse(&c, err, sizeof err, 0, "--store", "postgresql://lair@db/lair", NULL), 0);
+	CHECK_EQ(config_check(&c, err, sizeof err), -1);
+	CHECK_MSG(strstr(err, "--redis is missing") != NULL, "%s", err);
+	CHECK_EQ(parse(&c, err, sizeof err, 0, "--redis=[::1]:6379", NULL), 0);
+	CHECK_EQ(config_check(&c, err, sizeof err), 0);
+	CHECK(config_cluster(&c));
+	/* From the file too, under the same names. */
+	char *path = write_temp("{\"store\": \"postgres://u@h:5432/d\", \"redis\": \"10.0.0.5:6379\"}");
+	REQUIRE(path);
+	config_defaults(&c);
+	CHECK_EQ(parse(&c, err, sizeof err, 0, "--config", path, NULL), 0);
+	unlink(path);
+	CHECK_EQ(config_check(&c, err, sizeof err), 0);
+	CHECK_STR(c.redis, "10.0.0.5:6379");
+}
+
+TEST(config_cluster_settings_must_be_well_formed)
+{
+	laird_config c;
+	char err[400];
+	static const char *const bad[][2] = {
+		{"sqlite:/var/lair.db", "127.0.0.1:6379"},   /* not PostgreSQL */
+		{"postgresql://db/lair", "redis.internal:6379"}, /* a name */
+		{"postgresql://db/lair", "127.0.0.1"},        /* no port */
+		{"postgresql://db/lair", "127.0.0.1:0"},
+		{"postgresql://db/lair", "::1:6379"},         /* IPv6 without brackets */
+	};
+	for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+		config_defaults(&c);
+		CHECK_EQ(parse(&c, err, sizeof err, 0, "--store", bad[i][0], "--redis", bad[i][1],
+			       NULL), 0);
+		CHECK_MSG(config_check(&c, err, sizeof err) == -1, "%s %s accepted", bad[i][0],
+			  bad[i][1]);
+		CHECK_MSG(strstr(err, i == 0 ? "not a PostgreSQL URL" : "not IP:PORT") != NULL,
+			  "%s", err);
+	}
+}
