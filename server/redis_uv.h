@@ -10,9 +10,9 @@
  * ping_interval_ms + command_timeout_ms.
  *
  * States: connecting → up → (lost) → waiting → connecting → … The owner
- * hears each change once through on_state: up=true when the server has
- * answered (AUTH when a password is set, else PING); up=false with a
- * reason when a connect fails or an up connection is lost. Commands are
+ * hears through on_state: up=true when the server has answered (AUTH when
+ * a password is set, else PING); up=false with a reason each time an
+ * attempt fails or an up connection is lost. Commands are
  * taken only while up; every command's callback is called exactly once,
  * with the reply or NULL (timeout, connection lost, or redis_uv_close).
  *
