@@ -20,8 +20,8 @@ BUILD    ?= build
 CC       ?= cc
 # libcrypto: laird calls it itself (passhash.c), so it links it itself, not
 # only through libwebsockets. hiredis: the Redis bus of cluster mode
-# (server/redis_uv.c).
-PKGS     := libwebsockets libuv libcjson sqlite3 libcrypto hiredis
+# (server/redis_uv.c); libpq: its PostgreSQL store (server/store_pg.c).
+PKGS     := libwebsockets libuv libcjson sqlite3 libcrypto hiredis libpq
 OPT      ?= -O2 -g
 SAN      ?=
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
@@ -53,7 +53,8 @@ SERVER_OBJ := $(call obj,$(SERVER_SRC))
 CLIENT_OBJ := $(call obj,$(CLIENT_SRC))
 # migrations/*.sql are embedded in laird (it needs no source tree at run time).
 MIGRATIONS := $(sort $(wildcard migrations/*.sql))
-SERVER_OBJ += $(BUILD)/gen/migrations.o
+PG_MIGRATIONS := $(sort $(wildcard migrations/pg/*.sql))
+SERVER_OBJ += $(BUILD)/gen/migrations.o $(BUILD)/gen/pg_migrations.o
 # crawl's content (server/games/crawl/data/*.json) is embedded the same way.
 CRAWL_DATA := $(sort $(wildcard server/games/crawl/data/*.json))
 CORE_OBJ   += $(BUILD)/gen/crawl_data.o
@@ -86,6 +87,13 @@ $(BUILD)/gen/migrations.c: $(MIGRATIONS) migrations/embed.sh migrations
 	sh migrations/embed.sh $(MIGRATIONS) >$@.tmp && mv $@.tmp $@
 
 $(BUILD)/gen/migrations.o: $(BUILD)/gen/migrations.c
+	$(CC) $(ALL_CFLAGS) -Iserver -MMD -MP -c $< -o $@
+
+$(BUILD)/gen/pg_migrations.c: $(PG_MIGRATIONS) migrations/embed.sh migrations/pg
+	@mkdir -p $(dir $@)
+	EMBED_NAME=store_pg_migrations sh migrations/embed.sh $(PG_MIGRATIONS) >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/pg_migrations.o: $(BUILD)/gen/pg_migrations.c
 	$(CC) $(ALL_CFLAGS) -Iserver -MMD -MP -c $< -o $@
 
 $(BUILD)/gen/crawl_data.c: $(CRAWL_DATA) server/games/crawl/data/embed.sh

@@ -19,6 +19,7 @@
  * and at shutdown stops it and truncates the WAL.
  */
 #include "store_int.h"
+#include "store_pg.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,7 @@ const char *store_strerror(int err)
 	case STORE_ERR_EXISTS: return "exists";
 	case STORE_ERR_INVALID: return "invalid";
 	case STORE_ERR_DB: return "db_error";
+	case STORE_ERR_FENCED: return "fenced";
 	}
 	return "unknown";
 }
@@ -216,21 +218,44 @@ static void ckpt_stop(store *st)
 
 /* ---- the store thread -------------------------------------------------- */
 
+/* Waits for work. On PostgreSQL it wakes every third of the lease to
+ * renew it (between batches: the lease only proves the node alive). */
+static void worker_wait(store *st, uint64_t *renew_at)
+{
+	if (!st->pg) {
+		uv_cond_wait(&st->cv, &st->mu);
+		return;
+	}
+	uint64_t now = now_ns(), every = (uint64_t)STORE_PG_LEASE_MS * 1000000 / 3;
+	if (now < *renew_at &&
+	    uv_cond_timedwait(&st->cv, &st->mu, *renew_at - now) != UV_ETIMEDOUT)
+		return;
+	*renew_at = now_ns() + every;
+	uv_mutex_unlock(&st->mu);
+	store_pg_renew(st);
+	uv_mutex_lock(&st->mu);
+}
+
 static void worker(void *arg)
 {
 	store *st = arg;
-	ckpt_start(st);
+	uint64_t renew_at = 0;
+	if (!st->pg)
+		ckpt_start(st);
 	uv_mutex_lock(&st->mu);
 	for (;;) {
 		while ((!st->q_head || st->paused) && !st->stop)
-			uv_cond_wait(&st->cv, &st->mu);
+			worker_wait(st, &renew_at);
 		if (!st->q_head)
 			break; /* stop, and nothing left */
 		store_req *batch = st->q_head, *last = st->q_tail;
 		st->q_head = st->q_tail = NULL;
 		uv_mutex_unlock(&st->mu);
 
-		store_db_run_batch(st, batch);
+		if (st->pg)
+			store_pg_run_batch(st, batch);
+		else
+			store_db_run_batch(st, batch);
 		uint64_t t = now_ns(); /* committed (or rolled back) */
 		for (store_req *r = batch; r; r = r->next)
 			r->done_ns = t;
@@ -247,8 +272,12 @@ static void worker(void *arg)
 	}
 	uv_mutex_unlock(&st->mu);
 
-	ckpt_stop(st);
-	store_db_close(st);
+	if (st->pg) {
+		store_pg_close(st);
+	} else {
+		ckpt_stop(st);
+		store_db_close(st);
+	}
 	uv_mutex_lock(&st->mu);
 	st->worker_done = true;
 	uv_mutex_unlock(&st->mu);
@@ -384,19 +413,28 @@ static void on_async_closed_free(uv_handle_t *h)
 	loaded_and_sync_free(h->data);
 }
 
+/* Before the store thread runs: whichever database store_open opened. */
+static void db_close(store *st)
+{
+	store_pg_close(st);
+	store_db_close(st);
+}
+
 store *store_open(uv_loop_t *loop, const char *path, char *err, size_t errlen)
 {
 	store *st = xcalloc(1, sizeof *st);
 	st->loop = loop;
-	if (store_db_open(st, path, err, errlen) != 0) {
-		store_db_close(st);
+	atomic_init(&st->fenced, false);
+	if (store_pg_url(path) ? store_pg_open(st, path, err, errlen) != 0
+			       : store_db_open(st, path, err, errlen) != 0) {
+		db_close(st);
 		loaded_and_sync_free(st);
 		return NULL;
 	}
 	if (uv_mutex_init(&st->mu) != 0 || uv_cond_init(&st->cv) != 0 ||
 	    uv_mutex_init(&st->ck_mu) != 0 || uv_cond_init(&st->ck_cv) != 0) {
 		snprintf(err, errlen, "store: cannot create a mutex");
-		store_db_close(st);
+		db_close(st);
 		loaded_and_sync_free(st);
 		return NULL;
 	}
@@ -409,7 +447,7 @@ store *store_open(uv_loop_t *loop, const char *path, char *err, size_t errlen)
 	}
 	if (rc != 0) {
 		snprintf(err, errlen, "store: cannot start the store thread: %s", uv_strerror(rc));
-		store_db_close(st);
+		db_close(st);
 		if (st->async_inited) /* closed on the loop, freed in its close cb */
 			uv_close((uv_handle_t *)&st->async, on_async_closed_free);
 		else
@@ -417,9 +455,19 @@ store *store_open(uv_loop_t *loop, const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	st->thread_started = true;
-	log_info("store", "%s: schema version %d, %zu live table(s)", path, st->version,
-		 st->n_live);
+	log_info("store", "%s: schema version %d, %zu live table(s)",
+		 st->pg ? "PostgreSQL" : path, st->version, st->n_live);
 	return st;
+}
+
+int64_t store_node_id(const store *st)
+{
+	return st->pg ? store_pg_node(st) : 0;
+}
+
+bool store_fenced(const store *st)
+{
+	return atomic_load(&((store *)st)->fenced);
 }
 
 int store_schema_version(const store *st)

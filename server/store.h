@@ -2,7 +2,10 @@
  * store.h — laird's persistence: one SQLite file in WAL mode, schema from
  * the numbered migrations/NNNN_name.sql files (embedded in the binary at
  * build time, tracked with PRAGMA user_version),
- * every statement prepared with bound parameters.
+ * every statement prepared with bound parameters. Or, with a postgresql://
+ * URL instead of a path (cluster mode, docs/cluster.md), a PostgreSQL
+ * database shared by several lairds (store_pg.h): the same contract, plus
+ * the node's fence (STORE_ERR_FENCED, store_fenced).
  *
  * Threads. store_open() runs on the loop thread before the loop serves
  * anything: it opens the file, applies migrations, loads every kind's shared
@@ -35,7 +38,9 @@
  *
  * Durability. A write's callback with STORE_OK means its transaction has
  * committed: it survives kill -9 of laird (WAL, synchronous=NORMAL: a power
- * loss may lose the last commits, a process crash loses nothing). The store
+ * loss may lose the last commits, a process crash loses nothing). On
+ * PostgreSQL it survives kill -9 of laird and of the PostgreSQL server
+ * (synchronous_commit=on). The store
  * thread may commit several queued requests in one transaction (group
  * commit); each request still runs in its own savepoint, so one failing
  * request rolls back only itself, and every request is all-or-nothing.
@@ -67,7 +72,10 @@ enum store_err {
 				   * token already in use; an admin already
 				   * exists (store_admin_issue first_only) */
 	STORE_ERR_INVALID = 4,    /* a bad argument (NULL or empty name, ...) */
-	STORE_ERR_DB = 5,         /* SQLite failed: details are logged */
+	STORE_ERR_DB = 5,         /* the database failed: details are logged */
+	STORE_ERR_FENCED = 6,     /* PostgreSQL only: this node was declared
+				   * gone, or the live table is another
+				   * node's now; nothing was written */
 };
 
 /* A short stable text for a code ("name_taken", ...). */
@@ -78,8 +86,19 @@ const char *store_strerror(int err);
 /* Opens (creating if needed; the parent directory must exist) the database
  * at path, applies pending migrations (each in one transaction), loads the
  * shared states and live tables, and starts the store thread. The loop is
- * borrowed until store_shutdown's callback. NULL with a message on error. */
+ * borrowed until store_shutdown's callback. NULL with a message on error.
+ * A postgresql:// URL opens PostgreSQL instead: the store is then a node
+ * of its own (store_node_id), and the live tables it loads are those of
+ * nodes whose process is gone, now its own. */
 store *store_open(uv_loop_t *loop, const char *path, char *err, size_t errlen);
+
+/* This store's node id on PostgreSQL (> 0); 0 on SQLite. */
+int64_t store_node_id(const store *st);
+
+/* True once another node declared this one gone (PostgreSQL only): every
+ * write fails with STORE_ERR_FENCED from then on; laird must stop. Any
+ * thread. */
+bool store_fenced(const store *st);
 
 /* The schema version (PRAGMA user_version) after migrations. */
 int store_schema_version(const store *st);

@@ -189,6 +189,8 @@ struct store {
 	void *done_ud;
 
 	/* The store thread's after start-up (store_open's before). */
+	struct store_pg *pg; /* PostgreSQL (store_pg.c); NULL: SQLite, db */
+	atomic_bool fenced;  /* PostgreSQL: this node was declared gone */
 	sqlite3 *db;
 	sqlite3_stmt *stmt[S__COUNT];
 	int version;

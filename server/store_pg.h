@@ -1,0 +1,51 @@
+/*
+ * store_pg.h — the store's PostgreSQL backend (cluster mode), behind the
+ * same contract as SQLite (store.h): store.c picks it when the path is a
+ * postgresql:// URL. Only store.c includes this. Everything but
+ * store_pg_url runs on the store thread (store_pg_open before it starts).
+ *
+ * The node. Each store that opens the database is a node: a fresh id from
+ * the sequence lair_node_id, a session advisory lock on that id held by
+ * the store's connection (it frees the moment the process dies), a row in
+ * `nodes` with a lease the store thread renews every STORE_PG_LEASE_MS / 3.
+ * Fencing: once a node's row says gone (another node declared it dead),
+ * none of its writes commit any more (STORE_ERR_FENCED, and store_fenced()
+ * turns true for good); and a live table takes writes only from its owner.
+ *
+ * Opening adopts the live tables of the nodes that are dead (their lock is
+ * free): a laird restarted on the same database gets its tables back, as
+ * with SQLite.
+ */
+#ifndef LAIR_STORE_PG_H
+#define LAIR_STORE_PG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "store_int.h"
+
+/* A node's lease: renewed every third of it by its store thread. */
+#define STORE_PG_LEASE_MS 5000
+/* The advisory lock's first key (the second is the node id). */
+#define STORE_PG_LOCK_CLASS 19521
+
+/* migrations/pg/NNNN_name.sql, embedded (build/gen/pg_migrations.c). */
+extern const store_migration store_pg_migrations[];
+extern const int store_pg_n_migrations;
+
+/* The path names PostgreSQL (postgresql:// or postgres://). */
+bool store_pg_url(const char *path);
+
+/* Connects, migrates, registers the node, adopts dead nodes' live tables,
+ * loads shared states and this node's live tables. 0, or -1 with err. */
+int store_pg_open(store *st, const char *url, char *err, size_t errlen);
+void store_pg_close(store *st);
+/* store_db_run_batch's twin: one transaction, one savepoint a request; a
+ * lost connection fails the batch and is reconnected by the next one. */
+void store_pg_run_batch(store *st, store_req *batch);
+/* This node's id (> 0). */
+int64_t store_pg_node(const store *st);
+/* Renews the lease (or learns the node is fenced). */
+void store_pg_renew(store *st);
+
+#endif

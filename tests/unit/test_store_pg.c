@@ -1,0 +1,287 @@
+/*
+ * test_store_pg.c — the store on PostgreSQL: every test of test_store.c
+ * that is about the contract runs here again against a real PostgreSQL 15
+ * (pg_server.h: a fresh database a test), then what only PostgreSQL has:
+ * its schema, the node's fence (a node declared gone, a table owned by
+ * another node), the lease, a laird killed with -9 whose tables the next
+ * start takes back, and acknowledged writes that survive kill -9 of the
+ * PostgreSQL server itself.
+ */
+#define STORE_TEST_PG 1
+#include "test_store.c"
+#include "../../server/store_pg.h"
+
+/* ---- schema ------------------------------------------------------------ */
+
+TEST(store_pg_migrations_apply_once)
+{
+	env e;
+	REQUIRE(env_open(&e));
+	CHECK_EQ(store_schema_version(e.st), store_pg_n_migrations);
+	CHECK_EQ(create_player(&e, "ada", "tok-ada", NULL), STORE_OK);
+	REQUIRE(env_reopen(&e));
+	CHECK_EQ(store_schema_version(e.st), store_pg_n_migrations);
+	res r = {0};
+	store_player_by_name(e.st, "ADA", cb_player, &r);
+	WAIT(&e, &r);
+	CHECK_EQ(r.err, STORE_OK);
+	CHECK_EQ(db_int(e.path, "SELECT version FROM lair_schema"), store_pg_n_migrations);
+	REQUIRE(env_stop(&e));
+	/* A schema newer than this laird knows is refused. */
+	CHECK_EQ(db_int(e.path, "UPDATE lair_schema SET version = 999"), 1);
+	char err[256] = "";
+	CHECK(store_open(&e.loop, e.path, err, sizeof err) == NULL);
+	CHECK_MSG(strstr(err, "999") != NULL, "err: %s", err);
+	env_close(&e);
+}
+
+TEST(store_pg_embedded_migrations_match_the_files)
+{
+	CHECK(store_pg_n_migrations >= 1);
+	for (int i = 0; i < store_pg_n_migrations; i++) {
+		char p[256], err[160];
+		snprintf(p, sizeof p, "migrations/pg/%s.sql", store_pg_migrations[i].name);
+		buf b = {0};
+		REQUIRE(buf_read_file(&b, p, (size_t)1 << 20, err, sizeof err) == 0);
+		CHECK_MSG(b.data && strcmp(b.data, store_pg_migrations[i].sql) == 0, "%s differs", p);
+		buf_free(&b);
+	}
+}
+
+TEST(store_pg_unreachable_server_is_a_clear_error)
+{
+	uv_loop_t loop;
+	uv_loop_init(&loop);
+	char url[96], err[256] = "";
+	snprintf(url, sizeof url, "postgresql://lair:secret-pw@127.0.0.1:%d/lair", test_free_port());
+	CHECK(store_open(&loop, url, err, sizeof err) == NULL);
+	CHECK_MSG(strstr(err, "cannot connect") != NULL, "err: %s", err);
+	CHECK_MSG(strstr(err, "secret-pw") == NULL, "the password in: %s", err);
+	CHECK_EQ(uv_loop_close(&loop), 0);
+}
+
+TEST(store_pg_token_is_stored_only_as_its_hash)
+{
+	env e;
+	REQUIRE(env_open(&e));
+	char token[STORE_TOKEN_LEN + 1], hash[STORE_HASH_LEN + 1], sql[256];
+	REQUIRE(store_token_new(token) == 0);
+	CHECK_EQ(create_player(&e, "ada", token, NULL), STORE_OK);
+	store_token_hash(token, hash);
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM players WHERE token_hash = '%s'", hash);
+	CHECK_EQ(db_int(e.path, sql), 1);
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM players p WHERE "
+		 "strpos(p::text, '%s') > 0", token);
+	CHECK_EQ(db_int(e.path, sql), 0);
+	env_close(&e);
+}
+
+/* ---- the node's fence -------------------------------------------------- */
+
+static store *open_second(env *e)
+{
+	char err[256] = "";
+	store *st = store_open(&e->loop, e->path, err, sizeof err);
+	if (!st)
+		printf("  store_open: %s\n", err);
+	return st;
+}
+
+static void close_second(env *e, store *st)
+{
+	int done = 0;
+	store_shutdown(st, on_shut, &done);
+	CHECK(run_until(e, &done, 1));
+	store_free(st);
+}
+
+static int decide_on(env *e, store *st, int64_t id, int64_t seq, const char *choices)
+{
+	res r = {0};
+	store_live_decision(st, id, seq, choices, 0, cb_done, &r);
+	WAIT(e, &r);
+	return r.err;
+}
+
+/* Each store is a node of its own; a live table takes writes from its
+ * owner only: another node's decision, update, end or record of it is
+ * refused (fenced) and changes nothing. */
+TEST(store_pg_a_table_takes_writes_from_its_owner_only)
+{
+	env e;
+	REQUIRE(env_open(&e));
+	store *b = open_second(&e);
+	REQUIRE(b);
+	CHECK(store_node_id(e.st) > 0 && store_node_id(b) > 0);
+	CHECK(store_node_id(e.st) != store_node_id(b));
+	REQUIRE(live_start(&e, 1, 9) == STORE_OK);
+	CHECK_EQ(decide(&e, 1, 1, "[1]"), STORE_OK);
+	CHECK_EQ(decide_on(&e, b, 1, 2, "[2]"), STORE_ERR_FENCED);
+	res r = {0};
+	store_live_update(b, 1, "[\"x\"]", NULL, 50, cb_done, &r);
+	WAIT(&e, &r);
+	CHECK_EQ(r.err, STORE_ERR_FENCED);
+	memset(&r, 0, sizeof r);
+	store_live_end(b, 1, cb_done, &r);
+	WAIT(&e, &r);
+	CHECK_EQ(r.err, STORE_ERR_FENCED);
+	int64_t ada;
+	REQUIRE(create_player(&e, "ada", "t", &ada) == STORE_OK);
+	store_seat seat = {.player_id = ada};
+	store_game g = {.kind = &fake_kind, .config_json = "{}", .seats_json = "[]",
+			.choices_json = "[]", .result_json = "{}", .n_seats = 1, .seats = &seat,
+			.live_table_id = 1};
+	memset(&r, 0, sizeof r);
+	store_game_finish(b, &g, cb_id, &r);
+	WAIT(&e, &r);
+	CHECK_EQ(r.err, STORE_ERR_FENCED);
+	CHECK_EQ(db_int(e.path, "SELECT count(*) FROM games"), 0);
+	CHECK_EQ(db_int(e.path, "SELECT count(*) FROM live_decisions WHERE table_id = 1"), 1);
+	CHECK_EQ(db_int(e.path, "SELECT count(*) FROM live_tables WHERE seats = '[\"x\"]'"), 0);
+	/* The owner still writes; b is not fenced as a node. */
+	CHECK_EQ(decide(&e, 1, 2, "[2]"), STORE_OK);
+	CHECK(!store_fenced(b) && !store_fenced(e.st));
+	/* A table nobody has is not found, for both. */
+	CHECK_EQ(decide_on(&e, b, 99, 1, "[1]"), STORE_ERR_NOT_FOUND);
+	close_second(&e, b);
+	env_close(&e);
+}
+
+/* Another node declared this one gone (as a survivor does when it takes a
+ * hung node's tables): from then on none of its writes commits, reads
+ * still answer, and store_fenced says so. */
+TEST(store_pg_a_node_declared_gone_writes_nothing)
+{
+	env e;
+	REQUIRE(env_open(&e));
+	REQUIRE(live_start(&e, 3, 9) == STORE_OK);
+	CHECK_EQ(decide(&e, 3, 1, "[1]"), STORE_OK);
+	CHECK(!store_fenced(e.st));
+	char sql[128];
+	snprintf(sql, sizeof sql, "UPDATE nodes SET gone_at = now() WHERE id = %lld",
+		 (long long)store_node_id(e.st));
+	CHECK_EQ(db_int(e.path, sql), 1);
+	CHECK_EQ(decide(&e, 3, 2, "[2]"), STORE_ERR_FENCED);
+	CHECK(store_fenced(e.st));
+	CHECK_EQ(create_player(&e, "late", "tok-late", NULL), STORE_ERR_FENCED);
+	res r = {0};
+	store_player_by_name(e.st, "nobody", cb_player, &r);
+	WAIT(&e, &r);
+	CHECK_EQ(r.err, STORE_ERR_NOT_FOUND);
+	CHECK_EQ(db_int(e.path, "SELECT count(*) FROM live_decisions WHERE table_id = 3"), 1);
+	CHECK_EQ(db_int(e.path, "SELECT count(*) FROM players"), 0);
+	env_close(&e);
+}
+
+/* The lease moves forward by itself while the node lives. */
+TEST(store_pg_the_lease_is_renewed)
+{
+	env e;
+	REQUIRE(env_open(&e));
+	char sql[160];
+	snprintf(sql, sizeof sql, "SELECT (extract(epoch FROM lease_until) * 1000)::bigint "
+		 "FROM nodes WHERE id = %lld", (long long)store_node_id(e.st));
+	int64_t first = db_int(e.path, sql), now = first;
+	for (int i = 0; i < 400 && now == first; i++) {
+		test_pause_ms(20);
+		now = db_int(e.path, sql);
+	}
+	CHECK_MSG(now > first, "lease %lld then %lld", (long long)first, (long long)now);
+	env_close(&e);
+}
+
+/* ---- kill -9 ----------------------------------------------------------- */
+
+/* The node's advisory lock is free: its process (or connection) is gone. */
+static bool node_unlocked(const char *url, int64_t node)
+{
+	char sql[192];
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
+		 "AND classid = %d AND objid = %lld", STORE_PG_LOCK_CLASS, (long long)node);
+	for (int i = 0; i < 500; i++) {
+		if (db_int(url, sql) == 0)
+			return true;
+		test_pause_ms(10);
+	}
+	return false;
+}
+
+/* laird killed with -9 right after a decision was acknowledged: the next
+ * laird on the database finds the dead node (its lock is free), takes its
+ * live tables and gets the decision back. */
+TEST(store_pg_killed_node_tables_come_back_with_their_decisions)
+{
+	env e;
+	REQUIRE(env_open(&e));
+	REQUIRE(env_stop(&e));
+	fflush(NULL);
+	int pipefd[2];
+	REQUIRE(pipe(pipefd) == 0);
+	pid_t pid = fork();
+	REQUIRE(pid >= 0);
+	if (pid == 0) {
+		close(pipefd[0]);
+		uv_loop_init(&e.loop);
+		if (!env_start(&e) || live_start(&e, 4, 1) != STORE_OK)
+			_exit(2);
+		int64_t node = store_node_id(e.st);
+		if (write(pipefd[1], &node, sizeof node) != sizeof node)
+			_exit(5);
+		res r = {0};
+		store_live_decision(e.st, 4, 1, "[4,2]", 0, cb_done, &r);
+		if (!run_until(&e, &r.fired, 1) || r.err != STORE_OK)
+			_exit(3);
+		raise(SIGKILL);
+		_exit(4);
+	}
+	close(pipefd[1]);
+	int64_t dead = 0;
+	CHECK(read(pipefd[0], &dead, sizeof dead) == sizeof dead);
+	close(pipefd[0]);
+	int status = 0;
+	REQUIRE(waitpid(pid, &status, 0) == pid);
+	REQUIRE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	REQUIRE(node_unlocked(e.path, dead));
+	REQUIRE(env_start(&e));
+	size_t n;
+	const store_live_table *t = store_live_tables(e.st, &n);
+	REQUIRE(n == 1 && t);
+	CHECK_EQ(t[0].table_id, 4);
+	REQUIRE(t[0].n_decisions == 1);
+	CHECK_STR(t[0].decisions[0].choices_json, "[4,2]");
+	char sql[128];
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM nodes WHERE id = %lld AND gone_at IS NOT NULL",
+		 (long long)dead);
+	CHECK_EQ(db_int(e.path, sql), 1);
+	/* The new node owns it now. */
+	CHECK_EQ(decide(&e, 4, 2, "[5]"), STORE_OK);
+	env_close(&e);
+}
+
+/* kill -9 of the PostgreSQL server (every one of its processes, no
+ * shutdown): what was acknowledged is there after it restarts; a write
+ * while it is down is not acknowledged; the store reconnects by itself as
+ * the same node and writes again. */
+TEST(store_pg_acknowledged_writes_survive_kill_9_of_postgresql)
+{
+	env e;
+	REQUIRE(env_open(&e));
+	REQUIRE(live_start(&e, 6, 1) == STORE_OK);
+	for (int i = 1; i <= 20; i++) {
+		char c[16];
+		snprintf(c, sizeof c, "[%d]", i);
+		REQUIRE(decide(&e, 6, i, c) == STORE_OK);
+	}
+	int64_t node = store_node_id(e.st);
+	test_pg *pg = test_pg_get();
+	REQUIRE(pg);
+	test_pg_kill9(pg);
+	CHECK_EQ(decide(&e, 6, 21, "[21]"), STORE_ERR_DB);
+	REQUIRE(test_pg_run(pg));
+	CHECK_EQ(db_int(e.path, "SELECT count(*) FROM live_decisions WHERE table_id = 6"), 20);
+	CHECK_EQ(decide(&e, 6, 21, "[21]"), STORE_OK);
+	CHECK_EQ(store_node_id(e.st), node);
+	CHECK(!store_fenced(e.st));
+	CHECK_EQ(db_int(e.path, "SELECT count(*) FROM live_decisions WHERE table_id = 6"), 21);
+	env_close(&e);
+}
