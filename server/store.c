@@ -226,7 +226,7 @@ static void worker_wait(store *st, uint64_t *renew_at)
 		uv_cond_wait(&st->cv, &st->mu);
 		return;
 	}
-	uint64_t now = now_ns(), every = (uint64_t)STORE_PG_LEASE_MS * 1000000 / 3;
+	uint64_t now = now_ns(), every = (uint64_t)store_pg_lease_ms * 1000000 / 3;
 	if (now < *renew_at &&
 	    uv_cond_timedwait(&st->cv, &st->mu, *renew_at - now) != UV_ETIMEDOUT)
 		return;
@@ -322,6 +322,10 @@ static void deliver(store_req *r)
 		if (r->cb.stats)
 			r->cb.stats(r->ud, err, err ? NULL : c->out.stats,
 				    err ? 0 : c->out.n_stats);
+		break;
+	case OP_LIVE_CLAIM:
+		if (r->cb.live)
+			r->cb.live(r->ud, err, err ? NULL : c->out.live, err ? 0 : c->out.n_live);
 		break;
 	case OP_GAMES_LIST:
 	case OP_GAME_GET:
@@ -834,5 +838,16 @@ store_req *store_quarantined_drop(store *st, int64_t table_id, store_done_cb cb,
 	if (table_id <= 0)
 		req_bad(r);
 	r->in.id = table_id;
+	return submit(r);
+}
+
+/* in.limit: the grace in ms */
+store_req *store_live_claim(store *st, int grace_ms, store_live_cb cb, void *ud)
+{
+	store_req *r = req_new(st, OP_LIVE_CLAIM, ud);
+	r->cb.live = cb;
+	if (grace_ms < 0)
+		req_bad(r);
+	r->in.limit = grace_ms;
 	return submit(r);
 }

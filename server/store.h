@@ -359,6 +359,31 @@ store_req *store_live_end(store *st, int64_t table_id, store_done_cb cb, void *u
 const store_live_table *store_live_tables(const store *st, size_t *n);
 void store_live_tables_release(store *st);
 
+/* ---- takeover (PostgreSQL) ---------------------------------------------- */
+
+/* How far a claimed table's update seq jumps: above any update its old
+ * owner may have sent after its last durable write (far more than a table
+ * sends between two decisions), so that a table's seq never goes back for
+ * its players; durable, so that a second takeover starts above the first
+ * taker's updates too. */
+#define STORE_CLAIM_SEQ_GAP ((int64_t)1 << 20)
+
+typedef void (*store_live_cb)(void *ud, int err, const store_live_table *tables, size_t n);
+
+/* One takeover pass, for a node of a cluster to run periodically. Every
+ * other node that looks dead — its advisory lock is free (its process
+ * died), or its lease ran out (hung, or cut off from PostgreSQL; its
+ * database session is then terminated, so that nothing it sends later can
+ * commit) — and has looked so for grace_ms, counted from this node's own
+ * (re)connection too, so that a restart of PostgreSQL moves nothing, is
+ * declared gone: its writes are refused from then on. Then this node takes
+ * its share of the live tables of gone nodes (the orphans divided by the
+ * live nodes, rounded up), raising each one's last_seq by
+ * STORE_CLAIM_SEQ_GAP. cb gets the tables taken, with their decision logs,
+ * as store_live_tables() gives them at start-up (n = 0: none). On SQLite
+ * there is no other node: always none. */
+store_req *store_live_claim(store *st, int grace_ms, store_live_cb cb, void *ud);
+
 /* ---- tables kept aside (quarantined) ----------------------------------- */
 
 /* A live table whose stored game cannot be rebuilt exactly is kept aside
@@ -368,8 +393,7 @@ void store_live_tables_release(store *st);
 store_req *store_live_quarantine(store *st, int64_t table_id, const char *why,
 				 store_done_cb cb, void *ud);
 
-/* tables is NULL unless err == STORE_OK. */
-typedef void (*store_live_cb)(void *ud, int err, const store_live_table *tables, size_t n);
+/* store_live_cb (above): tables is NULL unless err == STORE_OK. */
 
 /* The quarantined tables, by table_id ascending. table_id > 0: that one,
  * with its decisions (STORE_ERR_NOT_FOUND if it is not kept aside); else

@@ -104,6 +104,7 @@ enum store_op {
 	OP_QUARANTINED,
 	OP_QUARANTINED_DROP,
 	OP_PLAYERS_PRUNE,
+	OP_LIVE_CLAIM,
 };
 
 struct store_req {

@@ -30,12 +30,25 @@
 #include "../common/log.h"
 #include "../common/util.h"
 
+/* Nodes that looked dead, and since when (store_live_claim's grace). */
+#define PG_DEAD_MAX 64
+
+typedef struct store_pg store_pg;
+
 struct store_pg {
 	PGconn *conn;
 	char *url;
 	int64_t node;  /* this node's id (> 0 once registered) */
 	char name[96]; /* host:pid, for the operator reading `nodes` */
+	uint64_t conn_up_ns; /* now_ns() when the connection was made */
+	struct {
+		int64_t id;
+		uint64_t since_ns;
+	} dead[PG_DEAD_MAX];
+	int n_dead;
 };
+
+int store_pg_lease_ms = STORE_PG_LEASE_MS;
 
 /* SQLSTATEs the requests map to store errors. */
 #define PG_UNIQUE "23505"
@@ -808,7 +821,7 @@ void store_pg_renew(store *st)
 		return;
 	pgp p = {0};
 	p_i64(&p, st->pg->node);
-	p_i64(&p, STORE_PG_LEASE_MS);
+	p_i64(&p, store_pg_lease_ms);
 	int err;
 	int64_t n = pg_changed(st, "UPDATE nodes SET lease_until = now() + $2 * interval '1 ms' "
 			       "WHERE id = $1 AND gone_at IS NULL", &p, &err, "renewing the lease");
@@ -840,7 +853,7 @@ static int node_register(store *st)
 	pgp p = {0};
 	p_i64(&p, st->pg->node);
 	p_txt(&p, st->pg->name);
-	p_i64(&p, STORE_PG_LEASE_MS);
+	p_i64(&p, store_pg_lease_ms);
 	return pg_exec(st, "INSERT INTO nodes (id, name, lease_until) "
 		       "VALUES ($1, $2, now() + $3 * interval '1 ms')", &p, NULL,
 		       "registering the node");
@@ -928,6 +941,131 @@ static int load_live(store *st)
 	return err;
 }
 
+/* ---- takeover ---------------------------------------------------------- */
+
+/* How long node id has looked dead to this connection (0: it just began). */
+static uint64_t dead_for_ns(store_pg *p, int64_t id, uint64_t now)
+{
+	for (int i = 0; i < p->n_dead; i++)
+		if (p->dead[i].id == id)
+			return now - p->dead[i].since_ns;
+	if (p->n_dead < PG_DEAD_MAX) {
+		p->dead[p->n_dead].id = id;
+		p->dead[p->n_dead++].since_ns = now;
+	}
+	return 0;
+}
+
+static void dead_forget(store_pg *p, int64_t id)
+{
+	for (int i = 0; i < p->n_dead; i++)
+		if (p->dead[i].id == id) {
+			p->dead[i] = p->dead[--p->n_dead];
+			return;
+		}
+}
+
+/* Declares gone the nodes dead for grace: lock free, or lease out (their
+ * session terminated first: its transaction aborts and frees the row the
+ * UPDATE below needs, and nothing it sends afterwards can commit). */
+static int declare_dead(store *st, int grace_ms)
+{
+	store_pg *pg = st->pg;
+	pgp me = {0};
+	p_i64(&me, pg->node);
+	p_i64(&me, STORE_PG_LOCK_CLASS);
+	PGresult *res;
+	/* pg_locks shows who holds each node's lock; the lease by
+	 * PostgreSQL's clock. */
+	int err = pg_exec(st, "SELECT n.id, n.lease_until < now(), "
+			  "(SELECT l.pid FROM pg_locks l WHERE l.locktype = 'advisory' "
+			  "AND l.classid = $2::oid AND l.objid::bigint = n.id AND l.objsubid = 2 "
+			  "AND l.granted "
+			  "LIMIT 1) FROM nodes n WHERE n.gone_at IS NULL AND n.id <> $1", &me, &res,
+			  "listing nodes");
+	if (err)
+		return err;
+	uint64_t now = now_ns(), grace = (uint64_t)grace_ms * 1000000;
+	bool settled = now - pg->conn_up_ns >= grace;
+	for (int row = 0; row < PQntuples(res) && !err; row++) {
+		int64_t id = col_i64(res, row, 0);
+		bool expired = strcmp(PQgetvalue(res, row, 1), "t") == 0;
+		bool locked = !PQgetisnull(res, row, 2);
+		if (locked && !expired) {
+			dead_forget(pg, id);
+			continue;
+		}
+		if (dead_for_ns(pg, id, now) < grace || !settled)
+			continue;
+		pgp p = {0};
+		p_i64(&p, id);
+		if (locked) {
+			pgp t = {0};
+			p_txt(&t, PQgetvalue(res, row, 2));
+			err = pg_exec(st, "SELECT pg_terminate_backend($1::int)", &t, NULL,
+				      "terminating a hung node's session");
+		}
+		if (!err)
+			err = pg_exec(st, "UPDATE nodes SET gone_at = now() WHERE id = $1 "
+				      "AND gone_at IS NULL", &p, NULL, "declaring a node gone");
+		if (!err) {
+			dead_forget(pg, id);
+			log_warn("store", "node %" PRId64 " declared gone (%s)", id,
+				 locked ? "its lease ran out" : "its process is gone");
+		}
+	}
+	PQclear(res);
+	return err;
+}
+
+static int cmp_live(const void *a, const void *b)
+{
+	const store_live_table *x = a, *y = b;
+	return (x->table_id > y->table_id) - (x->table_id < y->table_id);
+}
+
+/* This node's share of the orphans: taken (owner, last_seq raised) under
+ * row locks others skip, then read back with their decision logs. */
+static int op_live_claim(store *st, store_req *r)
+{
+	int err = declare_dead(st, r->in.limit);
+	if (err)
+		return err;
+	pgp p = {0};
+	p_i64(&p, st->pg->node);
+	p_i64(&p, STORE_CLAIM_SEQ_GAP);
+	PGresult *res;
+	err = pg_exec(st, "WITH orphans AS (SELECT count(*) AS n FROM live_tables WHERE owner IN "
+		      "(SELECT id FROM nodes WHERE gone_at IS NOT NULL)), "
+		      "alive AS (SELECT count(*) AS n FROM nodes WHERE gone_at IS NULL), "
+		      "mine AS (SELECT table_id FROM live_tables WHERE owner IN "
+		      "(SELECT id FROM nodes WHERE gone_at IS NOT NULL) ORDER BY table_id "
+		      "LIMIT (SELECT ceil(orphans.n::numeric / greatest(alive.n, 1)) "
+		      "FROM orphans, alive) FOR UPDATE SKIP LOCKED) "
+		      "UPDATE live_tables t SET owner = $1, last_seq = greatest(t.last_seq, "
+		      "coalesce((SELECT max(d.last_seq) FROM live_decisions d "
+		      "WHERE d.table_id = t.table_id), 0)) + $2 "
+		      "FROM mine WHERE t.table_id = mine.table_id RETURNING t.table_id, t.kind, "
+		      "t.config, t.seed, t.seats, t.shared, t.meta, t.started_at, t.quarantined, "
+		      "t.quarantined_at, t.last_seq", &p, &res, "claiming tables");
+	if (err)
+		return err;
+	int n = PQntuples(res);
+	r->out.live = n ? xcalloc((size_t)n, sizeof *r->out.live) : NULL;
+	for (int row = 0; row < n; row++)
+		live_row(r, res, row, &r->out.live[r->out.n_live++]);
+	PQclear(res);
+	if (n > 1) /* as store_live_tables(): by table_id */
+		qsort(r->out.live, (size_t)n, sizeof *r->out.live, cmp_live);
+	for (size_t i = 0; i < r->out.n_live && !err; i++)
+		if (!r->out.live[i].quarantined)
+			err = load_decisions(st, r, &r->out.live[i]);
+	if (!err)
+		log_info("store", "node %" PRId64 " took %zu live table(s) over", st->pg->node,
+			 r->out.n_live);
+	return err;
+}
+
 /* ---- migrations -------------------------------------------------------- */
 
 /* The schema version: 0 before the first migration, -1 on error. */
@@ -1008,6 +1146,8 @@ static bool connect_db(store *st)
 		return false;
 	/* Quiet notices (e.g. "relation exists") stay out of laird's log. */
 	PQsetNoticeProcessor(st->pg->conn, NULL, NULL);
+	st->pg->conn_up_ns = now_ns();
+	st->pg->n_dead = 0; /* seen from this connection only */
 	return pg_simple(st, "SET synchronous_commit = on");
 }
 
@@ -1114,6 +1254,7 @@ static int op_run(store *st, store_req *r)
 	case OP_QUARANTINED: return op_quarantined(st, r);
 	case OP_QUARANTINED_DROP: return op_quarantined_drop(st, r);
 	case OP_PLAYERS_PRUNE: return op_players_prune(st, r);
+	case OP_LIVE_CLAIM: return op_live_claim(st, r);
 	}
 	return STORE_ERR_INVALID;
 }

@@ -33,6 +33,9 @@
 extern const store_migration store_pg_migrations[];
 extern const int store_pg_n_migrations;
 
+/* The lease, in ms (tests shorten it before store_open). */
+extern int store_pg_lease_ms;
+
 /* The path names PostgreSQL (postgresql:// or postgres://). */
 bool store_pg_url(const char *path);
 

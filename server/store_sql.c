@@ -558,6 +558,7 @@ static int op_run(store *st, store_req *r)
 	case OP_QUARANTINED: return store_op_quarantined(st, r);
 	case OP_QUARANTINED_DROP: return store_op_quarantined_drop(st, r);
 	case OP_PLAYERS_PRUNE: return store_op_players_prune(st, r);
+	case OP_LIVE_CLAIM: return STORE_OK; /* one process: nobody else's */
 	}
 	return STORE_ERR_INVALID;
 }

@@ -2,8 +2,12 @@
  * pg_server.h — a real PostgreSQL 15 server for the store's tests on
  * PostgreSQL (included by their test files only): initdb in a temporary
  * directory, postgres on a free loopback port with its socket in that
- * directory, fsync and synchronous_commit on, trust authentication for the
- * role `lair`. PostgreSQL refuses to run as root: when we are root, initdb
+ * directory, trust authentication for the role `lair`. synchronous_commit
+ * is on (a commit is in the WAL, written to the kernel, before it is
+ * acknowledged) but fsync is off: these tests kill processes, never the
+ * machine, and a killed server loses nothing the kernel holds — while
+ * fsync on a busy 2-core box made each fresh database and each crash
+ * recovery take seconds. (tests/cluster runs PostgreSQL with fsync on.) PostgreSQL refuses to run as root: when we are root, initdb
  * and postgres run as nobody in a directory nobody owns. One server per
  * test binary; each test takes a fresh database (test_pg_newdb). It can be
  * killed with -9 (the postmaster and every backend, by pid) and started
@@ -83,8 +87,9 @@ static inline bool test_pg_run(test_pg *s)
 	snprintf(log, sizeof log, "%s/postgres.log", s->dir);
 	snprintf(port, sizeof port, "%d", s->port);
 	const char *args[] = {"-D", data, "-p", port, "-k", s->dir,
-			      "-c", "listen_addresses=127.0.0.1", "-c", "fsync=on",
-			      "-c", "synchronous_commit=on", "-c", "max_connections=60", NULL};
+			      "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off",
+			      "-c", "synchronous_commit=on", "-c", "full_page_writes=off",
+			      "-c", "max_connections=60", NULL};
 	s->pid = test_pg_spawn("postgres", args, log);
 	if (s->pid < 0)
 		return false;
@@ -232,7 +237,7 @@ static inline bool test_pg_newdb(char *url, size_t len)
 		return false;
 	char admin[128], sql[64];
 	snprintf(admin, sizeof admin, "postgresql://lair@127.0.0.1:%d/postgres", s->port);
-	snprintf(sql, sizeof sql, "CREATE DATABASE t%d", ++s->n_db);
+	snprintf(sql, sizeof sql, "CREATE DATABASE t%d STRATEGY FILE_COPY", ++s->n_db);
 	if (test_pg_query(admin, sql) < 0)
 		return false;
 	snprintf(url, len, "postgresql://lair@127.0.0.1:%d/t%d", s->port, s->n_db);

@@ -909,6 +909,34 @@ static int drop_quarantined(env *e, int64_t id)
 	return r.err;
 }
 
+/* A takeover pass with no other node: nothing to take (on SQLite there is
+ * never another node; on PostgreSQL this one is alone). */
+static void cb_claim(void *ud, int err, const store_live_table *t, size_t n)
+{
+	res *r = ud;
+	r->fired++;
+	r->err = err;
+	r->id = t ? (int64_t)n : -1;
+}
+
+TEST(store_live_claim_with_no_other_node_takes_nothing)
+{
+	env e;
+	REQUIRE(env_open(&e));
+	REQUIRE(live_start(&e, 2, 5) == STORE_OK);
+	res r = {0};
+	store_live_claim(e.st, 0, cb_claim, &r);
+	WAIT(&e, &r);
+	CHECK_EQ(r.err, STORE_OK);
+	CHECK(r.id <= 0);
+	CHECK_EQ(decide(&e, 2, 1, "[1]"), STORE_OK); /* still this node's */
+	memset(&r, 0, sizeof r);
+	store_live_claim(e.st, -1, cb_claim, &r);
+	WAIT(&e, &r);
+	CHECK_EQ(r.err, STORE_ERR_INVALID);
+	env_close(&e);
+}
+
 /* A table kept aside keeps its rows, loads without its decisions, is
  * untouched by every live-table call, and goes only when dropped. */
 TEST(store_quarantined_tables_stay_until_dropped)

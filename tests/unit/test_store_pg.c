@@ -285,3 +285,189 @@ TEST(store_pg_acknowledged_writes_survive_kill_9_of_postgresql)
 	CHECK_EQ(db_int(e.path, "SELECT count(*) FROM live_decisions WHERE table_id = 6"), 21);
 	env_close(&e);
 }
+
+/* ---- takeover ---------------------------------------------------------- */
+
+typedef struct claimed {
+	int fired, err;
+	int64_t ids[16];
+	int64_t last_seq[16];
+	size_t n_decisions[16];
+	size_t n;
+} claimed;
+
+static void cb_claimed(void *ud, int err, const store_live_table *t, size_t n)
+{
+	claimed *c = ud;
+	c->fired++;
+	c->err = err;
+	c->n = 0;
+	for (size_t i = 0; t && i < n && i < 16; i++) {
+		c->ids[c->n] = t[i].table_id;
+		c->last_seq[c->n] = t[i].last_seq;
+		c->n_decisions[c->n++] = t[i].n_decisions;
+	}
+}
+
+static size_t claim(env *e, store *st, int grace_ms, claimed *c)
+{
+	memset(c, 0, sizeof *c);
+	store_live_claim(st, grace_ms, cb_claimed, c);
+	CHECK_MSG(run_until(e, &c->fired, 1), "no callback within 10 s");
+	CHECK_EQ(c->err, STORE_OK);
+	return c->n;
+}
+
+/* A child process: a node of its own that starts `n` live tables from id
+ * `first` with two decisions each (last_seq 40), tells the parent its node
+ * id on `up`, then waits for a byte on `go` and tries one more decision on
+ * each table: exit 0 when every one is refused and the node knows it is
+ * fenced, 1 if any was taken. */
+static pid_t child_node(env *e, int first, int n, int *up, int *go)
+{
+	int a[2], b[2];
+	if (pipe(a) != 0 || pipe(b) != 0)
+		return -1;
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid != 0) {
+		close(a[1]);
+		close(b[0]);
+		*up = a[0];
+		*go = b[1];
+		return pid;
+	}
+	close(a[0]);
+	close(b[1]);
+	uv_loop_init(&e->loop);
+	if (!env_start(e))
+		_exit(2);
+	for (int i = 0; i < n; i++) {
+		if (live_start(e, first + i, (uint64_t)i) != STORE_OK)
+			_exit(3);
+		for (int seq = 1; seq <= 2; seq++) {
+			res r = {0};
+			store_live_decision(e->st, first + i, seq, "[7]", 20 * seq, cb_done, &r);
+			if (!run_until(e, &r.fired, 1) || r.err != STORE_OK)
+				_exit(4);
+		}
+	}
+	int64_t node = store_node_id(e->st);
+	if (write(a[1], &node, sizeof node) != sizeof node)
+		_exit(5);
+	char byte;
+	if (read(b[0], &byte, 1) != 1)
+		_exit(6);
+	/* Woken: each write is refused — first as a lost connection (its
+	 * session was terminated), then as fenced once it connects again. */
+	int taken = 0;
+	for (int i = 0; i < n; i++) {
+		int err = STORE_ERR_DB;
+		for (int attempt = 0; attempt < 5 && err == STORE_ERR_DB; attempt++) {
+			res r = {0};
+			store_live_decision(e->st, first + i, 3, "[8]", 60, cb_done, &r);
+			if (!run_until(e, &r.fired, 1))
+				_exit(7);
+			err = r.err;
+		}
+		taken += err == STORE_OK;
+	}
+	_exit(taken == 0 && store_fenced(e->st) ? 0 : 1);
+}
+
+static int64_t read_node(int fd)
+{
+	int64_t node = 0;
+	return read(fd, &node, sizeof node) == sizeof node ? node : 0;
+}
+
+/* kill -9 of a node with four live tables: two survivors take them in
+ * shares (half the orphans each pass, rounded up), every one exactly
+ * once, each with its decisions and its seq raised past anything its old
+ * owner sent; the dead node is declared gone. A node dead for less than
+ * the grace is left alone. */
+TEST(store_pg_survivors_take_a_killed_nodes_tables_in_shares)
+{
+	env e;
+	REQUIRE(env_open(&e));
+	store *c = open_second(&e); /* before the death: a start takes every orphan */
+	REQUIRE(c);
+	int up, go;
+	pid_t pid = child_node(&e, 10, 4, &up, &go);
+	REQUIRE(pid > 0);
+	int64_t dead = read_node(up);
+	REQUIRE(dead > 0);
+	kill(pid, SIGKILL);
+	REQUIRE(waitpid(pid, NULL, 0) == pid);
+	close(up);
+	close(go);
+	REQUIRE(node_unlocked(e.path, dead));
+	claimed x;
+	/* Its death is news to this connection: within the grace, nothing. */
+	CHECK_EQ(claim(&e, e.st, 60000, &x), 0);
+	char sql[160];
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM nodes WHERE id = %lld AND gone_at IS NULL",
+		 (long long)dead);
+	CHECK_EQ(db_int(e.path, sql), 1);
+	int64_t seen[4] = {0};
+	size_t total = 0;
+	CHECK_EQ(claim(&e, e.st, 0, &x), 2); /* 4 orphans, 2 live nodes */
+	for (size_t i = 0; i < x.n; i++) {
+		seen[total++] = x.ids[i];
+		CHECK_EQ(x.n_decisions[i], 2);
+		CHECK_EQ(x.last_seq[i], 40 + STORE_CLAIM_SEQ_GAP);
+	}
+	CHECK_EQ(db_int(e.path, sql), 0); /* gone now */
+	for (int pass = 0; pass < 4 && total < 4; pass++) {
+		claim(&e, pass % 2 ? e.st : c, 0, &x);
+		for (size_t i = 0; i < x.n && total < 4; i++)
+			seen[total++] = x.ids[i];
+	}
+	CHECK_EQ(total, 4);
+	for (int i = 0; i < 4; i++)
+		for (int j = i + 1; j < 4; j++)
+			CHECK(seen[i] != seen[j]);
+	CHECK_EQ(db_int(e.path, "SELECT count(*) FROM live_tables WHERE owner IN "
+			"(SELECT id FROM nodes WHERE gone_at IS NOT NULL)"), 0);
+	CHECK_EQ(claim(&e, c, 0, &x), 0); /* nothing left */
+	close_second(&e, c);
+	env_close(&e);
+}
+
+/* A hung node (SIGSTOP) keeps its lock but stops renewing its lease: once
+ * the lease is out a survivor terminates its session, declares it gone and
+ * takes its table. Woken (SIGCONT), the old node can write nothing more,
+ * and knows it is fenced. */
+TEST(store_pg_a_hung_node_is_fenced_when_its_lease_runs_out)
+{
+	int saved = store_pg_lease_ms;
+	store_pg_lease_ms = 600;
+	env e;
+	REQUIRE(env_open(&e));
+	int up, go;
+	pid_t pid = child_node(&e, 30, 1, &up, &go);
+	REQUIRE(pid > 0);
+	int64_t hung = read_node(up);
+	REQUIRE(hung > 0);
+	kill(pid, SIGSTOP);
+	claimed x = {0};
+	for (int i = 0; i < 100 && x.n == 0; i++) {
+		if (claim(&e, e.st, 0, &x) == 0)
+			test_pause_ms(50);
+	}
+	CHECK_EQ(x.n, 1);
+	CHECK_EQ(x.ids[0], 30);
+	kill(pid, SIGCONT);
+	char byte = 1;
+	CHECK(write(go, &byte, 1) == 1);
+	int status = 0;
+	REQUIRE(waitpid(pid, &status, 0) == pid);
+	CHECK_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the hung node: status %d",
+		  status);
+	close(up);
+	close(go);
+	CHECK_EQ(db_int(e.path, "SELECT count(*) FROM live_decisions WHERE table_id = 30"), 2);
+	CHECK_EQ(decide(&e, 30, 3, "[9]"), STORE_OK); /* the survivor's now */
+	env_close(&e);
+	store_pg_lease_ms = saved;
+}
