@@ -3,7 +3,10 @@
  * thread, the request queue to it and the done list back, delivery of
  * results on the loop thread through a uv_async_t, cancellation, and the
  * submitting calls that copy their inputs into requests. What each request
- * does to the database lives in store_sql.c.
+ * does to the database lives in store_sql.c (SQLite) or store_pg.c
+ * (PostgreSQL). Long (850 lines) on purpose: one short submitting call
+ * per request of store.h, each copying its inputs, beside the thread and
+ * queue they share.
  *
  * The store thread takes the whole queue at once and store_db_run_batch
  * runs it as one transaction (group commit: one WAL sync for many small
