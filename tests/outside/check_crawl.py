@@ -3,6 +3,7 @@ decision as the docs show it, what a party and a spectator may see (C30,
 C38, C47), votes (C24), shops (C42), the quick jump (C37), and the choices
 a hostile seat would send, and a hostile config (C15: first_run is the
 server's)."""
+import functools
 import json
 import subprocess
 import os
@@ -12,6 +13,21 @@ from registry import check, attack
 import crawlbot as cb
 
 SMALL = {"acts": 1, "width": 30, "height": 12}
+
+
+def own_clients(fn):
+    """Closes the connections a check opened when it ends: the shared laird
+    counts connections per address, and every check's would otherwise stay
+    open to the end of the run."""
+    @functools.wraps(fn)
+    def run(ctx):
+        first = len(ctx._clients)
+        try:
+            fn(ctx)
+        finally:
+            for c in ctx._clients[first:]:
+                c.close()
+    return run
 
 
 def seeded_table(ctx, seed, seats=2, config=SMALL):
@@ -39,6 +55,7 @@ def lair_map(seed, act, w, h, acts):
 
 
 @check
+@own_clients
 def first_decision_as_documented(ctx):
     p, adm, tid = seeded_table(ctx, 5)
     o = p.wait(lambda m: m["type"] == "options" and m.get("table") == tid and "options" in m)
@@ -91,6 +108,7 @@ def first_decision_as_documented(ctx):
 
 
 @attack
+@own_clients
 def hostile_choices(ctx):
     p, adm, tid = seeded_table(ctx, 5)
     o = p.wait(lambda m: m["type"] == "options" and m.get("table") == tid and "options" in m)
@@ -131,6 +149,7 @@ def hostile_choices(ctx):
 
 
 @attack
+@own_clients
 def votes_and_screens(ctx):
     """C24: a vote is the only thing a party can do while it is open, and
     only with the options open to everyone; outside a vote `event:K` is
@@ -164,6 +183,7 @@ def votes_and_screens(ctx):
 
 
 @attack
+@own_clients
 def shop_without_gold(ctx):
     """C42: a shop sells only what you can pay for. Seed 21 (30 x 12, one
     act): seat 0 finds a shop at decision 26 with 24 gold (a vote the AI
@@ -212,6 +232,7 @@ def shop_without_gold(ctx):
 
 
 @attack
+@own_clients
 def travel_is_no_oracle(ctx):
     """C36/C47: travel goes to seen tiles only. A hostile seat probing
     `travel:X,Y` at unseen tiles must learn nothing: refused alike for an
@@ -263,6 +284,7 @@ def act_two_with(ctx, want, what):
 
 
 @attack
+@own_clients
 def quick_jump_without_the_fee(ctx):
     """C37: `jump:A` costs 25 gold per act of distance. Arrived in act 2
     with less: the jump back is neither offered nor accepted, and no other
@@ -278,6 +300,7 @@ def quick_jump_without_the_fee(ctx):
 
 
 @check
+@own_clients
 def quick_jump_fee_and_refund(ctx):
     """C37: arrived in act 2 with 25 gold or more: jump:1 costs 25, paid
     on entering the gateway, given back on stepping out."""
@@ -301,35 +324,33 @@ def quick_jump_fee_and_refund(ctx):
 
 
 @attack
+@own_clients
 def hostile_config(ctx):
     """proto/kinds/crawl.md "Config": an unknown key, a wrong type or a value
     out of range is refused with bad_field (field config) and makes no
     table; `first_run` is the server's to fill (C15): a client claiming one
     for an AI seat, or none for a newcomer, is overruled at the start."""
     p = ctx.client()
-    try:
-        before = p.req({"type": "table_list"})["total"]
-        bad = [{"acts": 0}, {"acts": 4}, {"acts": "3"}, {"width": 23}, {"width": 121},
-               {"height": 11}, {"height": 61}, {"width": 56.5}, {"width": 2 ** 40},
-               {"max_rounds": 99}, {"max_rounds": 20001}, {"deadly_events": 1},
-               {"deadly_events": "true"}, {"fly": True}, {"Acts": 3}, [], "crawl", 7,
-               {"width": None}]
-        for c in bad:
-            e = p.err({"type": "table_create", "kind": "crawl", "seats": 1, "config": c})
-            ensure(e["code"] == "bad_field" and e.get("field") == "config",
-                   "config %r: bad_field (config), got %s" % (c, e))
-        ensure(p.req({"type": "table_list"})["total"] == before, "no refused config made a table")
-        # first_run: the client's claim is replaced by the store's truth
-        t = p.req({"type": "table_create", "kind": "crawl", "seats": 2, "ai": 1,
-                   "config": {"acts": 1, "width": 30, "height": 12, "first_run": [1]}})
-        tid = t["table"]
-        p.req({"type": "table_start", "table": tid})
-        st = p.wait(lambda m: m["type"] == "start" and m.get("table") == tid)
-        ensure(st["view"]["first_run"] is True, "the newcomer's party is on its first run")
-        snap = p.req({"type": "table_sync", "table": tid, "since": 0})
-        ensure(snap["type"] in ("table", "ok"), "table_sync answers")
-        tab = p.wait(lambda m: m["type"] == "table" and m.get("table") == tid and m.get("config"))
-        ensure(tab["config"]["first_run"] == [0],
-               "first_run is the server's: seat 0 (new), never the AI seat: %s" % tab["config"])
-    finally:
-        p.close()  # the shared laird counts connections per address
+    before = p.req({"type": "table_list"})["total"]
+    bad = [{"acts": 0}, {"acts": 4}, {"acts": "3"}, {"width": 23}, {"width": 121},
+           {"height": 11}, {"height": 61}, {"width": 56.5}, {"width": 2 ** 40},
+           {"max_rounds": 99}, {"max_rounds": 20001}, {"deadly_events": 1},
+           {"deadly_events": "true"}, {"fly": True}, {"Acts": 3}, [], "crawl", 7,
+           {"width": None}]
+    for c in bad:
+        e = p.err({"type": "table_create", "kind": "crawl", "seats": 1, "config": c})
+        ensure(e["code"] == "bad_field" and e.get("field") == "config",
+               "config %r: bad_field (config), got %s" % (c, e))
+    ensure(p.req({"type": "table_list"})["total"] == before, "no refused config made a table")
+    # first_run: the client's claim is replaced by the store's truth
+    t = p.req({"type": "table_create", "kind": "crawl", "seats": 2, "ai": 1,
+               "config": {"acts": 1, "width": 30, "height": 12, "first_run": [1]}})
+    tid = t["table"]
+    p.req({"type": "table_start", "table": tid})
+    st = p.wait(lambda m: m["type"] == "start" and m.get("table") == tid)
+    ensure(st["view"]["first_run"] is True, "the newcomer's party is on its first run")
+    snap = p.req({"type": "table_sync", "table": tid, "since": 0})
+    ensure(snap["type"] in ("table", "ok"), "table_sync answers")
+    tab = p.wait(lambda m: m["type"] == "table" and m.get("table") == tid and m.get("config"))
+    ensure(tab["config"]["first_run"] == [0],
+           "first_run is the server's: seat 0 (new), never the AI seat: %s" % tab["config"])
