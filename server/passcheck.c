@@ -49,6 +49,9 @@ static void work_cb(uv_work_t *w)
 	else
 		j->r.ok = passhash_verify(j->password, j->stored);
 	OPENSSL_cleanse(j->password, sizeof j->password);
+	/* libcrypto's state for this thread (its error queue) goes now: the
+	 * pool's threads are libuv's, and are not ended before the process. */
+	OPENSSL_thread_stop();
 }
 
 static void after_cb(uv_work_t *w, int status)
