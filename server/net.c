@@ -16,8 +16,8 @@
  * A WebSocket connection's life: accepted → pending (head peeked, waiting
  * for the rest of it if need be) → handshake checked, head consumed, the
  * socket adopted by lws as raw → 101 queued, limits checked, on_open → text
- * messages in; frames out through the send queue, written in RAW_WRITEABLE
- * → a close: ours (a close frame after the queued frames, then the peer's
+ * messages in; frames out straight to the socket, or through the send
+ * queue (written in RAW_WRITEABLE) when the socket is full → a close: ours (a close frame after the queued frames, then the peer's
  * close or a grace period) or the peer's (answered) → RAW_CLOSE (on_close)
  * → WSI_DESTROY (counted down, freed).
  *
@@ -91,6 +91,7 @@ const char *net_address(const net *n) { return n->pub ? listener_name(n->pub) : 
 const char *net_metrics_address(const net *n) { return n->mon ? listener_name(n->mon) : NULL; }
 void net_set_draining(net *n) { n->draining = true; }
 uint64_t net_rate_limited(const net *n) { return n->errors[ERR_RATE_LIMITED]; }
+uint64_t net_messages_queued(const net *n) { return n->msgs_queued; }
 
 /* ---- /metrics ---------------------------------------------------------- */
 
@@ -108,6 +109,10 @@ void net_metrics_text(net *n, buf *b)
 			(double)n->msgs_in);
 	metrics_counter(b, "lair_messages_out_total", "Messages sent to clients.",
 			(double)n->msgs_out);
+	metrics_counter(b, "lair_messages_queued_total",
+			"Messages that waited in a send queue (the socket was full, or others "
+			"waited before them); the rest went straight to the socket.",
+			(double)n->msgs_queued);
 	metrics_counter(b, "lair_control_frames_in_total",
 			"WebSocket pings and pongs received.", (double)n->control_in);
 	metrics_counter(b, "lair_bytes_in_total", "WebSocket bytes received (frames).",

@@ -79,6 +79,9 @@ const char *net_metrics_address(const net *n);
 
 /* Messages (and pings) dropped by the rate limit so far. */
 uint64_t net_rate_limited(const net *n);
+/* Messages that waited in a send queue rather than going straight to the
+ * socket (it was full, or others waited before them). */
+uint64_t net_messages_queued(const net *n);
 
 /* Queues one text frame (copied) for c. Returns 0, or -1 when c is closing
  * or the frame would push c's queue past 16 times max_send_queue — c is then

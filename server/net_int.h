@@ -31,7 +31,8 @@
 #define IP_BUCKETS 4096
 #define HEAD_MAX 8192           /* a longer request head: 431 */
 #define HEAD_TIMEOUT_MS 10000   /* a connection that sends no whole head in this */
-#define WRITE_CHUNK 65536       /* bytes of frames handed to lws in one write */
+#define WRITE_CHUNK 65536       /* lws's tx_packet_size (plain HTTP replies) */
+#define WRITE_IOV 64            /* queued frames gathered into one sendmsg() */
 #define SLOW_READER_MS 5000     /* over max_send_queue this long: a slow reader */
 #define SEND_QUEUE_HARD 16      /* ...or over this many times max_send_queue */
 #define MSG_KEEP 4096           /* a message buffer larger is freed after use */
@@ -97,9 +98,12 @@ struct conn {
 	double tokens;
 	uint64_t tokens_ms;
 	int strikes;
-	/* sending */
+	/* sending: frames go straight to the socket while nothing waits
+	 * (net_ws.c); the rest waits here for RAW_WRITEABLE */
+	int fd;                    /* the socket, once adopted */
 	struct qmsg *q_head, *q_tail;
-	size_t q_bytes;
+	size_t q_off;              /* bytes of q_head already written */
+	size_t q_bytes;            /* bytes queued and not yet written */
 	uint64_t over_since_ms;    /* when the queue went over max_send_queue, or 0 */
 	/* state */
 	bool opened;      /* on_open delivered */
@@ -110,6 +114,7 @@ struct conn {
 	bool kill_sent;   /* lws was asked to drop the socket */
 	bool lws_closed;  /* LWS_CALLBACK_RAW_CLOSE seen */
 	bool rx_paused;
+	bool write_failed; /* a write failed: RAW_WRITEABLE drops the socket */
 	int close_code;       /* ours, or 0 */
 	int peer_close_code;  /* from the peer's close frame (1005: it had none) */
 	uint64_t close_deadline_ms; /* a closing conn is dropped at this time */
@@ -157,7 +162,6 @@ struct net {
 	conn *adopting;         /* the conn lws_adopt_* is called for */
 	bool adopt_seen;        /* ...and its RAW_ADOPT arrived */
 	struct ip_entry *ips[IP_BUCKETS];
-	unsigned char wbuf[WRITE_CHUNK]; /* frames gathered for one write */
 
 	uv_timer_t tick, shutdown_timer;
 	uint64_t last_tick_ns, shutdown_started_ms, last_full_log_ms;
@@ -168,7 +172,7 @@ struct net {
 
 	/* counters for /metrics */
 	uint64_t accepted, refused[REFUSED_COUNT], errors[ERR_COUNT];
-	uint64_t msgs_in, msgs_out, bytes_in, bytes_out, http_requests, control_in;
+	uint64_t msgs_in, msgs_out, msgs_queued, bytes_in, bytes_out, http_requests, control_in;
 };
 
 /* ---- net.c ---- */

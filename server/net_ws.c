@@ -7,10 +7,12 @@
  */
 #include "net_int.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 
 #include "../common/log.h"
 #include "json_peek.h"
@@ -27,7 +29,7 @@ void net_conn_queue_free(conn *c)
 		m = next;
 	}
 	c->q_head = c->q_tail = NULL;
-	c->q_bytes = 0;
+	c->q_bytes = c->q_off = 0;
 }
 
 static struct qmsg *queue_push(conn *c, size_t len)
@@ -63,6 +65,99 @@ static void want_write(conn *c)
 		lws_callback_on_writable(c->wsi);
 }
 
+static bool write_would_block(int err)
+{
+	return err == EAGAIN || err == EWOULDBLOCK || err == EINTR;
+}
+
+/* w bytes of the queue are on the wire: whole frames leave it (our close
+ * frame, once whole, is sent), a frame cut short keeps its rest. */
+static void queue_written(net *n, conn *c, size_t w)
+{
+	n->bytes_out += w;
+	c->q_bytes -= w;
+	while (w && c->q_head) {
+		struct qmsg *m = c->q_head;
+		size_t left = m->len - c->q_off;
+		if (w < left) {
+			c->q_off += w;
+			return;
+		}
+		w -= left;
+		c->q_off = 0;
+		c->q_head = m->next;
+		if (!c->q_head)
+			c->q_tail = NULL;
+		if (m->is_close) {
+			c->close_sent = true;
+			c->close_deadline_ms = now_ms() + CLOSE_GRACE_MS;
+		}
+		if (m->counted)
+			n->msgs_out++;
+		free(m);
+	}
+}
+
+/* Writes what the socket takes of the queue, up to WRITE_IOV frames a
+ * sendmsg(). -1: the socket failed; else what is left waits for the next
+ * RAW_WRITEABLE. */
+static int queue_flush(net *n, conn *c)
+{
+	while (c->q_head) {
+		struct iovec iov[WRITE_IOV];
+		size_t k = 0, want = 0, off = c->q_off;
+		for (struct qmsg *m = c->q_head; m && k < WRITE_IOV; m = m->next, off = 0) {
+			iov[k++] = (struct iovec){m->data + off, m->len - off};
+			want += m->len - off;
+		}
+		struct msghdr mh = {.msg_iov = iov, .msg_iovlen = k};
+		ssize_t w = sendmsg(c->fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (w < 0)
+			return write_would_block(errno) ? 0 : -1;
+		queue_written(n, c, (size_t)w);
+		if ((size_t)w < want)
+			return 0; /* the socket is full */
+	}
+	return 0;
+}
+
+/* One frame out. While nothing waits before it, straight to the socket:
+ * no queue, so no write interest and none of the epoll_ctl calls that
+ * asking lws for RAW_WRITEABLE costs (docs/libwebsockets.md §5). What the
+ * socket does not take, and every frame behind a waiting one, is queued
+ * and written in RAW_WRITEABLE, in order. */
+static void send_frame(conn *c, enum ws_opcode op, const void *p, size_t len, bool counted)
+{
+	net *n = c->n;
+	if (c->q_head || !c->wsi || c->lws_closed || c->write_failed || c->kill_sent) {
+		queue_frame(c, op, p, len)->counted = counted;
+		n->msgs_queued += counted;
+		want_write(c);
+		return;
+	}
+	uint8_t h[WS_HEADER_MAX];
+	size_t hl = ws_frame_header(h, op, len);
+	struct iovec iov[2] = {{h, hl}, {(void *)p, len}};
+	struct msghdr mh = {.msg_iov = iov, .msg_iovlen = len ? 2 : 1};
+	ssize_t w = sendmsg(c->fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
+	int err = errno;
+	if (w == (ssize_t)(hl + len)) {
+		n->bytes_out += hl + len;
+		n->msgs_out += counted;
+		return;
+	}
+	queue_frame(c, op, p, len)->counted = counted;
+	n->msgs_queued += counted;
+	if (w > 0) {
+		c->q_off = (size_t)w;
+		c->q_bytes -= (size_t)w;
+		n->bytes_out += (size_t)w;
+	} else if (!write_would_block(err)) {
+		c->write_failed = true; /* RAW_WRITEABLE drops the socket */
+	}
+	want_write(c);
+}
+
 static void rx_resume(conn *c)
 {
 	if (c->rx_paused && c->wsi && !c->lws_closed) {
@@ -83,6 +178,24 @@ void net_conn_kill(conn *c)
 	lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_SYNC);
 }
 
+/* Drops the frames not yet begun; a frame partly written stays, as the
+ * peer must get it whole before the close frame. */
+static void queue_drop_unsent(conn *c)
+{
+	struct qmsg *keep = c->q_off ? c->q_head : NULL;
+	if (keep) {
+		c->q_head = keep->next;
+		keep->next = NULL;
+	}
+	size_t off = c->q_off;
+	net_conn_queue_free(c);
+	if (keep) {
+		c->q_head = c->q_tail = keep;
+		c->q_off = off;
+		c->q_bytes = keep->len - off;
+	}
+}
+
 /* Begins closing c with code/reason: no more messages in or out; the close
  * frame goes after the frames already queued (flush) or instead of them. */
 void net_conn_close(conn *c, int code, const char *reason, bool flush)
@@ -93,7 +206,7 @@ void net_conn_close(conn *c, int code, const char *reason, bool flush)
 	c->close_code = code;
 	c->close_deadline_ms = now_ms() + CLOSE_GRACE_MS;
 	if (!flush)
-		net_conn_queue_free(c);
+		queue_drop_unsent(c);
 	uint8_t payload[2 + 123];
 	payload[0] = (uint8_t)(code >> 8);
 	payload[1] = (uint8_t)code;
@@ -118,10 +231,9 @@ int conn_send(conn *c, const char *text, size_t len)
 		net_conn_close(c, NET_CLOSE_POLICY, "send queue overflow (slow reader)", false);
 		return -1;
 	}
-	queue_frame(c, WS_OP_TEXT, text, len)->counted = true;
+	send_frame(c, WS_OP_TEXT, text, len, true);
 	if (c->q_bytes > limit && !c->over_since_ms)
 		c->over_since_ms = now_ms();
-	want_write(c);
 	return 0;
 }
 
@@ -255,10 +367,8 @@ static int ev_control(void *ud, enum ws_opcode op, int code, const uint8_t *p, s
 		strike(n, c, NULL, 0);
 		return 0;
 	}
-	if (op == WS_OP_PING) {
-		queue_frame(c, WS_OP_PONG, p, len);
-		want_write(c);
-	}
+	if (op == WS_OP_PING)
+		send_frame(c, WS_OP_PONG, p, len, false);
 	return 0;
 }
 
@@ -303,62 +413,19 @@ int net_conn_rx(net *n, conn *c, uint8_t *in, size_t len)
 
 /* ---- sending: RAW_WRITEABLE -------------------------------------------- */
 
-/* Frames go out gathered into writes of up to WRITE_CHUNK bytes while the
- * socket takes them; lws holds the rest of a partial write itself (the
- * pipe is then "choked"). Returns -1 to drop the socket. */
+/* The queue goes out as the socket takes it; lws holds no byte of ours
+ * (every write is laird's own sendmsg()), so an empty queue is everything
+ * written. Returns -1 to drop the socket. */
 int net_conn_writeable(net *n, conn *c)
 {
-	if (!c)
+	if (!c || c->write_failed || queue_flush(n, c) < 0)
 		return -1;
-	struct lws *wsi = c->wsi;
-	while (c->q_head && !lws_send_pipe_choked(wsi)) {
-		size_t len = 0;
-		unsigned char *out = n->wbuf;
-		if (c->q_head->len >= WRITE_CHUNK) {
-			struct qmsg *m = c->q_head; /* a large frame goes alone, uncopied */
-			out = m->data;
-			len = m->len;
-		}
-		/* Take the frames that fit (or the large one) off the queue. */
-		struct qmsg *taken = NULL, **tail = &taken;
-		while (c->q_head && (out != n->wbuf ? !taken : len + c->q_head->len <= WRITE_CHUNK)) {
-			struct qmsg *m = c->q_head;
-			c->q_head = m->next;
-			if (!c->q_head)
-				c->q_tail = NULL;
-			c->q_bytes -= m->len;
-			if (out == n->wbuf) {
-				memcpy(n->wbuf + len, m->data, m->len);
-				len += m->len;
-			}
-			m->next = NULL;
-			*tail = m;
-			tail = &m->next;
-		}
-		int w = lws_write(wsi, out, len, LWS_WRITE_RAW);
-		for (struct qmsg *m = taken, *next; m; m = next) {
-			next = m->next;
-			if (m->is_close) {
-				c->close_sent = true;
-				c->close_deadline_ms = now_ms() + CLOSE_GRACE_MS;
-			}
-			if (m->counted)
-				n->msgs_out++;
-			free(m);
-		}
-		if (w < 0)
-			return -1;
-		n->bytes_out += len;
-	}
 	if (c->q_bytes <= n->cfg->max_send_queue)
 		c->over_since_ms = 0;
-	if (c->q_head || (c->close_sent && c->peer_closed)) {
-		/* More to write, or the closing handshake is over and only the
-		 * bytes lws still holds stand between us and the TCP close. */
-		if (!c->q_head && !lws_send_pipe_choked(wsi))
-			return -1;
-		lws_callback_on_writable(wsi);
-	}
+	if (c->q_head)
+		lws_callback_on_writable(c->wsi);
+	else if (c->close_sent && c->peer_closed)
+		return -1; /* the closing handshake is over and every byte out */
 	if (c->rx_paused && !c->closing && c->q_bytes < n->cfg->max_send_queue / 4)
 		rx_resume(c);
 	return 0;
@@ -386,6 +453,7 @@ void net_conn_adopt(net *n, struct lws *wsi, struct pss *p)
 	n->adopt_seen = true;
 	p->c = c;
 	c->wsi = wsi;
+	c->fd = (int)lws_get_socket_fd(wsi);
 	c->next = n->conns;
 	if (n->conns)
 		n->conns->prev = c;
