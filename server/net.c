@@ -110,8 +110,8 @@ void net_metrics_text(net *n, buf *b)
 	metrics_counter(b, "lair_messages_out_total", "Messages sent to clients.",
 			(double)n->msgs_out);
 	metrics_counter(b, "lair_messages_queued_total",
-			"Messages that waited in a send queue (the socket was full, or others "
-			"waited before them); the rest went straight to the socket.",
+			"Messages that waited for a full socket to take them (written once "
+			"it had room again); the rest went straight to the socket.",
 			(double)n->msgs_queued);
 	metrics_counter(b, "lair_control_frames_in_total",
 			"WebSocket pings and pongs received.", (double)n->control_in);

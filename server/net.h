@@ -79,8 +79,8 @@ const char *net_metrics_address(const net *n);
 
 /* Messages (and pings) dropped by the rate limit so far. */
 uint64_t net_rate_limited(const net *n);
-/* Messages that waited in a send queue rather than going straight to the
- * socket (it was full, or others waited before them). */
+/* Messages that waited for a full socket to take them, rather than going
+ * straight to it. */
 uint64_t net_messages_queued(const net *n);
 
 /* Queues one text frame (copied) for c. Returns 0, or -1 when c is closing

@@ -160,6 +160,7 @@ struct net {
 	size_t n_accepted;      /* opened and not yet destroyed */
 	struct pending *pending;
 	conn *adopting;         /* the conn lws_adopt_* is called for */
+	conn *batch;            /* the conn being read: its frames wait for the read's end */
 	bool adopt_seen;        /* ...and its RAW_ADOPT arrived */
 	struct ip_entry *ips[IP_BUCKETS];
 

@@ -71,8 +71,9 @@ static bool write_would_block(int err)
 }
 
 /* w bytes of the queue are on the wire: whole frames leave it (our close
- * frame, once whole, is sent), a frame cut short keeps its rest. */
-static void queue_written(net *n, conn *c, size_t w)
+ * frame, once whole, is sent), a frame cut short keeps its rest. waited:
+ * written in RAW_WRITEABLE, once a full socket had room again. */
+static void queue_written(net *n, conn *c, size_t w, bool waited)
 {
 	n->bytes_out += w;
 	c->q_bytes -= w;
@@ -92,16 +93,16 @@ static void queue_written(net *n, conn *c, size_t w)
 			c->close_sent = true;
 			c->close_deadline_ms = now_ms() + CLOSE_GRACE_MS;
 		}
-		if (m->counted)
-			n->msgs_out++;
+		n->msgs_out += m->counted;
+		n->msgs_queued += m->counted && waited;
 		free(m);
 	}
 }
 
 /* Writes what the socket takes of the queue, up to WRITE_IOV frames a
  * sendmsg(). -1: the socket failed; else what is left waits for the next
- * RAW_WRITEABLE. */
-static int queue_flush(net *n, conn *c)
+ * RAW_WRITEABLE. waited: as queue_written's. */
+static int queue_flush(net *n, conn *c, bool waited)
 {
 	while (c->q_head) {
 		struct iovec iov[WRITE_IOV];
@@ -114,24 +115,42 @@ static int queue_flush(net *n, conn *c)
 		ssize_t w = sendmsg(c->fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (w < 0)
 			return write_would_block(errno) ? 0 : -1;
-		queue_written(n, c, (size_t)w);
+		queue_written(n, c, (size_t)w, waited);
 		if ((size_t)w < want)
 			return 0; /* the socket is full */
 	}
 	return 0;
 }
 
+/* What was gathered for c while its bytes were read goes out. */
+static void batch_flush(net *n, conn *c)
+{
+	if (!c->q_head || !c->wsi || c->lws_closed || c->write_failed)
+		return;
+	if (queue_flush(n, c, false) < 0)
+		c->write_failed = true; /* RAW_WRITEABLE drops the socket */
+	if (c->q_head || c->write_failed || (c->close_sent && c->peer_closed))
+		want_write(c);
+}
+
 /* One frame out. While nothing waits before it, straight to the socket:
  * no queue, so no write interest and none of the epoll_ctl calls that
  * asking lws for RAW_WRITEABLE costs (docs/libwebsockets.md §5). What the
  * socket does not take, and every frame behind a waiting one, is queued
- * and written in RAW_WRITEABLE, in order. */
+ * and written in RAW_WRITEABLE, in order. Frames to a connection whose
+ * bytes are being read (its replies, its own updates) are gathered and
+ * written together once the read is handled: one sendmsg(). */
 static void send_frame(conn *c, enum ws_opcode op, const void *p, size_t len, bool counted)
 {
 	net *n = c->n;
+	if (n->batch == c) {
+		queue_frame(c, op, p, len)->counted = counted; /* written after the read */
+		if (c->q_bytes >= WRITE_CHUNK)
+			batch_flush(n, c); /* a long burst: the kernel takes its share first */
+		return;
+	}
 	if (c->q_head || !c->wsi || c->lws_closed || c->write_failed || c->kill_sent) {
 		queue_frame(c, op, p, len)->counted = counted;
-		n->msgs_queued += counted;
 		want_write(c);
 		return;
 	}
@@ -147,7 +166,6 @@ static void send_frame(conn *c, enum ws_opcode op, const void *p, size_t len, bo
 		return;
 	}
 	queue_frame(c, op, p, len)->counted = counted;
-	n->msgs_queued += counted;
 	if (w > 0) {
 		c->q_off = (size_t)w;
 		c->q_bytes -= (size_t)w;
@@ -381,7 +399,10 @@ int net_conn_rx(net *n, conn *c, uint8_t *in, size_t len)
 		return -1;
 	c->last_rx_ms = now_ms();
 	n->bytes_in += len;
+	n->batch = c;
 	int rc = ws_parse(&c->parser, in, len, &ws_handlers, c);
+	n->batch = NULL;
+	batch_flush(n, c);
 	if (rc < 0)
 		return c->peer_closed && c->close_sent ? -1 : 0;
 	if (rc > 0) {
@@ -418,7 +439,7 @@ int net_conn_rx(net *n, conn *c, uint8_t *in, size_t len)
  * written. Returns -1 to drop the socket. */
 int net_conn_writeable(net *n, conn *c)
 {
-	if (!c || c->write_failed || queue_flush(n, c) < 0)
+	if (!c || c->write_failed || queue_flush(n, c, true) < 0)
 		return -1;
 	if (c->q_bytes <= n->cfg->max_send_queue)
 		c->over_since_ms = 0;

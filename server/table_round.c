@@ -340,21 +340,34 @@ void round_begin(table *t)
 		round_post_decision(t);
 }
 
+static bool all_chosen(const table *t)
+{
+	for (int i = 0; i < t->s.seats; i++)
+		if (is_pending(t, i) && t->seats[i].status != STATUS_CHOSEN)
+			return false;
+	return true;
+}
+
+/* Every pending seat has chosen and a connected human is among them: the
+ * change-your-mind window is due (else the set resolves at once). */
+static bool window_due(const table *t)
+{
+	if (t->s.window_ms <= 0 || !all_chosen(t))
+		return false;
+	for (int i = 0; i < t->s.seats; i++) {
+		const struct table_seat *st = &t->seats[i];
+		if (is_pending(t, i) && st->kind == SEAT_HUMAN && st->connected && !st->away)
+			return true;
+	}
+	return false;
+}
+
 static void check_all_chosen(table *t)
 {
-	if (t->phase != PH_CHOOSING)
+	if (t->phase != PH_CHOOSING || !all_chosen(t))
 		return;
-	bool live = false;
-	for (int i = 0; i < t->s.seats; i++) {
-		if (!is_pending(t, i))
-			continue;
-		const struct table_seat *st = &t->seats[i];
-		if (st->status != STATUS_CHOSEN)
-			return;
-		live |= st->kind == SEAT_HUMAN && st->connected && !st->away;
-	}
 	t->deadline_at = 0;
-	if (live && t->s.window_ms > 0) {
+	if (window_due(t)) {
 		t->phase = PH_WINDOW;
 		t->window_at = table_clock_now(t) + (uint64_t)t->s.window_ms;
 		emit_rendered(t, render_window, NULL);
@@ -589,7 +602,10 @@ static void set_choice(table *t, uint64_t player, int seat, bool takeover, game_
 	st->away = false;
 	if (was_away)
 		update_emit_seats(t, 0);
-	emit_status(t);
+	/* The last choice that opens the window needs no status of its own:
+	 * the window carries every seat's status and the viewer's choice. */
+	if (t->phase != PH_CHOOSING || !window_due(t))
+		emit_status(t);
 	if (takeover) /* its new seat's view, options and choice */
 		table_send_json(t, player, table_snapshot_json(t, player));
 	check_all_chosen(t);

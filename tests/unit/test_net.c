@@ -376,7 +376,6 @@ TEST(net_conn_send_past_the_hard_cap_closes_a_slow_reader_at_once)
 	 * refused once the kernel's part and that much are taken. */
 	CHECK(h.flood_refused_at >= 16 * 4096 / FLOOD_FRAME);
 	CHECK(h.flood_refused_at <= (wmem + 16 * 4096) / FLOOD_FRAME + 1);
-	CHECK(net_messages_queued(h.n) >= 16 * 4096 / FLOOD_FRAME);
 	CHECK_EQ(h.closes, 1);
 	CHECK(now_ms() - t0 < 5000); /* at once, not after SLOW_READER_MS */
 	close(c.fd);

@@ -52,6 +52,12 @@ struct play_table {
 	uint64_t rv_max_us;
 };
 
+/* What the seats received while measuring, by message type: where the
+ * frames and bytes of a decision go. */
+static const char *const msg_types[] = {"options", "status", "window", "reveal", "ok",
+					"result", "other"};
+#define N_TYPES (sizeof msg_types / sizeof msg_types[0])
+
 typedef struct play_run {
 	lg_ctx *ctx;
 	const lg_play_opts *o;
@@ -63,6 +69,7 @@ typedef struct play_run {
 	uint64_t reveals_done, reveals_incomplete, games, changes, late_changes, choices;
 	size_t closed_early;
 	lg_tally errors;
+	uint64_t type_msgs[N_TYPES], type_bytes[N_TYPES];
 } play_run;
 
 static play_run R;
@@ -231,6 +238,13 @@ static void bot_message(lg_ws *ws, const char *text, size_t len, uint64_t stamp)
 	lg_jscan(text, len, keys, 8, f);
 	if (!lg_jstr(f[0], type, sizeof type))
 		return;
+	if (R.measuring) {
+		size_t k = 0;
+		while (k < N_TYPES - 1 && strcmp(type, msg_types[k]))
+			k++;
+		R.type_msgs[k]++;
+		R.type_bytes[k] += len;
+	}
 	switch (type[0]) {
 	case 'r':
 		if (!strcmp(type, "reveal"))
@@ -450,6 +464,11 @@ static void report(const sample *a, const sample *b, long rss_peak_kb, double la
 	       (double)(b->rx_payload - a->rx_payload) / dec, (double)(b->rx_bytes - a->rx_bytes) / dec,
 	       (double)(b->rx_frames - a->rx_frames) / dec);
 	double laird_ms = (double)(b->laird_cpu - a->laird_cpu) / 1e6 / dec;
+	printf("play: per decision, by type (messages, bytes):");
+	for (size_t k = 0; k < N_TYPES; k++)
+		printf(" %s %.2f %.0f", msg_types[k], (double)R.type_msgs[k] / dec,
+		       (double)R.type_bytes[k] / dec);
+	printf("\n");
 	printf("play: CPU: laird %.1f%% of a core, %.3f ms a decision; the generator %.1f%% (%.2f "
 	       "of laird's)\n",
 	       laird, laird_ms, self, laird > 0 ? self / laird : NAN);
