@@ -10,7 +10,7 @@
 
 #include "../common/util.h"
 
-static void put_int(buf *b, long long v)
+void json_put_int(buf *b, long long v)
 {
 	char tmp[24];
 	int n = 0;
@@ -34,7 +34,7 @@ static void put_number(buf *b, double d)
 	} else if (d == 0 && signbit(d)) {
 		buf_append(b, "-0", 2); /* as cJSON writes it */
 	} else if (d == floor(d) && fabs(d) < 9007199254740992.0) {
-		put_int(b, (long long)d);
+		json_put_int(b, (long long)d);
 	} else {
 		/* As cJSON does: 15 digits if they read back exactly, else 17. */
 		char tmp[32];
@@ -46,7 +46,7 @@ static void put_number(buf *b, double d)
 	}
 }
 
-static void put_string(buf *b, const char *s)
+void json_put_string(buf *b, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
 	buf_reserve(b, strlen(s) + 2);
@@ -84,8 +84,12 @@ static void put_string(buf *b, const char *s)
 	buf_append(b, "\"", 1);
 }
 
-static void put_item(buf *b, const cJSON *it)
+void json_put_item(buf *b, const cJSON *it)
 {
+	if (!it) {
+		buf_append(b, "null", 4);
+		return;
+	}
 	switch (it->type & 0xFF) {
 	case cJSON_NULL: buf_append(b, "null", 4); break;
 	case cJSON_False: buf_append(b, "false", 5); break;
@@ -95,11 +99,11 @@ static void put_item(buf *b, const cJSON *it)
 		if (it->valuestring)
 			buf_puts(b, it->valuestring);
 		break;
-	case cJSON_String: put_string(b, it->valuestring ? it->valuestring : ""); break;
+	case cJSON_String: json_put_string(b, it->valuestring ? it->valuestring : ""); break;
 	case cJSON_Array:
 		buf_append(b, "[", 1);
 		for (const cJSON *c = it->child; c; c = c->next) {
-			put_item(b, c);
+			json_put_item(b, c);
 			if (c->next)
 				buf_append(b, ",", 1);
 		}
@@ -108,9 +112,9 @@ static void put_item(buf *b, const cJSON *it)
 	case cJSON_Object:
 		buf_append(b, "{", 1);
 		for (const cJSON *c = it->child; c; c = c->next) {
-			put_string(b, c->string ? c->string : "");
+			json_put_string(b, c->string ? c->string : "");
 			buf_append(b, ":", 1);
-			put_item(b, c);
+			json_put_item(b, c);
 			if (c->next)
 				buf_append(b, ",", 1);
 		}
@@ -126,7 +130,7 @@ char *json_print(const cJSON *item, size_t *len)
 {
 	buf b = {0};
 	buf_reserve(&b, 256);
-	put_item(&b, item);
+	json_put_item(&b, item);
 	if (len)
 		*len = b.len;
 	return b.data;

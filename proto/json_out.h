@@ -18,6 +18,10 @@
  * -0 is -0, as in cJSON. test_proto.c pins each of these.
  *
  * Memory: the returned string is malloc'd; the caller frees it.
+ *
+ * Hot messages are also written as text directly, without a tree (the
+ * table's updates: json_put_*): the caller writes the braces, commas and
+ * keys, these write one value each exactly as json_print would.
  */
 #ifndef LAIR_JSON_OUT_H
 #define LAIR_JSON_OUT_H
@@ -26,7 +30,15 @@
 
 #include <cJSON.h>
 
+#include "../common/util.h"
+
 /* Compact JSON text of item; *len (may be NULL) gets its length. */
 char *json_print(const cJSON *item, size_t *len);
+
+/* One value appended to b: a tree (NULL: null), a string (escaped and
+ * quoted), an integer. */
+void json_put_item(buf *b, const cJSON *item);
+void json_put_string(buf *b, const char *s);
+void json_put_int(buf *b, long long v);
 
 #endif

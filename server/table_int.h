@@ -105,6 +105,18 @@ cJSON *update_new(const table *t, const char *type);
  * ownership of every object (all and per_seat may be NULL: a class with
  * no rendering is not held, and its resume gets a snapshot). */
 void update_emit(table *t, cJSON *all, cJSON **per_seat);
+/* The same from text, written without a tree where it is hot (the round's
+ * updates): r[0] the spectators' rendering (and any seat's without its
+ * own), r[1 + i] seat i's; each an object's fields without its closing
+ * brace, as update_head() begins it (emit adds "seq" and closes it); an
+ * empty buf: no rendering. Frees the buffers. */
+typedef struct update_text {
+	buf r[GAME_MAX_SEATS + 1];
+} update_text;
+void update_emit_text(table *t, update_text *u);
+void update_text_free(update_text *u);
+/* An update's text begun: {"type":type,"table":id */
+void update_head(buf *b, const table *t, const char *type);
 /* True when anyone at all would receive an update (else builders may skip
  * the work; update_skip() keeps seq and history consistent). */
 bool update_has_audience(const table *t);

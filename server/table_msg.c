@@ -5,6 +5,7 @@
  * kept in a bounded history so a resuming player can be sent exactly what
  * it missed. Message shapes are documented in proto/table.md.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,52 +110,58 @@ static void send_str(table *t, uint64_t player, const char *s)
 	send_len(t, player, s, strlen(s));
 }
 
-/* Prints one rendering with the update's seq; NULL stays NULL. */
-static char *render(cJSON *m, uint64_t seq, size_t *len)
+void update_head(buf *b, const table *t, const char *type)
 {
-	*len = 0;
+	buf_puts(b, "{\"type\":");
+	json_put_string(b, type);
+	buf_puts(b, ",\"table\":");
+	json_put_int(b, (long long)t->s.id);
+}
+
+/* A tree's text without its closing brace, as the renderers write it. */
+static void tree_text(cJSON *m, buf *b)
+{
 	if (!m)
-		return NULL;
-	cJSON_AddNumberToObject(m, "seq", (double)seq);
-	char *s = json_print(m, len);
+		return;
+	json_put_item(b, m);
+	b->data[--b->len] = 0;
 	cJSON_Delete(m);
-	return s;
 }
 
 /* quiet: a player this update is not sent to (0: none); it is held for
- * resume all the same. */
-static void emit(table *t, cJSON *all, cJSON **per_seat, uint64_t quiet)
+ * resume all the same. Frees u's buffers. */
+static void emit(table *t, update_text *u, uint64_t quiet)
 {
 	struct table_hist e = {.seq = ++t->seq};
-	char *txt[GAME_MAX_SEATS + 1]; /* [0]: all, [1 + i]: seat i */
-	size_t len[GAME_MAX_SEATS + 1];
-	txt[0] = render(all, e.seq, &len[0]);
-	for (int i = 0; i < GAME_MAX_SEATS; i++) {
-		txt[1 + i] = render(per_seat && i < t->s.seats ? per_seat[i] : NULL, e.seq,
-				    &len[1 + i]);
-		if (per_seat && i < t->s.seats)
-			per_seat[i] = NULL;
+	char seq[32];
+	int sl = snprintf(seq, sizeof seq, ",\"seq\":%llu}", (unsigned long long)e.seq);
+	for (int i = 0; i < GAME_MAX_SEATS + 1; i++) {
+		if (i > t->s.seats || !u->r[i].len)
+			continue;
+		buf_append(&u->r[i], seq, (size_t)sl);
+		e.bytes += u->r[i].len + 1;
 	}
-	for (int i = 0; i < GAME_MAX_SEATS + 1; i++)
-		e.bytes += txt[i] ? len[i] + 1 : 0;
 	if (!e.bytes) {
 		t->seq--; /* nothing rendered: no update */
+		update_text_free(u);
 		return;
 	}
 	e.block = xmalloc(e.bytes);
 	char *p = e.block;
+	size_t len[GAME_MAX_SEATS + 1] = {0};
 	for (int i = 0; i < GAME_MAX_SEATS + 1; i++) {
-		if (!txt[i])
+		if (i > t->s.seats || !u->r[i].len)
 			continue;
-		memcpy(p, txt[i], len[i] + 1);
+		len[i] = u->r[i].len;
+		memcpy(p, u->r[i].data, len[i] + 1);
 		if (i == 0)
 			e.all = p;
 		else
 			e.seat[i - 1] = p;
 		p += len[i] + 1;
-		free(txt[i]);
 	}
-	/* Sent with the lengths known from printing (a reveal is kilobytes,
+	update_text_free(u);
+	/* Sent with the lengths known from rendering (a reveal is kilobytes,
 	 * sent to every seat). */
 	for (int i = 0; i < t->s.seats; i++)
 		if (t->seats[i].kind == SEAT_HUMAN && (e.seat[i] || e.all) &&
@@ -167,7 +174,24 @@ static void emit(table *t, cJSON *all, cJSON **per_seat, uint64_t quiet)
 	hist_push(t, &e);
 }
 
-void update_emit(table *t, cJSON *all, cJSON **per_seat) { emit(t, all, per_seat, 0); }
+void update_text_free(update_text *u)
+{
+	for (int i = 0; i < GAME_MAX_SEATS + 1; i++)
+		buf_free(&u->r[i]);
+}
+
+void update_emit_text(table *t, update_text *u) { emit(t, u, 0); }
+
+void update_emit(table *t, cJSON *all, cJSON **per_seat)
+{
+	update_text u = {0};
+	tree_text(all, &u.r[0]);
+	for (int i = 0; per_seat && i < t->s.seats; i++) {
+		tree_text(per_seat[i], &u.r[1 + i]);
+		per_seat[i] = NULL;
+	}
+	emit(t, &u, 0);
+}
 
 void table_send_json(table *t, uint64_t player, cJSON *msg)
 {
@@ -234,7 +258,9 @@ void update_emit_seats(table *t, uint64_t quiet)
 	cJSON_AddNumberToObject(m, "host", (double)t->s.host);
 	cJSON_AddItemToObject(m, "seats", table_seats_json(t));
 	cJSON_AddNumberToObject(m, "spectators", t->n_spec);
-	emit(t, m, NULL, quiet);
+	update_text u = {0};
+	tree_text(m, &u.r[0]);
+	emit(t, &u, quiet);
 }
 
 static int player_class(const table *t, uint64_t player)

@@ -34,6 +34,7 @@
 
 #include "../common/log.h"
 #include "../common/util.h"
+#include "../proto/json_out.h"
 #include "table_int.h"
 
 static void resolve(table *t);
@@ -72,7 +73,9 @@ static void ai_pick(table *t, int seat)
 
 /* --- rendering per viewer ------------------------------------------------- */
 
-typedef cJSON *(*render_fn)(table *t, int viewer, void *arg);
+/* Each renderer writes one viewer's text of an update (update_text in
+ * table_int.h: no tree but the kind's own parts, printed in place). */
+typedef void (*render_fn)(table *t, int viewer, void *arg, buf *b);
 
 /* One update rendered for the spectators and for each human seat. */
 static void emit_rendered(table *t, render_fn f, void *arg)
@@ -83,105 +86,175 @@ static void emit_rendered(table *t, render_fn f, void *arg)
 	}
 	/* The spectators' rendering only when someone watches: a seat's own
 	 * is what its player gets, and resume snapshots a class not kept. */
-	cJSON *per[GAME_MAX_SEATS] = {0};
+	update_text u = {0};
 	for (int i = 0; i < t->s.seats; i++)
 		if (t->seats[i].kind == SEAT_HUMAN)
-			per[i] = f(t, i, arg);
-	update_emit(t, t->n_spec ? f(t, -1, arg) : NULL, per);
+			f(t, i, arg, &u.r[1 + i]);
+	if (t->n_spec)
+		f(t, -1, arg, &u.r[0]);
+	update_emit_text(t, &u);
 }
 
-static cJSON *events_json(const table *t, int viewer)
+/* ,"key":  (a field after the first) */
+static void put_key(buf *b, const char *key)
 {
-	cJSON *a = cJSON_CreateArray();
+	buf_append(b, ",", 1);
+	json_put_string(b, key);
+	buf_append(b, ":", 1);
+}
+
+/* A tree from the kind, printed and freed (NULL: null). */
+static void put_tree(buf *b, cJSON *v)
+{
+	json_put_item(b, v);
+	cJSON_Delete(v);
+}
+
+static void put_status(buf *b, const table *t)
+{
+	put_key(b, "status");
+	for (int i = 0; i < t->s.seats; i++) {
+		buf_append(b, i ? "," : "[", 1);
+		json_put_string(b, table_status_name(t->seats[i].status));
+	}
+	buf_append(b, t->s.seats ? "]" : "[]", t->s.seats ? 1 : 2);
+}
+
+static void put_events(buf *b, const table *t, int viewer)
+{
+	buf_append(b, "[", 1);
+	bool first = true;
 	for (size_t i = 0; i < t->evs.len; i++) {
 		cJSON *e = t->s.kind->event_json(t->game, &t->evs.v[i], viewer);
-		if (e)
-			cJSON_AddItemToArray(a, e);
+		if (!e)
+			continue;
+		if (!first)
+			buf_append(b, ",", 1);
+		first = false;
+		put_tree(b, e);
 	}
-	return a;
+	buf_append(b, "]", 1);
 }
 
-static cJSON *render_start(table *t, int viewer, void *arg)
+/* The kind's view for viewer; no field when it has none. */
+static void put_view(buf *b, const table *t, int viewer)
+{
+	cJSON *v = table_view_json(t, viewer);
+	if (v) {
+		put_key(b, "view");
+		put_tree(b, v);
+	}
+}
+
+static void put_decision(buf *b, const table *t)
+{
+	put_key(b, "decision");
+	json_put_int(b, (long long)t->decision);
+}
+
+static void render_start(table *t, int viewer, void *arg, buf *b)
 {
 	(void)arg;
-	cJSON *m = update_new(t, "start");
-	cJSON_AddItemToObject(m, "seats", table_seats_json(t));
-	cJSON_AddItemToObject(m, "events", events_json(t, viewer));
-	cJSON_AddItemToObject(m, "view", table_view_json(t, viewer));
-	return m;
+	update_head(b, t, "start");
+	put_key(b, "seats");
+	put_tree(b, table_seats_json(t));
+	put_key(b, "events");
+	put_events(b, t, viewer);
+	put_view(b, t, viewer);
 }
 
-static void add_own_choice(const table *t, cJSON *m, int viewer)
+static void put_own_choice(buf *b, const table *t, int viewer)
 {
 	if (viewer < 0 || !is_pending(t, viewer) || t->seats[viewer].choice == GAME_NO_CHOICE)
 		return;
-	cJSON_AddItemToObject(m, "choice", t->s.kind->choice_json(t->game, viewer,
-								  t->seats[viewer].choice));
-}
-
-static cJSON *render_options(table *t, int viewer, void *arg)
-{
-	(void)arg;
-	cJSON *m = update_new(t, "options");
-	cJSON_AddNumberToObject(m, "decision", (double)t->decision);
-	cJSON_AddItemToObject(m, "pending", table_pending_json(t->pending, t->s.seats));
-	if (t->deadline_at)
-		cJSON_AddNumberToObject(m, "deadline", (double)round_ms_left(t, t->deadline_at));
-	else
-		cJSON_AddNullToObject(m, "deadline");
-	cJSON_AddItemToObject(m, "status", table_status_json(t));
-	if (viewer >= 0 && is_pending(t, viewer)) {
-		cJSON_AddNumberToObject(m, "seat", viewer);
-		cJSON_AddItemToObject(m, "options", t->s.kind->options_json(t->game, viewer));
-		add_own_choice(t, m, viewer);
+	cJSON *c = t->s.kind->choice_json(t->game, viewer, t->seats[viewer].choice);
+	if (c) {
+		put_key(b, "choice");
+		put_tree(b, c);
 	}
-	return m;
 }
 
-static cJSON *render_status(table *t, int viewer, void *arg)
+static void render_options(table *t, int viewer, void *arg, buf *b)
 {
 	(void)arg;
-	cJSON *m = update_new(t, "status");
-	cJSON_AddNumberToObject(m, "decision", (double)t->decision);
-	cJSON_AddItemToObject(m, "status", table_status_json(t));
-	add_own_choice(t, m, viewer);
-	return m;
+	update_head(b, t, "options");
+	put_decision(b, t);
+	put_key(b, "pending");
+	buf_append(b, "[", 1);
+	bool first = true;
+	for (int i = 0; i < t->s.seats; i++)
+		if (is_pending(t, i)) {
+			if (!first)
+				buf_append(b, ",", 1);
+			first = false;
+			json_put_int(b, i);
+		}
+	buf_append(b, "]", 1);
+	put_key(b, "deadline");
+	if (t->deadline_at)
+		json_put_int(b, round_ms_left(t, t->deadline_at));
+	else
+		buf_puts(b, "null");
+	put_status(b, t);
+	if (viewer >= 0 && is_pending(t, viewer)) {
+		put_key(b, "seat");
+		json_put_int(b, viewer);
+		cJSON *o = t->s.kind->options_json(t->game, viewer);
+		if (o) {
+			put_key(b, "options");
+			put_tree(b, o);
+		}
+		put_own_choice(b, t, viewer);
+	}
 }
 
-static cJSON *render_window(table *t, int viewer, void *arg)
+static void render_status(table *t, int viewer, void *arg, buf *b)
 {
 	(void)arg;
-	cJSON *m = update_new(t, "window");
-	cJSON_AddNumberToObject(m, "decision", (double)t->decision);
-	cJSON_AddNumberToObject(m, "closes_in_ms", (double)round_ms_left(t, t->window_at));
-	cJSON_AddItemToObject(m, "status", table_status_json(t));
-	add_own_choice(t, m, viewer);
-	return m;
+	update_head(b, t, "status");
+	put_decision(b, t);
+	put_status(b, t);
+	put_own_choice(b, t, viewer);
 }
 
-/* arg: the choices array, rendered before the set was applied. */
-static cJSON *render_reveal(table *t, int viewer, void *arg)
+static void render_window(table *t, int viewer, void *arg, buf *b)
 {
-	cJSON *m = update_new(t, "reveal");
-	cJSON_AddNumberToObject(m, "decision", (double)t->decision);
-	cJSON_AddItemToObject(m, "choices", cJSON_Duplicate(arg, 1));
-	cJSON_AddItemToObject(m, "events", events_json(t, viewer));
-	cJSON_AddItemToObject(m, "view", table_view_json(t, viewer));
-	cJSON_AddNumberToObject(m, "t_close_us", (double)t->t_close_us);
-	return m;
+	(void)arg;
+	update_head(b, t, "window");
+	put_decision(b, t);
+	put_key(b, "closes_in_ms");
+	json_put_int(b, round_ms_left(t, t->window_at));
+	put_status(b, t);
+	put_own_choice(b, t, viewer);
 }
 
-static cJSON *render_result(table *t, int viewer, void *arg)
+/* arg: the choices' text (a buf), written before the set was applied. */
+static void render_reveal(table *t, int viewer, void *arg, buf *b)
+{
+	const buf *choices = arg;
+	update_head(b, t, "reveal");
+	put_decision(b, t);
+	put_key(b, "choices");
+	buf_append(b, choices->data, choices->len);
+	put_key(b, "events");
+	put_events(b, t, viewer);
+	put_view(b, t, viewer);
+	put_key(b, "t_close_us");
+	json_put_int(b, (long long)t->t_close_us);
+}
+
+static void render_result(table *t, int viewer, void *arg, buf *b)
 {
 	(void)viewer, (void)arg;
-	cJSON *m = update_new(t, "result");
-	cJSON_AddNumberToObject(m, "decisions", (double)t->decision);
-	cJSON_AddItemToObject(m, "result",
-			      t->result ? cJSON_Duplicate(t->result, 1) : cJSON_CreateNull());
+	update_head(b, t, "result");
+	put_key(b, "decisions");
+	json_put_int(b, (long long)t->decision);
+	put_key(b, "result");
+	json_put_item(b, t->result);
 	char s[24];
 	snprintf(s, sizeof s, "%llu", (unsigned long long)t->seed);
-	cJSON_AddStringToObject(m, "seed", s);
-	return m;
+	put_key(b, "seed");
+	json_put_string(b, s);
 }
 
 static void emit_status(table *t) { emit_rendered(t, render_status, NULL); }
@@ -441,21 +514,30 @@ void table_decision_durable(table *t, uint64_t n)
 		return;
 	resume_from_pause(t);
 	const game_kind *k = t->s.kind;
-	/* The choices as JSON before the state moves on. */
-	cJSON *choices = cJSON_CreateArray();
+	/* The choices' text before the state moves on: the same for every
+	 * viewer. */
+	buf choices = {0};
+	buf_append(&choices, "[", 1);
+	bool first = true;
 	for (int i = 0; i < t->s.seats; i++) {
 		if (t->commit[i] == GAME_NO_CHOICE)
 			continue;
-		cJSON *c = cJSON_CreateObject();
-		cJSON_AddNumberToObject(c, "seat", i);
-		cJSON_AddItemToObject(c, "choice", k->choice_json(t->game, i, t->commit[i]));
-		cJSON_AddBoolToObject(c, "ai", (t->commit_ai >> i) & 1);
-		cJSON_AddItemToArray(choices, c);
+		buf_puts(&choices, first ? "{\"seat\":" : ",{\"seat\":");
+		first = false;
+		json_put_int(&choices, i);
+		cJSON *c = k->choice_json(t->game, i, t->commit[i]);
+		if (c) {
+			put_key(&choices, "choice");
+			put_tree(&choices, c);
+		}
+		put_key(&choices, "ai");
+		buf_puts(&choices, (t->commit_ai >> i) & 1 ? "true}" : "false}");
 	}
+	buf_append(&choices, "]", 1);
 	char err[200] = "";
 	game_events_clear(&t->evs);
 	if (k->apply(t->game, t->commit, &t->evs, err, sizeof err) != GAME_OK) {
-		cJSON_Delete(choices);
+		buf_free(&choices);
 		abort_game(t, err);
 		return;
 	}
@@ -466,8 +548,8 @@ void table_decision_durable(table *t, uint64_t n)
 	}
 	if (t->host.events && t->evs.len)
 		t->host.events(t->host.ud, t, t->evs.v, t->evs.len, false);
-	emit_rendered(t, render_reveal, choices);
-	cJSON_Delete(choices);
+	emit_rendered(t, render_reveal, &choices);
+	buf_free(&choices);
 	if (k->is_over(t->game))
 		finish(t);
 	else
