@@ -493,6 +493,31 @@ TEST(table_illegal_choice_errors_and_changes_nothing)
 	h_close();
 }
 
+/* table.md §3 step 2: the choice that completes the set and opens the
+ * window sends the window (with every status and the chooser's choice)
+ * and no status before it; a change of mind inside it is a status. */
+TEST(table_the_choice_opening_the_window_sends_the_window_instead_of_a_status)
+{
+	h_two_humans(&coin_kind, 60000, 600000);
+	CHECK_EQ(table_choose_code(H.t, 1, -1, 1, COIN_HEADS, err, sizeof err), TABLE_OK);
+	CHECK_EQ(h_count(2, "status"), 1); /* not the last choice: a status */
+	int before = H.n;
+	CHECK_EQ(table_choose_code(H.t, 2, -1, 1, COIN_TAILS, err, sizeof err), TABLE_OK);
+	CHECK_EQ(H.n, before + 2); /* one message to each seat: */
+	CHECK_STR(h_type(&H.m[before]), "window");
+	CHECK_STR(h_type(&H.m[before + 1]), "window");
+	const cJSON *w = h_last(2, "window");
+	CHECK_STR(h_status(w, 0), "chosen");
+	CHECK_STR(h_status(w, 1), "chosen");
+	CHECK(h_has(w, "tails")); /* p2's own choice */
+	CHECK(!h_has(h_last(1, "window"), "tails"));
+	CHECK_EQ(table_choose_code(H.t, 2, -1, 1, COIN_HEADS, err, sizeof err), TABLE_OK);
+	CHECK_EQ(h_count(1, "status"), 2); /* the change: a status */
+	CHECK_EQ(h_count(1, "window"), 1);
+	CHECK(h_has(h_last(2, "status"), "heads"));
+	h_close();
+}
+
 TEST(table_selecting_status)
 {
 	h_two_humans(&coin_kind, 20, 60000);
