@@ -76,6 +76,11 @@ test('every message of a real session validates against the schema', async () =>
 		const t = (await a.ok('table_create', { kind: 'gems', seats: 3, ai: 2 })).table;
 		await b.ok('table_spectate', { table: t });
 		await a.ok('table_start', { table: t });
+		// The AI seats choose at once and a's choice opens the window
+		// (no status of its own, table.md §3): a status from `selecting`.
+		await a.c.waitFor((m) => m.type === 'options' && m.table === t && m.seat !== undefined);
+		await a.ok('selecting', { table: t });
+		await a.c.waitFor((m) => m.type === 'status' && m.table === t);
 		await within(autoplay(a, t).done, 60000, 'game');
 		await a.ok('table_sync', { table: t, since: 1 });
 		await a.ok('stats');
