@@ -17,6 +17,7 @@
  *     shows the view the page holds (the Maw, every room's pay and value),
  *     and deepfall.md's view example, drawn by the served module, shows
  *     every field where the doc says;
+ *   - a player renames itself (refused while at a table, or to a taken name);
  *   - a dropped socket resumes by seq (the missed updates, no snapshot), a
  *     laird restart at the same decision;
  *   - a page of another origin cannot open a WebSocket to laird (CSWSH);
@@ -298,6 +299,11 @@ test('the web client in Chromium: a whole gems game, change of mind, reload, a w
 			await A.page.getByRole('link', { name: 'Stats' }).click();
 			await A.page.getByRole('heading', { name: 'Gems: 1 game' }).waitFor();
 			assert.ok(await A.page.locator('.achievements-list li.earned').count() >= 1);
+			// Any player's, by name.
+			await A.page.fill('#stats-name', 'bob');
+			await A.page.keyboard.press('Enter');
+			await A.page.getByRole('heading', { name: 'Statistics: bob' }).waitFor();
+			await A.page.getByRole('heading', { name: 'Gems: 1 game' }).waitFor();
 			await A.page.getByRole('link', { name: 'Records' }).click();
 			await A.page.getByRole('heading', { name: 'All games on this server: 1' }).waitFor();
 			await A.page.getByRole('link', { name: `Table ${tableId}` }).click();
@@ -390,7 +396,7 @@ async function tabTo(page, sel, what) {
 	throw new Error(`Tab never reached ${what}`);
 }
 
-test('Chromium: a private table asks its password; markup in peer text stays text; leaving hands the seat to the AI',
+test('Chromium: a private table asks its password; markup in peer text stays text; leaving hands the seat to the AI; rename',
 	{ skip: !haveChromium && 'no chromium', timeout: 120000 }, async () => {
 		const srv = await startLaird({ args: WEB_ROOT });
 		const browser = await launchBrowser();
@@ -441,6 +447,23 @@ test('Chromium: a private table asks its password; markup in peer text stays tex
 			await B.page.getByRole('button', { name: 'Leave the table' }).click();
 			await B.page.getByRole('heading', { name: 'Create a table' }).waitFor();
 			await A.page.locator('.seat-list').getByText('AI 2').waitFor();
+
+			// ivan, back in the lobby, renames himself on his player page (the
+			// header's link): a taken name is refused, a free one taken;
+			// hana, at the table, may not (her name is on its seats).
+			await B.page.getByRole('link', { name: 'Your player: ivan' }).click();
+			await B.page.fill('#rename', 'HANA');
+			await B.page.keyboard.press('Enter');
+			await B.page.getByRole('alert').filter({ hasText: /another player has that name/ }).waitFor();
+			await B.page.fill('#rename', 'ivan2');
+			await B.page.keyboard.press('Enter');
+			await B.page.getByRole('link', { name: 'Your player: ivan2' }).waitFor();
+			await B.page.getByRole('heading', { name: 'Your player: ivan2' }).waitFor();
+			await A.page.getByRole('link', { name: 'Your player: hana' }).click();
+			await A.page.fill('#rename', 'hana2');
+			await A.page.keyboard.press('Enter');
+			await A.page.getByRole('alert').filter({ hasText: /leave it/ }).waitFor();
+			await A.page.getByRole('link', { name: 'Your player: hana' }).waitFor();
 			assert.deepEqual(A.problems, []);
 			assert.deepEqual(B.problems, []);
 		} finally {

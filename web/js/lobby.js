@@ -6,7 +6,7 @@
 import { h, scroller } from './dom.js';
 import { kindNames, kindView } from './kinds/index.js';
 
-function keep(app, id, make) {
+export function keep(app, id, make) {
 	app.kept = app.kept || new Map();
 	if (!app.kept.has(id)) app.kept.set(id, make());
 	return app.kept.get(id);

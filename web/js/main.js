@@ -5,6 +5,7 @@
 //   #/stats/NAME       a player's statistics and achievements (any kind)
 //   #/records/KIND     the server's records
 //   #/rules            rules for newcomers (rules/*.html)
+//   #/me               your player: rename
 // Everything a screen shows comes from the protocol (proto/PROTOCOL.md);
 // nothing is rendered by the server.
 
@@ -14,7 +15,7 @@ import { Table, F } from './table.js';
 import { kindView } from './kinds/index.js';
 import { renderLobby } from './lobby.js';
 import { renderTable, tickTable } from './tableview.js';
-import { renderStats, renderRecords, renderRules, forgetPages } from './pages.js';
+import { renderStats, renderRecords, renderRules, renderPlayer, forgetPages } from './pages.js';
 
 class App {
 	constructor() {
@@ -283,6 +284,7 @@ class App {
 			return renderStats(this, decodeURIComponent(m[1] || ''), m[2] || 'gems');
 		if ((m = hash.match(/^#\/records(?:\/(\w+))?/))) return renderRecords(this, m[1] || 'gems');
 		if (hash.startsWith('#/rules')) return renderRules(this);
+		if (hash.startsWith('#/me')) return renderPlayer(this);
 		if (this.table && hash.startsWith('#/table/')) return renderTable(this, this.table);
 		if (!this.s.up) return h('p', { class: 'muted' }, 'Connecting…');
 		return renderLobby(this);
@@ -301,7 +303,8 @@ class App {
 				h('a', { href: `#/stats/${encodeURIComponent(p ? p.name : '')}`, 'aria-current': here('stats') }, 'Stats'),
 				h('a', { href: '#/records/gems', 'aria-current': here('records') }, 'Records'),
 				h('a', { href: '#/rules', 'aria-current': here('rules') }, 'Rules')),
-			h('span', { class: 'who' }, p ? p.name : ''),
+			p ? h('a', { class: 'who', href: '#/me', 'aria-label': `Your player: ${p.name}`,
+				'aria-current': here('me') }, p.name) : h('span', { class: 'who' }),
 			h('span', { class: this.linkDown ? 'link down' : 'link up', role: 'status' },
 				this.linkDown ? (this.s.stopped === 'replaced' ? 'playing elsewhere' : 'reconnecting…') : 'online'));
 	}

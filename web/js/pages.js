@@ -1,11 +1,13 @@
 // pages.js — the pages around the games (PROTOCOL.md §8): a player's
 // statistics and achievements for any kind, the server's records and
-// totals, and the rules for newcomers (static pages under /rules/).
+// totals, the rules for newcomers (static pages under /rules/), and your
+// own player: its name (rename, §4) and where its key lives.
 // Replies are fetched once per address and kept until the address changes
 // or a game ends (then they are asked again).
 
 import { h, fmt, scroller } from './dom.js';
 import { kindNames, kindView } from './kinds/index.js';
+import { keep } from './lobby.js';
 
 function load(app, keyName, fetcher) {
 	app.pages = app.pages || new Map();
@@ -91,6 +93,31 @@ export function renderRules() {
 		h('p', {}, 'New here? Each game has a page for newcomers:'),
 		h('ul', { class: 'big-links' }, kindNames().map((k) =>
 			h('li', {}, h('a', { href: `/rules/${k}.html` }, `How to play ${kindView(k).label}`)))));
+}
+
+export function renderPlayer(app) {
+	const p = app.s.player;
+	if (!p) return h('div', { class: 'page' }, h('h1', {}, 'Your player'), h('p', { class: 'muted' }, 'Connecting…'));
+	const input = keep(app, 'rename', () => h('input', { id: 'rename', name: 'name', required: true, maxlength: 24,
+		pattern: '[A-Za-z0-9][A-Za-z0-9_.\\-]{0,23}', autocomplete: 'nickname', value: p.name,
+		'aria-describedby': 'rename-help' }));
+	const form = h('form', { class: 'card narrow', onsubmit: async (ev) => {
+		ev.preventDefault();
+		const name = input.value.trim();
+		const r = await app.act('rename', { name });
+		if (r.type === 'ok') {
+			app.s.renamed(name);
+			app.say(`You are ${name} now.`);
+		}
+	} },
+	h('label', { for: 'rename' }, 'Your name'), input,
+	h('p', { id: 'rename-help', class: 'muted small' }, '1–24 letters, digits, _ - . Your statistics, ' +
+		'achievements and key stay yours. Not while you sit at or watch a table: leave it first.'),
+	h('button', { type: 'submit', class: 'primary' }, 'Rename'));
+	return h('div', { class: 'page' }, h('h1', {}, `Your player: ${p.name}`), form,
+		h('p', { class: 'muted small' }, 'This browser keeps your player\'s key (its local storage, for this ' +
+			'server only): another browser, or this one with its storage cleared, is a new player.'),
+		h('p', {}, h('a', { href: `#/stats/${encodeURIComponent(p.name)}` }, 'Your statistics and achievements')));
 }
 
 // After a game the numbers change: ask again next time.

@@ -130,6 +130,12 @@ export class Session {
 		});
 	}
 
+	// The server took our new name (`rename` answered ok).
+	renamed(name) {
+		this.player = { ...this.player, name };
+		localStorage.setItem(NAME_KEY, name);
+	}
+
 	// Remembers the last seq of a table (resume after a drop); forget: gone.
 	noteSeq(table, seq) { this.seqs.set(String(table), seq); }
 	forgetTable(table) { this.seqs.delete(String(table)); }
