@@ -49,9 +49,11 @@ test('lair play: a human plays a whole deepfall game with the choice form',
 			await t.keys('C');
 			await t.waitScreen(/create a table/);
 			await t.keys('K', 'S', 'A'); // deepfall, 4 seats, 3 AI seats
-			let s = await t.waitScreen(/\[K\] kind +deepfall/);
+			// The keys act in order: the screen after the last one shows all three
+			// (a screen drawn after K alone would not).
+			let s = await t.waitScreen(/\[A\] AI seats +3/);
+			assert.match(s, /\[K\] kind +deepfall/);
 			assert.match(s, /\[S\] seats +4/);
-			assert.match(s, /\[A\] AI seats +3/);
 			await t.keys('G'); // create and start
 			s = await t.waitScreen(ourTurn, 8000, 'the first choice form');
 			// Our own "selecting" comes back from the server a moment later
