@@ -47,6 +47,12 @@ class App {
 			this.route(true);
 		});
 		document.addEventListener('keydown', (ev) => this.key(ev));
+		// The skip link moves the focus, not the address (#app is no screen).
+		const skip = document.querySelector('a.skip');
+		if (skip) skip.addEventListener('click', (ev) => {
+			ev.preventDefault();
+			this.root.focus();
+		});
 		setInterval(() => this.tick(), 100);
 		this.s.keepAlive();
 	}
@@ -244,10 +250,19 @@ class App {
 	choose(choice) {
 		const t = this.table;
 		if (!t || !t.asked) return;
+		const before = t.choice;
+		const decision = t.decision;
 		t.choice = choice; // shown at once; the server's status confirms it (and
 		// is what the reveal's "changed your mind" compares with)
 		this.render();
-		this.act('choose', { table: t.id, decision: t.decision, choice });
+		this.act('choose', { table: t.id, decision, choice }).then((r) => {
+			// Refused (not offered, too late, rate limited): the mark goes back
+			// to what the server holds, unless something newer came meanwhile.
+			if (r.type === 'error' && this.table === t && t.decision === decision && t.choice === choice) {
+				t.choice = before;
+				this.render();
+			}
+		});
 	}
 
 	// ---- screens ----

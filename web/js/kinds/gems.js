@@ -199,7 +199,8 @@ class Monte {
 		}
 		this.layout();
 		if (this.step < this.swaps.length) this.timer = setTimeout(() => this.next(), MONTE_STEP_MS);
-		else this.say.textContent = `Shuffled (${this.swaps.length} swaps): pick #1, #2 or #3.`;
+		else // the last swap stays said
+			this.say.textContent = `${this.step > 0 ? this.say.textContent + '. ' : ''}Shuffled (${this.swaps.length} swaps): pick #1, #2 or #3.`;
 	}
 
 	stop() {
