@@ -135,6 +135,11 @@ TEST(crawl_C38_lair_draws_the_level_and_the_party_in_80x24)
 	view_crawl_draw(&s, &tv, &ui);
 	CHECK(scr_contains(&s, "Chosen: Explore"));
 	CHECK_EQ(view_crawl_form_key(&tv, &ui.form, 'Q' + 100, &choice), 0);
+	/* R rests (C36): only while someone on the map is hurt */
+	CHECK(key_id(&tv, 'R') == NULL);
+	g->h[1].hp = g->h[1].max_hp - 5;
+	load(&tv, st, 2);
+	CHECK_STR(key_id(&tv, 'R'), "rest");
 	tv_free(&tv);
 	K->destroy(st);
 }
