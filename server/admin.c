@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "../common/log.h"
+#include "cluster.h"
 #include "lobby.h"
 #include "session.h"
 
@@ -29,6 +30,7 @@ void handle_admin_lobby_create(session *s, proto_msg *m)
 		return;
 	}
 	lobby *l = lobby_new(a, m->u.lobby_create.name);
+	cluster_lobby_created(a, l);
 	log_info("app", "admin %s created lobby %llu \"%s\"", s->pl->name,
 		 (unsigned long long)l->id, l->name);
 	list_page first = {0, PROTO_PAGE_DEFAULT};
@@ -46,6 +48,7 @@ void handle_admin_lobby_close(session *s, proto_msg *m)
 		return;
 	}
 	app_ok(s, m->id);
+	cluster_lobby_closed(a, l->id);
 	lobby_close(a, l);
 }
 

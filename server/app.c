@@ -20,6 +20,7 @@
 
 #include "../common/log.h"
 #include "admin.h"
+#include "cluster.h"
 #include "iprate.h"
 #include "lobby.h"
 #include "metrics.h"
@@ -169,6 +170,7 @@ void app_free(app *a)
 {
 	if (!a)
 		return;
+	cluster_close(a->cluster);
 	/* Sessions normally end through on_close; any left are freed here. */
 	while (a->sessions)
 		session_free(a->sessions);
@@ -211,6 +213,7 @@ void app_drain(app *a)
 	cJSON_Delete(bye);
 	/* Tables in play stay live in the store: the next start restores them
 	 * at the same decision. Their timers stop now. */
+	cluster_drain(a);
 	tables_free_all(a);
 	for (int i = 0; i < game_kind_count() && i < APP_MAX_KINDS; i++)
 		shared_save_if_changed(a, i);
@@ -218,10 +221,23 @@ void app_drain(app *a)
 	timers_close(a);
 }
 
+int app_cluster_open(app *a, int64_t node_id, char *err, size_t errlen)
+{
+	return cluster_open(a, node_id, err, errlen) ? 0 : -1;
+}
+
+void app_cluster_close(app *a)
+{
+	if (a)
+		cluster_close(a->cluster);
+}
+
 /* ---- sending ---- */
 
 void app_send_text(session *s, const char *text, size_t len)
 {
+	if (s && !s->c && s->cl) /* a remote player's stand-in (cluster.h) */
+		cluster_send_remote(s, text, len);
 	if (!s || !s->c)
 		return;
 	s->app->msgs_out++;
@@ -230,7 +246,7 @@ void app_send_text(session *s, const char *text, size_t len)
 
 void app_send(session *s, cJSON *msg)
 {
-	if (s && s->c) {
+	if (s && (s->c || s->cl)) {
 		char *text = proto_print(msg);
 		app_send_text(s, text, strlen(text));
 		free(text);
@@ -342,7 +358,7 @@ static void handle_frame(session *s, const char *text, size_t len)
 		s->app->errors[err.code]++;
 		/* version_unsupported carries the list of versions spoken. */
 		app_send(s, proto_error_from(m.id, &err));
-	} else {
+	} else if (!cluster_forward(s, &m, text, len)) {
 		app_dispatch(s, &m);
 	}
 	proto_msg_free(&m);
@@ -385,6 +401,8 @@ void app_session_unbusy(session *s)
 		handle_frame(s, q.text, q.len);
 		free(q.text);
 	}
+	if (s->cl)
+		cluster_request_done(s);
 }
 
 void app_session_end(session *s)
@@ -469,4 +487,5 @@ void app_metrics(app *a, buf *out)
 	for (int i = 1; i < PROTO_ERR_COUNT; i++)
 		metrics_sample_l(out, "lair_errors_total", "code", proto_err_code(i),
 				 (double)app_errors(a, (enum proto_err)i));
+	cluster_metrics(a->cluster, out);
 }

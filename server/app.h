@@ -30,6 +30,12 @@ void app_on_close(app *a, struct conn *c);
 /* Shutdown begins: tell every client, stop timers, refuse new work. */
 void app_drain(app *a);
 
+/* Cluster mode (docs/cluster.md): joins the other nodes over the Redis bus
+ * as node node_id (the store's). 0, or -1 with err. */
+int app_cluster_open(app *a, int64_t node_id, char *err, size_t errlen);
+/* Leaves the bus (shutdown, once the clients are gone). No-op without. */
+void app_cluster_close(app *a);
+
 /* Appends the app's metrics (players online, lobbies, tables by state,
  * decisions resolved, errors by code, ...) in Prometheus text format. */
 void app_metrics(app *a, buf *out);

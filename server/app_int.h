@@ -45,6 +45,7 @@
 typedef struct session session;
 typedef struct player player;
 typedef struct lobby lobby;
+typedef struct cluster cluster;
 
 struct player {
 	int64_t id;
@@ -93,6 +94,7 @@ struct session {
 	int q_head, q_len;
 	uint64_t opened_ms;    /* now_ms() at open: the hello timeout */
 	session *prev, *next;  /* the app's list of sessions */
+	void *cl;              /* cluster mode: its forwarding state (cluster.c) */
 };
 
 typedef struct chat_line {
@@ -110,6 +112,9 @@ struct lobby {
 	size_t n_tables, cap_tables;
 	chat_line chat[LOBBY_CHAT_KEEP];
 	int chat_head, chat_len;
+	/* cluster mode: members connected to other nodes (cluster.c) */
+	struct remote_member *remote;
+	size_t n_remote, cap_remote;
 };
 
 typedef struct app_table {
@@ -138,6 +143,7 @@ struct app {
 	const laird_config *cfg;
 	store *store;
 	net *net;
+	cluster *cluster;  /* cluster mode (cluster.h), else NULL */
 	idmap players; /* player id → player */
 	idmap tables;  /* table id → app_table */
 	lobby **lobbies;
@@ -239,6 +245,8 @@ void tables_free_all(app *a);
 
 /* Restores the tables in play from the store (start-up). */
 void tables_restore(app *a);
+/* Restores these (a takeover in cluster mode: cluster.c). */
+void tables_restore_these(app *a, const store_live_table *v, size_t n);
 
 /* ---- handle_table.c ---- */
 

@@ -6,26 +6,44 @@
  *
  * A player is in at most one lobby; only members get chat and table-list
  * updates, so thousands of players at tables cost the lobby nothing.
+ *
+ * Cluster mode (cluster.h): each change is also announced to the other
+ * nodes, whose tables and members a lobby lists too (their table ids in
+ * `tables`, their members in `remote`); a chat line is shown when it comes
+ * back from the bus, on every node in the same order.
  */
 #include "lobby.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster.h"
 #include "session.h"
 
 /* A lobby reply names at most this many of its members (its summary
  * counts them all). */
 #define LOBBY_PLAYERS_SHOWN 100
 
-lobby *lobby_new(app *a, const char *name)
+lobby *lobby_new_with_id(app *a, uint64_t id, const char *name)
 {
 	lobby *l = xcalloc(1, sizeof *l);
-	l->id = a->next_lobby_id++;
+	l->id = id;
 	strlcpy_safe(l->name, name, sizeof l->name);
 	a->lobbies = xrealloc(a->lobbies, (a->n_lobbies + 1) * sizeof *a->lobbies);
-	a->lobbies[a->n_lobbies++] = l;
+	/* The list stays in id order (pages). */
+	size_t i = a->n_lobbies;
+	while (i > 0 && a->lobbies[i - 1]->id > id) {
+		a->lobbies[i] = a->lobbies[i - 1];
+		i--;
+	}
+	a->lobbies[i] = l;
+	a->n_lobbies++;
 	return l;
+}
+
+lobby *lobby_new(app *a, const char *name)
+{
+	return lobby_new_with_id(a, a->next_lobby_id++, name);
 }
 
 lobby *lobby_find(app *a, uint64_t id)
@@ -41,6 +59,7 @@ void lobby_free(lobby *l)
 	for (int i = 0; i < LOBBY_CHAT_KEEP; i++)
 		free(l->chat[i].text);
 	free(l->members);
+	free(l->remote);
 	free(l->tables);
 	free(l);
 }
@@ -58,8 +77,14 @@ static void broadcast(lobby *l, const cJSON *msg, const player *except)
 	free(text);
 }
 
-static void presence(lobby *l, const player *p, bool joined)
+void lobby_broadcast(lobby *l, const cJSON *msg)
 {
+	broadcast(l, msg, NULL);
+}
+
+static void presence(app *a, lobby *l, const player *p, bool joined)
+{
+	cluster_presence(a, l, p, joined);
 	cJSON *u = proto_new("presence", NULL);
 	cJSON_AddNumberToObject(u, "lobby", (double)l->id);
 	cJSON_AddStringToObject(u, "player", p->name);
@@ -70,7 +95,6 @@ static void presence(lobby *l, const player *p, bool joined)
 
 void lobby_leave_player(app *a, player *p)
 {
-	(void)a;
 	lobby *l = p->lobby;
 	if (!l)
 		return;
@@ -81,10 +105,10 @@ void lobby_leave_player(app *a, player *p)
 		}
 	}
 	p->lobby = NULL;
-	presence(l, p, false);
+	presence(a, l, p, false);
 }
 
-static void lobby_add_player(lobby *l, player *p)
+static void lobby_add_player(app *a, lobby *l, player *p)
 {
 	if (l->n_members == l->cap_members) {
 		l->cap_members = l->cap_members ? l->cap_members * 2 : 8;
@@ -92,7 +116,7 @@ static void lobby_add_player(lobby *l, player *p)
 	}
 	l->members[l->n_members++] = p;
 	p->lobby = l;
-	presence(l, p, true);
+	presence(a, l, p, true);
 }
 
 /* The index of the first table of l with an id above after (the list is
@@ -110,17 +134,34 @@ static size_t first_table_after(const lobby *l, uint64_t after)
 	return lo;
 }
 
-void lobby_add_table(app *a, lobby *l, app_table *at)
+void lobby_table_id_add(lobby *l, uint64_t id)
 {
 	if (l->n_tables == l->cap_tables) {
 		l->cap_tables = l->cap_tables ? l->cap_tables * 2 : 8;
 		l->tables = xrealloc(l->tables, l->cap_tables * sizeof *l->tables);
 	}
 	/* New tables have the highest id; restored ones may come in any order. */
-	size_t at_i = first_table_after(l, at->id);
+	size_t at_i = first_table_after(l, id);
 	memmove(&l->tables[at_i + 1], &l->tables[at_i], (l->n_tables - at_i) * sizeof *l->tables);
-	l->tables[at_i] = at->id;
+	l->tables[at_i] = id;
 	l->n_tables++;
+}
+
+void lobby_table_id_remove(lobby *l, uint64_t id)
+{
+	for (size_t i = 0; i < l->n_tables; i++) {
+		if (l->tables[i] == id) {
+			memmove(&l->tables[i], &l->tables[i + 1],
+				(l->n_tables - i - 1) * sizeof *l->tables);
+			l->n_tables--;
+			break;
+		}
+	}
+}
+
+void lobby_add_table(app *a, lobby *l, app_table *at)
+{
+	lobby_table_id_add(l, at->id);
 	at->lobby = l->id;
 	lobby_table_changed(a, at);
 }
@@ -130,14 +171,8 @@ void lobby_remove_table(app *a, app_table *at)
 	lobby *l = lobby_find(a, at->lobby);
 	if (!l)
 		return;
-	for (size_t i = 0; i < l->n_tables; i++) {
-		if (l->tables[i] == at->id) {
-			memmove(&l->tables[i], &l->tables[i + 1],
-				(l->n_tables - i - 1) * sizeof *l->tables);
-			l->n_tables--;
-			break;
-		}
-	}
+	lobby_table_id_remove(l, at->id);
+	cluster_table_removed(a, l->id, at->id);
 	cJSON *u = proto_new("table_removed", NULL);
 	cJSON_AddNumberToObject(u, "lobby", (double)l->id);
 	cJSON_AddNumberToObject(u, "table", (double)at->id);
@@ -148,6 +183,8 @@ void lobby_remove_table(app *a, app_table *at)
 void lobby_table_changed(app *a, app_table *at)
 {
 	lobby *l = lobby_find(a, at->lobby);
+	if (l)
+		cluster_table_changed(a, l, at);
 	if (!l || !l->n_members)
 		return;
 	cJSON *u = proto_new("table_update", NULL);
@@ -191,7 +228,7 @@ cJSON *lobby_summary_json(const lobby *l)
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddNumberToObject(o, "id", (double)l->id);
 	cJSON_AddStringToObject(o, "name", l->name);
-	cJSON_AddNumberToObject(o, "players", (double)l->n_members);
+	cJSON_AddNumberToObject(o, "players", (double)(l->n_members + l->n_remote));
 	cJSON_AddNumberToObject(o, "tables", (double)l->n_tables);
 	return o;
 }
@@ -218,10 +255,11 @@ bool lobby_tables_page(app *a, const lobby *l, list_page pg, cJSON *arr, uint64_
 	size_t i = first_table_after(l, pg.after), shown = 0;
 	for (; i < l->n_tables && shown < pg.limit; i++) {
 		app_table *at = app_table_find(a, l->tables[i]);
-		if (!at)
+		cJSON *sum = at ? table_summary_json(at->t) : cluster_table_summary(a, l->tables[i]);
+		if (!sum)
 			continue;
-		cJSON_AddItemToArray(arr, table_summary_json(at->t));
-		*last_id = at->id;
+		cJSON_AddItemToArray(arr, sum);
+		*last_id = l->tables[i];
 		shown++;
 	}
 	return i < l->n_tables;
@@ -234,6 +272,8 @@ static cJSON *lobby_reply(app *a, const lobby *l, list_page pg, const cJSON *id)
 	cJSON *players = cJSON_AddArrayToObject(r, "players");
 	for (size_t i = 0; i < l->n_members && i < LOBBY_PLAYERS_SHOWN; i++)
 		cJSON_AddItemToArray(players, cJSON_CreateString(l->members[i]->name));
+	for (size_t i = 0; i < l->n_remote && l->n_members + i < LOBBY_PLAYERS_SHOWN; i++)
+		cJSON_AddItemToArray(players, cJSON_CreateString(l->remote[i].name));
 	cJSON *tables = cJSON_AddArrayToObject(r, "tables");
 	uint64_t last = 0;
 	bool more = lobby_tables_page(a, l, pg, tables, &last);
@@ -299,7 +339,7 @@ void handle_lobby_join(session *s, proto_msg *m)
 		return;
 	if (s->pl->lobby != l) {
 		lobby_leave_player(a, s->pl);
-		lobby_add_player(l, s->pl);
+		lobby_add_player(a, l, s->pl);
 	}
 	app_send(s, lobby_reply(a, l, list_page_of(m), m->id));
 }
@@ -329,6 +369,23 @@ void handle_chat(session *s, proto_msg *m)
 		return;
 	}
 	int64_t at = app_unix_ms();
+	if (s->app->cluster) {
+		/* Shown when it comes back from the bus, everywhere alike. */
+		if (cluster_chat(s->app, l, s->pl->name, text, at) != 0) {
+			app_error(s, m->id, PROTO_E_INTERNAL, NULL,
+				  "chat is unavailable for a moment (the other servers cannot be "
+				  "reached); try again");
+			return;
+		}
+		app_ok(s, m->id);
+		return;
+	}
+	app_ok(s, m->id);
+	lobby_chat_show(l, s->pl->name, text, at);
+}
+
+void lobby_chat_show(lobby *l, const char *from, const char *text, int64_t at)
+{
 	chat_line *c;
 	if (l->chat_len < LOBBY_CHAT_KEEP) {
 		c = &l->chat[(l->chat_head + l->chat_len++) % LOBBY_CHAT_KEEP];
@@ -338,12 +395,11 @@ void handle_chat(session *s, proto_msg *m)
 	}
 	free(c->text);
 	c->text = xstrdup(text);
-	strlcpy_safe(c->from, s->pl->name, sizeof c->from);
+	strlcpy_safe(c->from, from, sizeof c->from);
 	c->at = at;
-	app_ok(s, m->id);
 	cJSON *u = proto_new("chat", NULL);
 	cJSON_AddNumberToObject(u, "lobby", (double)l->id);
-	cJSON_AddStringToObject(u, "from", s->pl->name);
+	cJSON_AddStringToObject(u, "from", from);
 	cJSON_AddStringToObject(u, "text", text);
 	cJSON_AddNumberToObject(u, "at", (double)at);
 	broadcast(l, u, NULL);

@@ -21,6 +21,15 @@ void lobby_remove_table(app *a, app_table *at);
 void lobby_table_changed(app *a, app_table *at);
 /* Closes a lobby (admin): members out, tables closed. Not the default. */
 void lobby_close(app *a, lobby *l);
+
+/* Cluster mode (cluster.c): a lobby another node made, with its id; a
+ * message to every member here; another node's table id listed or not; a
+ * chat line from the bus, kept and shown. */
+lobby *lobby_new_with_id(app *a, uint64_t id, const char *name);
+void lobby_broadcast(lobby *l, const cJSON *msg);
+void lobby_table_id_add(lobby *l, uint64_t id);
+void lobby_table_id_remove(lobby *l, uint64_t id);
+void lobby_chat_show(lobby *l, const char *from, const char *text, int64_t at);
 cJSON *lobby_summary_json(const lobby *l);
 
 /* Listings (PROTOCOL.md §5): every list reply is one page of a list sorted

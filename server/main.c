@@ -112,6 +112,7 @@ static void on_net_done(void *ud)
 {
 	struct laird *L = ud;
 	log_info("laird", "every connection closed");
+	app_cluster_close(L->app);
 	if (L->store)
 		store_shutdown(L->store, on_store_closed, L);
 	/* Nothing of ours is left on the loop now: uv_run returns once lws and
@@ -209,10 +210,14 @@ static int run(struct laird *L)
 		return 1;
 	}
 
-	int made = mkdir_parent(L->cfg.db_path, err, sizeof err);
+	/* Cluster mode: the shared PostgreSQL store instead of the file. */
+	bool cluster_mode = config_cluster(&L->cfg);
+	int made = cluster_mode ? 0 : mkdir_parent(L->cfg.db_path, err, sizeof err);
 	if (made == 1)
 		log_info("laird", "created the directory of %s", L->cfg.db_path);
-	if (made < 0 || !(L->store = store_open(&L->loop, L->cfg.db_path, err, sizeof err))) {
+	if (made < 0 || !(L->store = store_open(&L->loop, cluster_mode ? L->cfg.store
+								      : L->cfg.db_path,
+						err, sizeof err))) {
 		fprintf(stderr, "%slaird: %s\n", log_prefix(LOG_ERROR), err);
 		rc = 1;
 	}
@@ -222,6 +227,9 @@ static int run(struct laird *L)
 		net_shutdown(L->net, NULL, NULL);
 	} else {
 		L->app = app_new(&L->loop, &L->cfg, L->store, L->net);
+		if (cluster_mode && app_cluster_open(L->app, store_node_id(L->store), err,
+						     sizeof err) != 0)
+			log_error("laird", "%s", err); /* a checked setting: not expected */
 		uv_timer_init(&L->loop, &L->drain_timer);
 		L->drain_timer.data = L;
 		uv_signal_init(&L->loop, &L->sigint);
@@ -278,11 +286,6 @@ int main(int argc, char **argv)
 	}
 	if (config_check(&L.cfg, err, sizeof err) != 0) {
 		fprintf(stderr, "%slaird: %s\n", log_prefix(LOG_ERROR), err);
-		return 2;
-	}
-	if (config_cluster(&L.cfg)) {
-		fprintf(stderr, "%slaird: cluster mode (--store, --redis) is not complete in this "
-			"version: run without them\n", log_prefix(LOG_ERROR));
 		return 2;
 	}
 	/* Addresses are settings too: a name or a typo is a bad setting (exit

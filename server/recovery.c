@@ -226,10 +226,8 @@ out:
 	return t != NULL;
 }
 
-void tables_restore(app *a)
+void tables_restore_these(app *a, const store_live_table *v, size_t n)
 {
-	size_t n = 0;
-	const store_live_table *v = store_live_tables(a->store, &n);
 	for (size_t i = 0; i < n; i++) {
 		char err[256] = "";
 		if (v[i].quarantined)
@@ -237,6 +235,13 @@ void tables_restore(app *a)
 		else if (!restore_one(a, &v[i], err, sizeof err))
 			quarantine_table(a, &v[i], err[0] ? err : "it could not be rebuilt");
 	}
+}
+
+void tables_restore(app *a)
+{
+	size_t n = 0;
+	const store_live_table *v = store_live_tables(a->store, &n);
+	tables_restore_these(a, v, n);
 	store_live_tables_release(a->store);
 	fold_marks_prune(a);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../common/log.h"
+#include "cluster.h"
 #include "iprate.h"
 #include "lobby.h"
 #include "passcheck.h"
@@ -95,6 +96,7 @@ static void detach_player(session *s)
 	p->sess = NULL;
 	lobby_leave_player(s->app, p);
 	tables_player_connected(s->app, p, false);
+	cluster_player_left(s->app, p);
 	player_release(s->app, p);
 }
 
@@ -110,6 +112,7 @@ void session_free(session *s)
 	for (int i = 0; i < s->q_len; i++)
 		free(s->queue[(s->q_head + i) % SESSION_QUEUE_MAX].text);
 	free(s->queue);
+	cluster_session_gone(s);
 	detach_player(s);
 	if (s->prev)
 		s->prev->next = s->next;
@@ -123,25 +126,29 @@ void session_free(session *s)
 
 /* ---- hello ---- */
 
+void session_replaced(session *old)
+{
+	cJSON *bye = proto_new("bye", NULL);
+	cJSON_AddStringToObject(bye, "reason", "replaced");
+	app_send(old, bye);
+	old->pl = NULL;
+	/* What it still had queued must not run: a queued hello would take the
+	 * player back from the newer connection. */
+	app_session_end(old);
+	conn_close(old->c, NET_CLOSE_NORMAL, "replaced by a newer connection");
+}
+
 static void welcome(session *s, const store_player *sp, const char *token)
 {
 	app *a = s->app;
 	player *p = player_get(a, sp->id, sp->name, sp->role == STORE_ROLE_ADMIN);
 	p->kinds_finished = sp->kinds_finished;
 	p->kinds_loaded = true;
-	if (p->sess && p->sess != s) {
-		/* The same player connected elsewhere: the newer connection wins. */
-		session *old = p->sess;
-		cJSON *bye = proto_new("bye", NULL);
-		cJSON_AddStringToObject(bye, "reason", "replaced");
-		app_send(old, bye);
-		old->pl = NULL;
-		/* What it still had queued must not run: a queued hello would
-		 * take the player back from this newer connection. */
-		app_session_end(old);
-		conn_close(old->c, NET_CLOSE_NORMAL, "replaced by a newer connection");
-		/* Its lobby membership moves with the player. */
-	}
+	/* The same player connected elsewhere: the newer connection wins (a
+	 * remote player's stand-in, cluster.h, just goes). Its lobby
+	 * membership moves with the player. */
+	if (p->sess && p->sess != s && !cluster_drop_stub(p->sess))
+		session_replaced(p->sess);
 	p->sess = s;
 	p->connected_ms = now_ms();
 	s->pl = p;
@@ -187,6 +194,7 @@ static void welcome(session *s, const store_player *sp, const char *token)
 	 * follows the missed ones in seq order). */
 	tables_resume_player(a, p, s->resume);
 	tables_player_connected(a, p, true);
+	cluster_player_hello(s);
 	log_info("app", "player %s (%lld) %s, conn %llu from %s, client \"%s\"", p->name,
 		 (long long)p->id, token ? "created" : "resumed", (unsigned long long)conn_id(s->c),
 		 conn_peer_ip(s->c), s->client);

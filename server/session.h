@@ -29,6 +29,10 @@ void player_release(app *a, player *p);
 player *player_offline(app *a, int64_t id, const char *name);
 
 void handle_hello(session *s, proto_msg *m);
+
+/* The player connected again elsewhere: its old session is told (bye
+ * "replaced"), forgets the player, drops what it had queued and closes. */
+void session_replaced(session *old);
 void handle_ping(session *s, proto_msg *m);
 
 #endif

@@ -89,7 +89,7 @@ const char *store_strerror(int err);
  * borrowed until store_shutdown's callback. NULL with a message on error.
  * A postgresql:// URL opens PostgreSQL instead: the store is then a node
  * of its own (store_node_id), and the live tables it loads are those of
- * nodes whose process is gone, now its own. */
+ * the nodes that are gone (stopped, or declared dead), now its own. */
 store *store_open(uv_loop_t *loop, const char *path, char *err, size_t errlen);
 
 /* This store's node id on PostgreSQL (> 0); 0 on SQLite. */
@@ -330,6 +330,7 @@ typedef struct store_live_table {
 	const char *quarantined;  /* NULL: in play; else why it was kept aside
 				   * (store_live_quarantine) */
 	int64_t quarantined_at;
+	int64_t taken_from;       /* store_live_claim(): the node it belonged to */
 } store_live_table;
 
 /* Records a table that started a game. STORE_ERR_EXISTS if table_id is

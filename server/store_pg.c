@@ -141,6 +141,8 @@ static bool pg_simple(store *st, const char *sql)
 	return pg_exec(st, sql, NULL, NULL, sql) == STORE_OK;
 }
 
+static bool reconnect(store *st);
+
 /* ---- players ----------------------------------------------------------- */
 
 #define PLAYER_COLS "id, name, role, created_at"
@@ -820,7 +822,11 @@ static void fence(store *st)
 
 void store_pg_renew(store *st)
 {
-	if (atomic_load(&st->fenced) || !st->pg->conn || PQstatus(st->pg->conn) != CONNECTION_OK)
+	if (atomic_load(&st->fenced) || !st->pg->conn)
+		return;
+	/* A node whose session was terminated (hung, then declared gone)
+	 * learns it here, without waiting for a write. */
+	if (PQstatus(st->pg->conn) != CONNECTION_OK && (!reconnect(st) || atomic_load(&st->fenced)))
 		return;
 	pgp p = {0};
 	p_i64(&p, st->pg->node);
@@ -862,43 +868,14 @@ static int node_register(store *st)
 		       "registering the node");
 }
 
-/* Declares gone every node whose lock is free (its process died) and takes
- * over the live tables of gone nodes. */
-static int adopt_dead(store *st)
+/* Takes over the live tables of the nodes already gone (stopped, or
+ * declared dead). A node that only looks dead is left to the takeover
+ * pass, which waits for the grace: a start during a PostgreSQL restart
+ * must not take a live node's tables. */
+static int adopt_gone(store *st)
 {
-	PGresult *res;
 	pgp me = {0};
 	p_i64(&me, st->pg->node);
-	int err = pg_exec(st, "SELECT id FROM nodes WHERE gone_at IS NULL AND id <> $1", &me, &res,
-			  "listing nodes");
-	if (err)
-		return err;
-	for (int row = 0; row < PQntuples(res) && !err; row++) {
-		pgp p = {0};
-		p_i64(&p, STORE_PG_LOCK_CLASS);
-		p_i64(&p, col_i64(res, row, 0));
-		PGresult *lk;
-		if ((err = pg_exec(st, "SELECT pg_try_advisory_lock($1::int, $2::int)", &p, &lk,
-				   "probing a node")))
-			break;
-		bool dead = strcmp(PQgetvalue(lk, 0, 0), "t") == 0;
-		PQclear(lk);
-		if (!dead)
-			continue;
-		pgp g = {0};
-		p_i64(&g, col_i64(res, row, 0));
-		err = pg_exec(st, "UPDATE nodes SET gone_at = now() WHERE id = $1 AND gone_at IS NULL",
-			      &g, NULL, "declaring a node gone");
-		if (!err)
-			err = pg_exec(st, "SELECT pg_advisory_unlock($1::int, $2::int)", &p, NULL,
-				      "unlocking a node");
-		if (!err)
-			log_info("store", "node %s declared gone (its process is gone)",
-				 PQgetvalue(res, row, 0));
-	}
-	PQclear(res);
-	if (err)
-		return err;
 	return pg_exec(st, "UPDATE live_tables SET owner = $1 WHERE owner IN "
 		       "(SELECT id FROM nodes WHERE gone_at IS NOT NULL)", &me, NULL,
 		       "adopting live tables");
@@ -1041,7 +1018,7 @@ static int op_live_claim(store *st, store_req *r)
 	err = pg_exec(st, "WITH orphans AS (SELECT count(*) AS n FROM live_tables WHERE owner IN "
 		      "(SELECT id FROM nodes WHERE gone_at IS NOT NULL)), "
 		      "alive AS (SELECT count(*) AS n FROM nodes WHERE gone_at IS NULL), "
-		      "mine AS (SELECT table_id FROM live_tables WHERE owner IN "
+		      "mine AS (SELECT table_id, owner FROM live_tables WHERE owner IN "
 		      "(SELECT id FROM nodes WHERE gone_at IS NOT NULL) ORDER BY table_id "
 		      "LIMIT (SELECT ceil(orphans.n::numeric / greatest(alive.n, 1)) "
 		      "FROM orphans, alive) FOR UPDATE SKIP LOCKED) "
@@ -1050,13 +1027,15 @@ static int op_live_claim(store *st, store_req *r)
 		      "WHERE d.table_id = t.table_id), 0)) + $2 "
 		      "FROM mine WHERE t.table_id = mine.table_id RETURNING t.table_id, t.kind, "
 		      "t.config, t.seed, t.seats, t.shared, t.meta, t.started_at, t.quarantined, "
-		      "t.quarantined_at, t.last_seq", &p, &res, "claiming tables");
+		      "t.quarantined_at, t.last_seq, mine.owner", &p, &res, "claiming tables");
 	if (err)
 		return err;
 	int n = PQntuples(res);
 	r->out.live = n ? xcalloc((size_t)n, sizeof *r->out.live) : NULL;
-	for (int row = 0; row < n; row++)
-		live_row(r, res, row, &r->out.live[r->out.n_live++]);
+	for (int row = 0; row < n; row++) {
+		live_row(r, res, row, &r->out.live[r->out.n_live]);
+		r->out.live[r->out.n_live++].taken_from = col_i64(res, row, 11);
+	}
 	PQclear(res);
 	if (n > 1) /* as store_live_tables(): by table_id */
 		qsort(r->out.live, (size_t)n, sizeof *r->out.live, cmp_live);
@@ -1174,7 +1153,7 @@ int store_pg_open(store *st, const char *url, char *err, size_t errlen)
 	if (migrate(st, err, errlen) != 0)
 		return -1;
 	int rc;
-	if ((rc = node_register(st)) || (rc = adopt_dead(st)) || (rc = load_shared(st)) ||
+	if ((rc = node_register(st)) || (rc = adopt_gone(st)) || (rc = load_shared(st)) ||
 	    (rc = load_live(st))) {
 		snprintf(err, errlen, "store: starting the node: %s", PQerrorMessage(st->pg->conn));
 		char *nl = strchr(err, '\n');

@@ -12,9 +12,9 @@
  * none of its writes commit any more (STORE_ERR_FENCED, and store_fenced()
  * turns true for good); and a live table takes writes only from its owner.
  *
- * Opening adopts the live tables of the nodes that are dead (their lock is
- * free): a laird restarted on the same database gets its tables back, as
- * with SQLite.
+ * Opening adopts the live tables of the nodes that are gone (stopped, or
+ * declared dead); those of a node that died without stopping come with the
+ * takeover pass (store_live_claim), after its grace.
  */
 #ifndef LAIR_STORE_PG_H
 #define LAIR_STORE_PG_H
@@ -39,7 +39,7 @@ extern int store_pg_lease_ms;
 /* The path names PostgreSQL (postgresql:// or postgres://). */
 bool store_pg_url(const char *path);
 
-/* Connects, migrates, registers the node, adopts dead nodes' live tables,
+/* Connects, migrates, registers the node, adopts gone nodes' live tables,
  * loads shared states and this node's live tables. 0, or -1 with err. */
 int store_pg_open(store *st, const char *url, char *err, size_t errlen);
 void store_pg_close(store *st);

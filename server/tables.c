@@ -11,6 +11,7 @@
 
 #include "../common/log.h"
 #include "app_int.h"
+#include "cluster.h"
 #include "durable.h"
 #include "live.h"
 #include "lobby.h"
@@ -27,7 +28,8 @@ app_table *app_table_add(app *a, table *t, uint64_t lobby_id, int64_t creator)
 	at->creator = creator;
 	at->kind_index = app_kind_index(table_get_settings(t)->kind);
 	idmap_put(&a->tables, at->id, at);
-	if (at->id >= a->next_table_id)
+	/* (In cluster mode, not past this node's own range of ids.) */
+	if (at->id >= a->next_table_id && cluster_owns_id(a, at->id))
 		a->next_table_id = at->id + 1;
 	return at;
 }

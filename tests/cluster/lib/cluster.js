@@ -7,8 +7,10 @@
  *
  *   const c = await startCluster({ nodes: 3, lairdArgs: [...] });
  *   c.dir, c.pg.port, c.redis.port, c.haproxy.port, c.nodes[i] (lib/laird.js
- *   servers: .port, .get(), .stop(), .proc)
+ *   servers: .port, .get(), .stop(), .proc), each in cluster mode on
+ *   c.storeUrl and c.redisAddr
  *   await c.haproxyStat()        -> { n1: 'UP', n2: 'DOWN', ... }
+ *   await c.addNode()            // one more laird (not behind HAProxy)
  *   await c.stop()               // everything, also after a failure
  *
  * PostgreSQL refuses to run as root: when we are root its processes run as
@@ -189,9 +191,17 @@ async function startCluster({ nodes = 3, lairdArgs = [] } = {}) {
 	};
 	try {
 		[c.pg, c.redis] = await Promise.all([startPostgres(dir), startRedis(dir)]);
+		c.storeUrl = `postgresql://lair@127.0.0.1:${c.pg.port}/lair`;
+		c.redisAddr = `127.0.0.1:${c.redis.port}`;
+		c.addNode = async () => {
+			const n = await startLaird({ args: ['--trust-proxy', '--window-ms', '200',
+				'--reveal-pause-ms', '0',
+				'--store', c.storeUrl, '--redis', c.redisAddr, ...lairdArgs] });
+			c.nodes.push(n);
+			return n;
+		};
 		for (let i = 0; i < nodes; i++)
-			c.nodes.push(await startLaird({ args: ['--trust-proxy', '--window-ms', '200',
-				...lairdArgs] }));
+			await c.addNode();
 		c.haproxy = await startHaproxy(dir, c.nodes);
 	} catch (e) {
 		await c.stop();

@@ -1,0 +1,95 @@
+/*
+ * cluster.h — what makes several lairds one server (docs/cluster.md): the
+ * app's side of the bus. Without --redis there is no cluster and every
+ * hook below is skipped (app->cluster is NULL): single-node laird is
+ * unchanged.
+ *
+ * Directory. Every node keeps the lobbies' state of the others in its own
+ * lobby structs: their tables (ids in lobby->tables, summaries here),
+ * their members (lobby->remote), the lobbies an admin created on any node,
+ * and chat. Each node announces its own on the shared channel, which all
+ * nodes hear in one order — so a chat line, which every node (its sender's
+ * included) shows when it comes back from the bus, is in one order for
+ * every member everywhere. A node whose bus comes up asks the others for
+ * their entries ("sync").
+ *
+ * Forwarding. A request that names a table of another node (its owner) is
+ * sent to the owner with the player's identity; the player's session here
+ * (its gateway) waits, busy, so that every request is still answered in
+ * the order received. The owner runs it on a stand-in session for the
+ * player (no connection: what it sends goes back to the gateway, which
+ * relays it as it is), then says done. No answer within
+ * CLUSTER_FORWARD_TIMEOUT_MS: `internal` (may not have been carried out).
+ * A player who connects to a node says so on the bus: the node where it
+ * was connected before ends that session (replaced), and the owners of its
+ * tables send their updates to the new gateway and resume it there.
+ *
+ * Loop thread only.
+ */
+#ifndef LAIR_CLUSTER_H
+#define LAIR_CLUSTER_H
+
+#include "app_int.h"
+
+#define CLUSTER_FORWARD_TIMEOUT_MS 2000
+/* Takeover: a pass every period; a node must look dead this long (and this
+ * node's own database connection be up this long) before its tables move.
+ * LAIR_TAKEOVER_GRACE_MS in the environment overrides the grace (tests). */
+#define CLUSTER_CLAIM_PERIOD_MS 500
+#define CLUSTER_TAKEOVER_GRACE_MS 2000
+
+/* A member of a lobby connected to another node. */
+struct remote_member {
+	int64_t id;
+	char name[APP_NAME_MAX];
+	char node[64];
+};
+
+/* Connects to Redis (cfg->redis) as node "n<node_id>". NULL with err on a
+ * bad setting. Table and lobby ids made here are (node_id << 32) + n from
+ * then on, unique in the cluster. */
+cluster *cluster_open(app *a, int64_t node_id, char *err, size_t errlen);
+/* Shutdown: tells the others that this node's tables and members go. */
+void cluster_drain(app *a);
+/* Closes the bus (its memory goes with the loop). NULL: no-op. */
+void cluster_close(cluster *c);
+bool cluster_up(const cluster *c);
+const char *cluster_node(const cluster *c);
+/* lair_bus_*, lair_forwarded_requests_total. */
+void cluster_metrics(const cluster *c, buf *out);
+
+/* ---- hooks: app.c, session.c ---- */
+
+/* A client frame for a table another node owns: forwarded (true; the
+ * session is busy until the owner is done) or not ours to forward. */
+bool cluster_forward(session *s, const proto_msg *m, const char *text, size_t len);
+/* A stand-in session's message: to the player's gateway. */
+void cluster_send_remote(session *s, const char *text, size_t len);
+/* A stand-in session finished the request it waits on (the store answered). */
+void cluster_request_done(session *s);
+/* After welcome: the player is here now. */
+void cluster_player_hello(session *s);
+/* A session is freed: its forwarding state goes. */
+void cluster_session_gone(session *s);
+/* The player's connection here ended (it was its current one). */
+void cluster_player_left(app *a, player *p);
+/* A newer connection of the player here replaces its stand-in: dropped
+ * (true), or s is no stand-in (false). */
+bool cluster_drop_stub(session *s);
+/* Whether a table or lobby id is of this node's range (always, single). */
+bool cluster_owns_id(const app *a, uint64_t id);
+
+/* ---- hooks: lobby.c, admin.c ---- */
+
+void cluster_presence(app *a, const lobby *l, const player *p, bool joined);
+void cluster_table_changed(app *a, const lobby *l, const app_table *at);
+void cluster_table_removed(app *a, uint64_t lobby_id, uint64_t table_id);
+/* A chat line: published; every node shows it when it comes back. 0, or
+ * -1 when the bus is down (nothing was sent). */
+int cluster_chat(app *a, const lobby *l, const char *from, const char *text, int64_t at);
+void cluster_lobby_created(app *a, const lobby *l);
+void cluster_lobby_closed(app *a, uint64_t lobby_id);
+/* Another node's table's summary (new JSON), or NULL. */
+cJSON *cluster_table_summary(app *a, uint64_t table_id);
+
+#endif

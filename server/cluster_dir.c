@@ -1,0 +1,372 @@
+/*
+ * cluster_dir.c — the directory (cluster.h): what each node tells the
+ * others of its lobbies, members and tables, kept in the lobby structs of
+ * every node (lobby.c lists them beside its own), chat shown when it comes
+ * back from the bus, and the resynchronisation when a bus comes up.
+ */
+#include "cluster_int.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/log.h"
+#include "lobby.h"
+#include "session.h"
+
+/* ---- the directory ----------------------------------------------------- */
+
+void cl_rtable_free(rtable *rt)
+{
+	if (rt) {
+		free(rt->summary);
+		free(rt);
+	}
+}
+
+static void remote_member_del(lobby *l, int64_t id)
+{
+	for (size_t i = 0; i < l->n_remote; i++)
+		if (l->remote[i].id == id) {
+			l->remote[i] = l->remote[--l->n_remote];
+			return;
+		}
+}
+
+static void presence_msg(lobby *l, const char *name, bool joined)
+{
+	cJSON *u = proto_new("presence", NULL);
+	cJSON_AddNumberToObject(u, "lobby", (double)l->id);
+	cJSON_AddStringToObject(u, "player", name);
+	cJSON_AddBoolToObject(u, "joined", joined);
+	lobby_broadcast(l, u);
+	cJSON_Delete(u);
+}
+
+static void on_pres(bus *b, const bus_frame *f, void *ud)
+{
+	(void)b;
+	cluster *c = ud;
+	if (cl_is_gone(c, f->from))
+		return;
+	uint64_t lid, pid, joined;
+	if (cl_is_self(c, f) || !cl_word_u64(f, 0, &lid) || !cl_word_u64(f, 1, &pid) ||
+	    !cl_word_u64(f, 2, &joined) || f->len >= APP_NAME_MAX)
+		return;
+	lobby *l = lobby_find(c->a, lid);
+	if (!l)
+		return;
+	/* A player is in one lobby: wherever it was listed, it is not now. */
+	for (size_t i = 0; i < c->a->n_lobbies; i++)
+		remote_member_del(c->a->lobbies[i], (int64_t)pid);
+	if (joined) {
+		if (l->n_remote == l->cap_remote) {
+			l->cap_remote = l->cap_remote ? 2 * l->cap_remote : 8;
+			l->remote = xrealloc(l->remote, l->cap_remote * sizeof *l->remote);
+		}
+		struct remote_member *r = &l->remote[l->n_remote++];
+		r->id = (int64_t)pid;
+		memcpy(r->name, f->payload, f->len);
+		r->name[f->len] = 0;
+		strlcpy_safe(r->node, f->from, sizeof r->node);
+	}
+	char name[APP_NAME_MAX];
+	memcpy(name, f->payload, f->len);
+	name[f->len] = 0;
+	presence_msg(l, name, joined == 1);
+}
+
+static void on_tbl(bus *b, const bus_frame *f, void *ud)
+{
+	(void)b;
+	cluster *c = ud;
+	if (cl_is_gone(c, f->from))
+		return;
+	uint64_t lid, tid;
+	if (cl_is_self(c, f) || !cl_word_u64(f, 0, &lid) || !cl_word_u64(f, 1, &tid))
+		return;
+	lobby *l = lobby_find(c->a, lid);
+	cJSON *sum = cJSON_ParseWithLength(f->payload, f->len);
+	if (!l || !sum || app_table_find(c->a, tid)) {
+		cJSON_Delete(sum);
+		return;
+	}
+	rtable *rt = idmap_get(&c->tables, tid);
+	if (!rt) {
+		rt = xcalloc(1, sizeof *rt);
+		idmap_put(&c->tables, tid, rt);
+		lobby_table_id_add(l, tid);
+	}
+	rt->lobby = lid;
+	strlcpy_safe(rt->node, f->from, sizeof rt->node);
+	free(rt->summary);
+	rt->summary = xstrdup(cJSON_IsObject(sum) ? f->payload : "{}");
+	cJSON *u = proto_new("table_update", NULL);
+	cJSON_AddNumberToObject(u, "lobby", (double)lid);
+	cJSON_AddItemToObject(u, "table", sum);
+	lobby_broadcast(l, u);
+	cJSON_Delete(u);
+}
+
+static void on_tbl_gone(bus *b, const bus_frame *f, void *ud)
+{
+	(void)b;
+	cluster *c = ud;
+	if (cl_is_gone(c, f->from))
+		return;
+	uint64_t lid, tid;
+	if (cl_is_self(c, f) || !cl_word_u64(f, 0, &lid) || !cl_word_u64(f, 1, &tid))
+		return;
+	rtable *rt = idmap_get(&c->tables, tid);
+	if (!rt)
+		return;
+	idmap_del(&c->tables, tid);
+	cl_rtable_free(rt);
+	lobby *l = lobby_find(c->a, lid);
+	if (!l)
+		return;
+	lobby_table_id_remove(l, tid);
+	cJSON *u = proto_new("table_removed", NULL);
+	cJSON_AddNumberToObject(u, "lobby", (double)lid);
+	cJSON_AddNumberToObject(u, "table", (double)tid);
+	lobby_broadcast(l, u);
+	cJSON_Delete(u);
+}
+
+static void on_chat(bus *b, const bus_frame *f, void *ud)
+{
+	(void)b;
+	cluster *c = ud;
+	if (cl_is_gone(c, f->from))
+		return;
+	uint64_t lid;
+	if (!cl_word_u64(f, 0, &lid))
+		return;
+	lobby *l = lobby_find(c->a, lid);
+	cJSON *o = cJSON_ParseWithLength(f->payload, f->len);
+	const cJSON *from = cJSON_GetObjectItemCaseSensitive(o, "from");
+	const cJSON *text = cJSON_GetObjectItemCaseSensitive(o, "text");
+	const cJSON *at = cJSON_GetObjectItemCaseSensitive(o, "at");
+	if (l && cJSON_IsString(from) && cJSON_IsString(text) && cJSON_IsNumber(at))
+		lobby_chat_show(l, from->valuestring, text->valuestring, (int64_t)at->valuedouble);
+	cJSON_Delete(o);
+}
+
+static void on_lobby_new(bus *b, const bus_frame *f, void *ud)
+{
+	(void)b;
+	cluster *c = ud;
+	if (cl_is_gone(c, f->from))
+		return;
+	uint64_t lid;
+	if (cl_is_self(c, f) || !cl_word_u64(f, 0, &lid) || f->len == 0 || f->len >= LOBBY_NAME_MAX ||
+	    lobby_find(c->a, lid))
+		return;
+	char name[LOBBY_NAME_MAX];
+	memcpy(name, f->payload, f->len);
+	name[f->len] = 0;
+	lobby_new_with_id(c->a, lid, name);
+}
+
+static void on_lobby_gone(bus *b, const bus_frame *f, void *ud)
+{
+	(void)b;
+	cluster *c = ud;
+	if (cl_is_gone(c, f->from))
+		return;
+	uint64_t lid;
+	if (cl_is_self(c, f) || !cl_word_u64(f, 0, &lid) || lid == 1)
+		return;
+	lobby *l = lobby_find(c->a, lid);
+	if (l)
+		lobby_close(c->a, l);
+}
+
+/* Our entries, to node `to` (NULL: everyone). */
+void cl_announce(cluster *c, const char *to)
+{
+	app *a = c->a;
+	char lid[24], tid[24], pid[24];
+	for (size_t i = 0; i < a->n_lobbies; i++) {
+		lobby *l = a->lobbies[i];
+		cl_num(lid, sizeof lid, l->id);
+		if ((int64_t)(l->id >> 32) == c->node_id) {
+			const char *w[] = {lid};
+			cl_publish(c, to, "lobby+", w, 1, l->name, strlen(l->name));
+		}
+		for (size_t j = 0; j < l->n_members; j++) {
+			cl_num(pid, sizeof pid, (uint64_t)l->members[j]->id);
+			const char *w[] = {lid, pid, "1"};
+			cl_publish(c, to, "pres", w, 3, l->members[j]->name, strlen(l->members[j]->name));
+		}
+	}
+	size_t it = 0;
+	app_table *at;
+	while ((at = idmap_next(&a->tables, &it, NULL))) {
+		if (!at->lobby)
+			continue;
+		cl_num(lid, sizeof lid, at->lobby);
+		cl_num(tid, sizeof tid, at->id);
+		cJSON *sum = table_summary_json(at->t);
+		char *text = cJSON_PrintUnformatted(sum);
+		const char *w[] = {lid, tid};
+		cl_publish(c, to, "tbl", w, 2, text, strlen(text));
+		free(text);
+		cJSON_Delete(sum);
+	}
+}
+
+/* What we knew of node `node` goes: it is about to announce itself anew
+ * (its tables and members may have changed while we could not hear it). */
+void cl_forget_node(cluster *c, const char *node)
+{
+	app *a = c->a;
+	size_t it = 0;
+	uint64_t tid;
+	rtable *rt;
+	uint64_t *gone = NULL;
+	size_t n = 0;
+	while ((rt = idmap_next(&c->tables, &it, &tid)))
+		if (!strcmp(rt->node, node)) {
+			gone = xrealloc(gone, (n + 1) * sizeof *gone);
+			gone[n++] = tid;
+		}
+	for (size_t i = 0; i < n; i++) {
+		rt = idmap_del(&c->tables, gone[i]);
+		lobby *l = lobby_find(a, rt->lobby);
+		if (l)
+			lobby_table_id_remove(l, gone[i]);
+		cl_rtable_free(rt);
+	}
+	free(gone);
+	for (size_t i = 0; i < a->n_lobbies; i++) {
+		lobby *l = a->lobbies[i];
+		for (size_t j = 0; j < l->n_remote;)
+			if (!strcmp(l->remote[j].node, node))
+				l->remote[j] = l->remote[--l->n_remote];
+			else
+				j++;
+	}
+}
+
+static void on_sync(bus *b, const bus_frame *f, void *ud)
+{
+	(void)b;
+	cluster *c = ud;
+	if (cl_is_gone(c, f->from))
+		return;
+	if (cl_is_self(c, f))
+		return;
+	cl_forget_node(c, f->from);
+	cl_announce(c, f->from);
+}
+
+void cl_on_state(bus *b, bool up, void *ud)
+{
+	(void)b;
+	cluster *c = ud;
+	log_info("cluster", "bus %s", up ? "up" : "down");
+	if (up) {
+		cl_publish(c, NULL, "sync", NULL, 0, NULL, 0);
+		cl_announce(c, NULL);
+	}
+}
+
+/* ---- hooks from lobby.c and admin.c ------------------------------------ */
+
+void cluster_presence(app *a, const lobby *l, const player *p, bool joined)
+{
+	cluster *c = a->cluster;
+	if (!c)
+		return;
+	char lid[24], pid[24];
+	cl_num(lid, sizeof lid, l->id);
+	cl_num(pid, sizeof pid, (uint64_t)p->id);
+	const char *w[] = {lid, pid, joined ? "1" : "0"};
+	cl_publish(c, NULL, "pres", w, 3, p->name, strlen(p->name));
+}
+
+void cluster_table_changed(app *a, const lobby *l, const app_table *at)
+{
+	cluster *c = a->cluster;
+	if (!c)
+		return;
+	char lid[24], tid[24];
+	cl_num(lid, sizeof lid, l->id);
+	cl_num(tid, sizeof tid, at->id);
+	cJSON *sum = table_summary_json(at->t);
+	char *text = cJSON_PrintUnformatted(sum);
+	const char *w[] = {lid, tid};
+	cl_publish(c, NULL, "tbl", w, 2, text, strlen(text));
+	free(text);
+	cJSON_Delete(sum);
+}
+
+void cluster_table_removed(app *a, uint64_t lobby_id, uint64_t table_id)
+{
+	cluster *c = a->cluster;
+	if (!c)
+		return;
+	char lid[24], tid[24];
+	cl_num(lid, sizeof lid, lobby_id);
+	cl_num(tid, sizeof tid, table_id);
+	const char *w[] = {lid, tid};
+	cl_publish(c, NULL, "tbl-", w, 2, NULL, 0);
+}
+
+int cluster_chat(app *a, const lobby *l, const char *from, const char *text, int64_t at)
+{
+	cluster *c = a->cluster;
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "from", from);
+	cJSON_AddStringToObject(o, "text", text);
+	cJSON_AddNumberToObject(o, "at", (double)at);
+	char *body = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	char lid[24];
+	cl_num(lid, sizeof lid, l->id);
+	const char *w[] = {lid};
+	int rc = cl_publish(c, NULL, "chat", w, 1, body, strlen(body));
+	free(body);
+	return rc;
+}
+
+void cluster_lobby_created(app *a, const lobby *l)
+{
+	cluster *c = a->cluster;
+	if (!c)
+		return;
+	char lid[24];
+	cl_num(lid, sizeof lid, l->id);
+	const char *w[] = {lid};
+	cl_publish(c, NULL, "lobby+", w, 1, l->name, strlen(l->name));
+}
+
+void cluster_lobby_closed(app *a, uint64_t lobby_id)
+{
+	cluster *c = a->cluster;
+	if (!c)
+		return;
+	char lid[24];
+	cl_num(lid, sizeof lid, lobby_id);
+	const char *w[] = {lid};
+	cl_publish(c, NULL, "lobby-", w, 1, NULL, 0);
+}
+
+cJSON *cluster_table_summary(app *a, uint64_t table_id)
+{
+	rtable *rt = a->cluster ? idmap_get(&a->cluster->tables, table_id) : NULL;
+	return rt ? cJSON_Parse(rt->summary) : NULL;
+}
+
+void cl_dir_register(cluster *c)
+{
+	bus_on(c->b, "pres", on_pres, c);
+	bus_on(c->b, "tbl", on_tbl, c);
+	bus_on(c->b, "tbl-", on_tbl_gone, c);
+	bus_on(c->b, "chat", on_chat, c);
+	bus_on(c->b, "lobby+", on_lobby_new, c);
+	bus_on(c->b, "lobby-", on_lobby_gone, c);
+	bus_on(c->b, "sync", on_sync, c);
+}

@@ -1,0 +1,86 @@
+/*
+ * cluster_int.h — what the cluster's files share and nobody else may use:
+ * cluster.c (life, stand-in sessions, forwarding), cluster_dir.c (the
+ * directory: lobbies, members, tables, chat) and cluster_takeover.c (dead
+ * nodes' tables taken over). The frames are listed in cluster.c.
+ */
+#ifndef LAIR_CLUSTER_INT_H
+#define LAIR_CLUSTER_INT_H
+
+#include "bus.h"
+#include "cluster.h"
+
+/* Another node's table: where it lives and how its lobby shows it. */
+typedef struct rtable {
+	uint64_t lobby;
+	char node[BUS_MAX_NODE + 1];
+	char *summary; /* JSON text */
+} rtable;
+
+/* A session's cluster state (session->cl). */
+typedef struct sess_cl {
+	/* the owner's stand-in for a remote player */
+	bool stub;
+	char gateway[BUS_MAX_NODE + 1];
+	uint32_t doing;      /* the forwarded request it runs (0: none) */
+	/* the gateway's session waiting for a forwarded request */
+	uint32_t waiting;    /* its number (0: none) */
+	uv_timer_t *timer;
+	session *s;
+} sess_cl;
+
+struct cluster {
+	app *a;
+	bus *b;
+	int64_t node_id;
+	char node[BUS_MAX_NODE + 1];
+	uint64_t next_id;
+	uint32_t next_fwd;
+	idmap tables; /* table id → rtable */
+	uint64_t forwarded, forward_timeouts, upd_dropped;
+	/* takeover: a store_live_claim pass every CLUSTER_CLAIM_PERIOD_MS */
+	uv_timer_t *claim_timer;
+	store_req *claim_req;
+	int grace_ms;
+	uint64_t claimed;
+	/* Nodes declared gone: whatever they still send (a hung node woken
+	 * before it learns it was fenced) is dropped. Ids are never reused. */
+	char (*gone)[BUS_MAX_NODE + 1];
+	size_t n_gone;
+};
+
+/* cluster.c: helpers of every file */
+bool cl_is_self(const cluster *c, const bus_frame *f);
+bool cl_is_gone(const cluster *c, const char *node);
+/* Header word i as a number (false: missing, not a number). */
+bool cl_word_u64(const bus_frame *f, int i, uint64_t *out);
+void cl_num(char *out, size_t len, uint64_t v);
+/* Publishes (to node `to`, NULL: every node); 0 or -1 (bus down). */
+int cl_publish(cluster *c, const char *to, const char *type, const char *const *w, int n,
+	       const char *payload, size_t len);
+sess_cl *cl_of(session *s);
+bool cl_is_stub(const session *s);
+void cl_free_handle(uv_handle_t *h);
+/* The owner's stand-in session for player p, at gateway `node`. */
+session *cl_stub_for(cluster *c, player *p, const char *node);
+/* The player's stand-in goes: it is away from this node's tables. */
+void cl_stub_drop(cluster *c, player *p);
+void cl_forward_register(cluster *c);
+
+/* cluster_dir.c */
+void cl_rtable_free(rtable *rt);
+/* What we knew of node `node` goes (it announces itself anew, or died). */
+void cl_forget_node(cluster *c, const char *node);
+/* Our entries, to node `to` (NULL: everyone). */
+void cl_announce(cluster *c, const char *to);
+/* The bus came up (resynchronise) or went down. */
+void cl_on_state(bus *b, bool up, void *ud);
+void cl_dir_register(cluster *c);
+
+/* cluster_takeover.c */
+void cl_takeover_register(cluster *c);
+/* The takeover pass every CLUSTER_CLAIM_PERIOD_MS; stopped at close. */
+void cl_takeover_start(cluster *c);
+void cl_takeover_stop(cluster *c);
+
+#endif
