@@ -11,6 +11,8 @@
  *   c.storeUrl and c.redisAddr
  *   await c.haproxyStat()        -> { n1: 'UP', n2: 'DOWN', ... }
  *   await c.addNode()            // one more laird (not behind HAProxy)
+ *   c.pg = await c.pg.restart(ms), c.redis = await c.redis.restart(ms)
+ *                                // an outage of ms, same port
  *   await c.stop()               // everything, also after a failure
  *
  * PostgreSQL refuses to run as root: when we are root its processes run as
@@ -82,6 +84,33 @@ async function kill(c, signal = 'SIGKILL', ms = 10000) {
 	if (!c.exit) { c.proc.kill('SIGKILL'); await c.exited; }
 }
 
+/* postgres on its data directory and port, once it takes connections. */
+async function runPostgres(dir, pgdir, port, env, ids) {
+	const pg = child('postgres', path.join(PGBIN, 'postgres'), ['-D', path.join(pgdir, 'data'),
+		'-p', String(port), '-k', pgdir, '-c', 'listen_addresses=127.0.0.1',
+		'-c', 'fsync=on', '-c', 'synchronous_commit=on',
+		'-c', 'tcp_keepalives_idle=5', '-c', 'tcp_keepalives_interval=1',
+		'-c', 'tcp_keepalives_count=3'], dir, { cwd: pgdir, env, ...ids });
+	pg.port = port;
+	pg.dir = pgdir;
+	pg.psql = (sql, db = 'postgres') => spawnSync(path.join(PGBIN, 'psql'),
+		['-h', '127.0.0.1', '-p', String(port), '-U', 'lair', '-d', db, '-At', '-c', sql],
+		{ encoding: 'utf8', env, timeout: 30000 });
+	/* Stopped as a crash (SIGQUIT: immediate, no checkpoint), started
+	 * again on the same data and port after downMs. */
+	pg.restart = async (downMs) => {
+		await kill(pg, 'SIGQUIT');
+		await new Promise((r) => setTimeout(r, downMs)); // the outage itself
+		return runPostgres(dir, pgdir, port, env, ids);
+	};
+	await until('PostgreSQL to accept connections', () => {
+		if (pg.exit) throw new Error(`postgres exited ${JSON.stringify(pg.exit)}`);
+		return spawnSync(path.join(PGBIN, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port)],
+			{ timeout: 5000 }).status === 0;
+	}, 60000);
+	return pg;
+}
+
 async function startPostgres(dir) {
 	const pgdir = path.join(dir, 'pg');
 	fs.mkdirSync(pgdir, { mode: 0o700 });
@@ -94,32 +123,24 @@ async function startPostgres(dir) {
 		{ cwd: pgdir, env, encoding: 'utf8', ...ids, timeout: 120000 });
 	if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.error}`);
 	const port = await freePort();
-	const pg = child('postgres', path.join(PGBIN, 'postgres'), ['-D', path.join(pgdir, 'data'),
-		'-p', String(port), '-k', pgdir, '-c', 'listen_addresses=127.0.0.1',
-		'-c', 'fsync=on', '-c', 'synchronous_commit=on',
-		'-c', 'tcp_keepalives_idle=5', '-c', 'tcp_keepalives_interval=1',
-		'-c', 'tcp_keepalives_count=3'], dir, { cwd: pgdir, env, ...ids });
-	pg.port = port;
-	pg.dir = pgdir;
-	pg.psql = (sql, db = 'postgres') => spawnSync(path.join(PGBIN, 'psql'),
-		['-h', '127.0.0.1', '-p', String(port), '-U', 'lair', '-d', db, '-At', '-c', sql],
-		{ encoding: 'utf8', env, timeout: 30000 });
-	await until('PostgreSQL to accept connections', () => {
-		if (pg.exit) throw new Error(`postgres exited ${JSON.stringify(pg.exit)}`);
-		return spawnSync(path.join(PGBIN, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port)],
-			{ timeout: 5000 }).status === 0;
-	}, 60000);
+	const pg = await runPostgres(dir, pgdir, port, env, ids);
 	const mk = pg.psql('CREATE DATABASE lair');
 	if (mk.status !== 0) throw new Error(`CREATE DATABASE: ${mk.stderr}`);
 	return pg;
 }
 
-async function startRedis(dir) {
-	const port = await freePort();
+async function startRedis(dir, port) {
+	port = port || await freePort();
 	const r = child('redis', 'redis-server', ['--port', String(port), '--bind', '127.0.0.1',
 		'--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no',
 		'--client-output-buffer-limit', 'pubsub 64mb 16mb 60'], dir);
 	r.port = port;
+	/* Killed (-9: it keeps nothing), started again on the same port. */
+	r.restart = async (downMs) => {
+		await kill(r);
+		await new Promise((res) => setTimeout(res, downMs)); // the outage itself
+		return startRedis(dir, port);
+	};
 	await until('Redis to answer', () => {
 		if (r.exit) throw new Error(`redis-server exited ${JSON.stringify(r.exit)}`);
 		return tcpAnswers(port, 'PING\r\n', /^\+PONG/);
