@@ -6,6 +6,9 @@
 #ifndef LAIR_TEST_KIND_CHECKS_H
 #define LAIR_TEST_KIND_CHECKS_H
 
+#include <stdio.h>
+#include <string.h>
+
 #include "../server/games/game.h"
 #include "test.h"
 
@@ -50,6 +53,47 @@ static void check_ai_after_replay(const game_kind *k, const void *cfg, int seats
 	}
 	CHECK_EQ(mismatches, 0);
 	*checked += n;
+}
+
+/* apply refuses a set of choices that does not fit who is asked
+ * (game_choice_expected): a pending seat without a choice is
+ * GAME_ERR_MISSING, a choice from a seat not asked GAME_ERR_NOT_PENDING,
+ * the seat named in err, and the game is left as it was (the same seats
+ * asked; the right set applies after). Tries each seat of each decision of
+ * an AI game, up to 60 decisions; adds how many wrong sets were refused to
+ * *refused. */
+static void check_apply_refuses_wrong_seats(const game_kind *k, const void *cfg, int seats,
+					    uint64_t seed, int *refused)
+{
+	char err[160], want[64];
+	game_state *st = k->create(cfg, seats, seed, NULL, NULL, err, sizeof err);
+	REQUIRE(st != NULL);
+	for (int d = 0; d < 60 && !k->is_over(st); d++) {
+		uint32_t pend = k->pending(st);
+		game_choice set[GAME_MAX_SEATS], any = GAME_NO_CHOICE;
+		for (int i = 0; i < GAME_MAX_SEATS; i++) {
+			set[i] = i < seats && (pend >> i & 1) ? k->ai_choose(st, i) : GAME_NO_CHOICE;
+			if (any == GAME_NO_CHOICE)
+				any = set[i];
+		}
+		REQUIRE(any != GAME_NO_CHOICE); /* a game not over asks someone */
+		for (int i = 0; i < seats; i++) {
+			bool asked = pend >> i & 1;
+			game_choice keep = set[i];
+			set[i] = asked ? GAME_NO_CHOICE : any;
+			snprintf(want, sizeof want, asked ? "seat %d has not chosen"
+							  : "seat %d is not asked to choose now", i);
+			err[0] = '\0';
+			CHECK_EQ(k->apply(st, set, NULL, err, sizeof err),
+				 asked ? GAME_ERR_MISSING : GAME_ERR_NOT_PENDING);
+			CHECK_MSG(strstr(err, want) != NULL, "\"%s\", not \"%s\"", err, want);
+			CHECK_EQ(k->pending(st), pend);
+			set[i] = keep;
+			(*refused)++;
+		}
+		REQUIRE(k->apply(st, set, NULL, err, sizeof err) == GAME_OK);
+	}
+	k->destroy(st);
 }
 
 

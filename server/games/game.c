@@ -1,12 +1,29 @@
 /*
- * game.c — event buffers and the registry of built-in game kinds.
+ * game.c — event buffers, the check of a set of choices every kind makes
+ * first, and the registry of built-in game kinds.
  */
 #include "game.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../common/util.h"
+
+int game_choice_expected(uint32_t pending, int seat, game_choice choice, char *err,
+			 size_t errlen)
+{
+	bool asked = pending >> seat & 1;
+	if (!asked && choice != GAME_NO_CHOICE) {
+		snprintf(err, errlen, "seat %d is not asked to choose now", seat);
+		return GAME_ERR_NOT_PENDING;
+	}
+	if (asked && choice == GAME_NO_CHOICE) {
+		snprintf(err, errlen, "seat %d has not chosen", seat);
+		return GAME_ERR_MISSING;
+	}
+	return GAME_OK;
+}
 
 /* Each kind adds itself here: one extern and one entry. */
 extern const game_kind crawl_kind;

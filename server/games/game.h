@@ -91,6 +91,14 @@ enum game_err {
 	GAME_ERR_OVER,          /* the game has ended */
 };
 
+/* The first check of a set of choices every kind's apply makes, seat by
+ * seat: a seat that is not pending has no choice (GAME_ERR_NOT_PENDING), a
+ * pending one has one (GAME_ERR_MISSING), each with its message in err.
+ * GAME_OK when choice is as it should be; the kind then checks a pending
+ * seat's choice is legal. */
+int game_choice_expected(uint32_t pending, int seat, game_choice choice, char *err,
+			 size_t errlen);
+
 typedef struct game_state game_state; /* opaque: each kind defines its own */
 
 typedef struct game_kind {

@@ -622,3 +622,15 @@ TEST(crawl_C30_an_appearance_means_the_same_in_every_game)
 	CHECK_EQ(checked, 30 * unknown);
 	K->config_free(c);
 }
+
+/* A set of choices that does not fit who is asked changes nothing
+ * (game.h's contract for apply). */
+TEST(crawl_kind_apply_refuses_a_set_that_does_not_fit_who_is_asked)
+{
+	void *c = cfg_of("{\"acts\": 1, \"width\": 28, \"height\": 12, \"max_rounds\": 600}");
+	REQUIRE(c);
+	int refused = 0;
+	check_apply_refuses_wrong_seats(K, c, 3, 11, &refused);
+	CHECK_MSG(refused > 60, "%d refused", refused);
+	K->config_free(c);
+}

@@ -496,3 +496,21 @@ TEST(deepfall_kind_untrusted_configs_are_refused)
 	CHECK(df_config_set(&c, "no_such_knob", 1, err, sizeof err) == -1);
 	CHECK(memcmp(&c, &before, sizeof c) == 0);
 }
+
+/* A set of choices that does not fit who is asked changes nothing
+ * (game.h, game_choice_expected). */
+TEST(deepfall_kind_apply_refuses_a_set_that_does_not_fit_who_is_asked)
+{
+	const game_kind *k = game_kind_find("deepfall");
+	REQUIRE(k != NULL);
+	char err[128];
+	void *cfg = k->config_new(NULL, err, sizeof err);
+	REQUIRE(cfg != NULL);
+	int refused = 0;
+	check_apply_refuses_wrong_seats(k, cfg, 4, 11, &refused);
+	CHECK_MSG(refused > 100, "%d refused", refused);
+	refused = 0;
+	check_apply_refuses_wrong_seats(k, cfg, 2, 12, &refused);
+	CHECK_MSG(refused > 40, "%d refused", refused);
+	k->config_free(cfg);
+}

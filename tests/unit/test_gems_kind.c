@@ -374,3 +374,20 @@ TEST(gems_kind_shared_state_refuses_non_finite_and_out_of_range_counts)
 			cJSON_Delete(j);
 		}
 }
+
+/* A set of choices that does not fit who is asked changes nothing
+ * (game.h, game_choice_expected). */
+TEST(gems_kind_apply_refuses_a_set_that_does_not_fit_who_is_asked)
+{
+	const game_kind *k = kind();
+	char err[128];
+	void *cfg = k->config_new(NULL, err, sizeof err);
+	REQUIRE(cfg != NULL);
+	int refused = 0;
+	check_apply_refuses_wrong_seats(k, cfg, 4, 11, &refused);
+	CHECK_MSG(refused > 100, "%d refused", refused);
+	refused = 0;
+	check_apply_refuses_wrong_seats(k, cfg, 1, 12, &refused);
+	CHECK_MSG(refused > 10, "%d refused", refused);
+	k->config_free(cfg);
+}

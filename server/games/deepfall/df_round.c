@@ -203,18 +203,9 @@ int df_apply(df_game *g, const game_choice *choices, game_events *evs, char *err
 	}
 	uint32_t pend = df_pending(g);
 	for (int s = 0; s < g->seats; s++) {
-		if (!(pend >> s & 1)) {
-			if (choices[s] != GAME_NO_CHOICE) {
-				snprintf(err, errlen, "seat %d is not asked to choose now", s);
-				return GAME_ERR_NOT_PENDING;
-			}
-			continue;
-		}
-		if (choices[s] == GAME_NO_CHOICE) {
-			snprintf(err, errlen, "seat %d has not chosen", s);
-			return GAME_ERR_MISSING;
-		}
-		int rc = check_pending(g, s, choices[s], err, errlen);
+		int rc = game_choice_expected(pend, s, choices[s], err, errlen);
+		if (rc == GAME_OK && pend >> s & 1)
+			rc = check_pending(g, s, choices[s], err, errlen);
 		if (rc != GAME_OK)
 			return rc;
 	}

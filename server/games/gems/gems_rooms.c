@@ -370,16 +370,10 @@ static int validate(const gems_game *g, const game_choice *choices, char *err, s
 		return GAME_ERR_OVER;
 	}
 	for (int i = 0; i < g->seats; i++) {
-		bool pending = g->pending >> i & 1;
-		if (!pending && choices[i] != GAME_NO_CHOICE) {
-			snprintf(err, errlen, "seat %d is not asked to choose now", i);
-			return GAME_ERR_NOT_PENDING;
-		}
-		if (pending && choices[i] == GAME_NO_CHOICE) {
-			snprintf(err, errlen, "seat %d has not chosen", i);
-			return GAME_ERR_MISSING;
-		}
-		if (pending && !gems_is_legal(g, i, choices[i])) {
+		int rc = game_choice_expected(g->pending, i, choices[i], err, errlen);
+		if (rc != GAME_OK)
+			return rc;
+		if (g->pending >> i & 1 && !gems_is_legal(g, i, choices[i])) {
 			snprintf(err, errlen, "seat %d: '%s' is not a legal choice now", i,
 				 gems_choice_key(choices[i]));
 			return GAME_ERR_ILLEGAL;
