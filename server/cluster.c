@@ -34,6 +34,7 @@
 #include "lobby.h"
 #include "metrics.h"
 #include "netaddr.h"
+#include "passcheck.h"
 #include "session.h"
 
 bool cl_is_self(const cluster *c, const bus_frame *f) { return !strcmp(f->from, c->node); }
@@ -116,6 +117,7 @@ void cl_stub_drop(cluster *c, player *p)
 	if (!cl_is_stub(s))
 		return;
 	p->sess = NULL;
+	passcheck_detach(s); /* a password hash in flight answers nobody */
 	free(s->cl);
 	cJSON_Delete(s->req_id);
 	free(s->req_ctx);
@@ -130,6 +132,7 @@ bool cluster_drop_stub(session *s)
 		return false;
 	player *p = s->pl;
 	p->sess = NULL;
+	passcheck_detach(s); /* a password hash in flight answers nobody */
 	free(s->cl);
 	cJSON_Delete(s->req_id);
 	free(s->req_ctx);
