@@ -255,3 +255,17 @@ uint64_t lg_proc_cpu_ns(int pid)
 		closedir(d);
 	return ns ? ns : stat_cpu_ns(pid); /* a kernel without schedstat */
 }
+
+uint64_t lg_proc_wait_ns(int pid)
+{
+	/* schedstat's second field: time runnable but waiting for a CPU. */
+	char path[64], line[128];
+	snprintf(path, sizeof path, "/proc/%d/task/%d/schedstat", pid, pid);
+	FILE *f = fopen(path, "r");
+	unsigned long long run, wait = 0;
+	if (!f || !fgets(line, sizeof line, f) || sscanf(line, "%llu %llu", &run, &wait) != 2)
+		wait = 0;
+	if (f)
+		fclose(f);
+	return wait;
+}

@@ -30,5 +30,8 @@ const char *lg_laird_output(const lg_laird *l);
  * the CPU time of all its threads in ns (user and system). */
 long lg_proc_rss_kb(int pid);
 uint64_t lg_proc_cpu_ns(int pid);
+/* How long the process's main thread (laird's loop) was runnable but
+ * waited for a CPU, in ns: the machine's other work, not laird's. */
+uint64_t lg_proc_wait_ns(int pid);
 
 #endif

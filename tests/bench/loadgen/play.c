@@ -402,7 +402,7 @@ static uint64_t self_cpu_ns(void)
 }
 
 typedef struct sample {
-	uint64_t rx_bytes, rx_frames, rx_msgs, rx_payload, wall, laird_cpu, self_cpu;
+	uint64_t rx_bytes, rx_frames, rx_msgs, rx_payload, wall, laird_cpu, laird_wait, self_cpu;
 	double decisions, durable_slow;
 	lg_hist reveal; /* laird's window close -> reveal sent */
 	lg_hist store;  /* laird's store: submit -> transaction committed */
@@ -421,6 +421,7 @@ static void take_sample(sample *s)
 	}
 	s->wall = now_ns();
 	s->laird_cpu = lg_proc_cpu_ns(R.ctx->pid);
+	s->laird_wait = lg_proc_wait_ns(R.ctx->pid);
 	s->self_cpu = self_cpu_ns();
 	buf m = {0};
 	if (lg_http_get(R.ctx, "/metrics", 10, &m) == 0) {
@@ -464,6 +465,7 @@ static void report(const sample *a, const sample *b, long rss_peak_kb, double la
 	       (double)(b->rx_payload - a->rx_payload) / dec, (double)(b->rx_bytes - a->rx_bytes) / dec,
 	       (double)(b->rx_frames - a->rx_frames) / dec);
 	double laird_ms = (double)(b->laird_cpu - a->laird_cpu) / 1e6 / dec;
+	double wait = (double)(b->laird_wait - a->laird_wait) / 1e9 / secs * 100;
 	printf("play: per decision, by type (messages, bytes):");
 	for (size_t k = 0; k < N_TYPES; k++)
 		printf(" %s %.2f %.0f", msg_types[k], (double)R.type_msgs[k] / dec,
@@ -472,6 +474,9 @@ static void report(const sample *a, const sample *b, long rss_peak_kb, double la
 	printf("play: CPU: laird %.1f%% of a core, %.3f ms a decision; the generator %.1f%% (%.2f "
 	       "of laird's)\n",
 	       laird, laird_ms, self, laird > 0 ? self / laird : NAN);
+	printf("play: laird's loop thread waited for a CPU %.1f%% of the time (ready to run: "
+	       "the machine's other work)\n",
+	       wait);
 	printf("play: laird's side: window close -> reveal sent mean %.2f ms, p99 %.1f ms "
 	       "(its histogram); decision durable max %.1f ms (since start), %.2f%% >= 20 ms\n",
 	       reveal_mean, reveal_p99, durable_max_ms,
@@ -497,6 +502,7 @@ static void report(const sample *a, const sample *b, long rss_peak_kb, double la
 	 * decision (five seats), whatever share of the CPU it got. */
 	lg_figure("laird_cpu_ms_per_decision", laird_ms, "ms");
 	lg_figure("loadgen_cpu_percent", self, "%");
+	lg_figure("laird_cpu_wait_percent", wait, "%");
 	lg_figure("laird_rss_mb", rss_peak_kb / 1024.0, "MB");
 	lg_figure("play_reveal_sent_mean_ms", reveal_mean, "ms");
 	lg_figure("play_reveal_sent_p99_ms", reveal_p99, "ms");
