@@ -2,7 +2,8 @@
  * test_crawl_kind.c — crawl through the game-kind contract (game.h): the
  * registry, the config and its errors, choice ids and what a hostile client
  * may send, apply's all-or-nothing check, a whole AI run to its result with
- * statistics that add up, replay identity (what crash recovery relies on),
+ * statistics that add up (and an achievement earned exactly when its rule
+ * holds), replay identity (what crash recovery relies on),
  * the AI choosing the same after a replay, an unknown item's appearance
  * meaning the same kind in every game (C30), and the hidden information of
  * docs/rules/crawl.md C47.
@@ -632,5 +633,54 @@ TEST(crawl_kind_apply_refuses_a_set_that_does_not_fit_who_is_asked)
 	int refused = 0;
 	check_apply_refuses_wrong_seats(K, c, 3, 11, &refused);
 	CHECK_MSG(refused > 60, "%d refused", refused);
+	K->config_free(c);
+}
+
+/* C46: the_long_way_round is earned by every seat of a run in which the
+ * party arrived in an act a second time — back up a portal or by the quick
+ * jump — and by no seat of a run without one. Whole AI runs (four seats,
+ * DeadlyEvents: the AI goes back up for its fallen), read from the events. */
+TEST(crawl_C46_the_long_way_round_is_an_act_visited_twice)
+{
+	void *c = cfg_of("{\"deadly_events\": true}");
+	REQUIRE(c);
+	int bit = -1;
+	for (int i = 0; i < K->n_achievements; i++)
+		if (!strcmp(K->achievement_defs[i].key, "the_long_way_round"))
+			bit = i;
+	REQUIRE(bit >= 0);
+	char err[200];
+	int by_jump = 0, by_portal = 0, plain = 0;
+	game_events evs = {0};
+	for (uint64_t seed = 1; seed <= 300 && !(by_jump && by_portal && plain >= 5); seed++) {
+		game_state *st = K->create(c, 4, seed, NULL, NULL, err, sizeof err);
+		REQUIRE(st);
+		const cr_game *g = (const cr_game *)st;
+		bool again = false, jumped_up = false;
+		while (!K->is_over(st)) {
+			game_choice ch[GAME_MAX_SEATS];
+			uint32_t p = K->pending(st);
+			for (int s = 0; s < GAME_MAX_SEATS; s++)
+				ch[s] = s < 4 && (p >> s & 1) ? K->ai_choose(st, s) : GAME_NO_CHOICE;
+			int act = g->act;
+			game_events_clear(&evs);
+			REQUIRE(K->apply(st, ch, &evs, err, sizeof err) == GAME_OK);
+			for (size_t i = 0; i < evs.len; i++) {
+				const game_event *e = &evs.v[i];
+				again |= e->type == CR_EV_LEVEL && e->b > 0; /* a visit past the first */
+				jumped_up |= e->type == CR_EV_GATE && e->b > 0 && e->a < act;
+			}
+		}
+		for (int s = 0; s < 4; s++)
+			CHECK_EQ(K->achievements(st, s, 0) >> bit & 1, (uint32_t)again);
+		by_jump += again && jumped_up;
+		by_portal += again && !jumped_up;
+		plain += !again;
+		K->destroy(st);
+	}
+	game_events_free(&evs);
+	CHECK(by_jump > 0);
+	CHECK(by_portal > 0);
+	CHECK(plain >= 5);
 	K->config_free(c);
 }

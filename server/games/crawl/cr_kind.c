@@ -918,7 +918,7 @@ static const game_achievement_def ach_defs[N_ACH] = {
 	[ACH_UNTOUCHED] = {"untouchable", "Slew the Devil without Falling"},
 	[ACH_ALCHEMIST] = {"alchemist", "Every Potion Known in One Run"},
 	[ACH_POCKETS] = {"deep_pockets", "Ended a Run with 300 Gold"},
-	[ACH_LONG_WAY] = {"the_long_way_round", "Went Back Up a Portal"},
+	[ACH_LONG_WAY] = {"the_long_way_round", "Visited an Act Twice"},
 	[ACH_HUNTER] = {"monster_hunter", "30 Monsters Slain in One Run"},
 };
 
