@@ -19,7 +19,8 @@
  *     every field where the doc says;
  *   - a player renames itself (refused while at a table, or to a taken name);
  *   - a dropped socket resumes by seq (the missed updates, no snapshot), a
- *     laird restart at the same decision;
+ *     laird restart at the same decision; a second window of the same
+ *     player stops the first, whose "Play here" takes the player back;
  *   - a page of another origin cannot open a WebSocket to laird (CSWSH);
  *     markup in a table's name and in the chat shows as text and runs nothing;
  *   - the CSP holds: no inline script runs, modules come from laird only,
@@ -327,7 +328,7 @@ test('the web client in Chromium: a whole gems game, change of mind, reload, a w
 		}
 	});
 
-test('Chromium: after a server restart the page reconnects by itself and is back at the same decision',
+test('Chromium: a dropped socket and a server restart: the page comes back by itself at the same decision; a second window of the same player',
 	{ skip: !haveChromium && 'no chromium', timeout: 120000 }, async () => {
 		const dbDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lair-e2e-restart-'));
 		let srv = await startLaird({ dbDir, args: ['--turn-timeout-ms', '600000', ...WEB_ROOT] });
@@ -402,6 +403,24 @@ test('Chromium: after a server restart the page reconnects by itself and is back
 			await A.page.getByRole('heading', { name: `Decision ${before.decision}: your choice` }).waitFor();
 			await A.page.keyboard.press('l');
 			await A.page.locator('#reveal li[data-seat="0"]').getByText('Leave').waitFor();
+
+			// The same player in a second window (its key comes with the
+			// browser's storage): the first is told so and stays down, not
+			// fighting back; its "Play here" takes the player back.
+			const twin = await browser.newContext({ viewport: PHONE, storageState: await A.context.storageState() });
+			const T = await twin.newPage();
+			const tProblems = [];
+			T.on('pageerror', (e) => tProblems.push(e.message));
+			await T.goto(srv.httpUrl + `/#/table/${id}`);
+			await T.getByRole('link', { name: 'Your player: erin' }).waitFor();
+			await A.page.getByText('This player is connected in another window.').waitFor();
+			await A.page.locator('.link.down').getByText('playing elsewhere').waitFor();
+			await T.getByRole('heading', { name: new RegExp(`table ${id}`) }).waitFor();
+			await A.page.getByRole('button', { name: 'Play here' }).click();
+			await A.page.locator('.link.up').waitFor();
+			await T.getByText('This player is connected in another window.').waitFor();
+			assert.equal((await state(A.page)).you, 0);
+			assert.deepEqual(tProblems, []);
 			// The socket that died with the server, and what the page asked for
 			// while it was down (Chromium fetches the icon late on a busy
 			// machine), are not page errors.
