@@ -5,7 +5,7 @@
 // buttons with roguelike keys (arrows or h j k l to step, . wait, x
 // explore, > portal, 1-9 an event option or a purchase).
 
-import { h, fmt } from '../dom.js';
+import { h, fmt, scroller } from '../dom.js';
 import { key } from '../table.js';
 
 const STEP_KEYS = {
@@ -64,7 +64,7 @@ function mapView(t, v) {
 	return h('section', { class: 'card crawl-map-card', 'aria-labelledby': 'map-h' },
 		h('h2', { id: 'map-h' }, `Act ${fmt(v.act)} of ${fmt(v.acts)}`,
 			h('span', { class: 'muted small' }, ` · round ${fmt(v.round)}${v.deadly_events ? ' · deadly events' : ''}`)),
-		h('div', { class: 'scroll' }, pre),
+		scroller('Map', pre),
 		h('p', { class: 'small' }, summary),
 		h('p', { class: 'muted small legend' }, Object.entries(TILE_WORDS).map(([g, w]) => `${g} ${w}`).join(' · '),
 			' · 1-4 scoundrels · letters: monsters'));
@@ -79,7 +79,7 @@ function partyView(t, v) {
 	const party = Array.isArray(v.party) ? v.party : [];
 	return h('section', { class: 'card', 'aria-labelledby': 'party-h' },
 		h('h2', { id: 'party-h' }, 'The party'),
-		h('div', { class: 'scroll' }, h('table', { class: 'list' },
+		scroller('The party', h('table', { class: 'list' },
 			h('thead', {}, h('tr', {}, ['Scoundrel', 'HP', 'Level', 'Gold', 'Attack', 'Defense', 'State', 'Status'].map((c) => h('th', { scope: 'col' }, c)))),
 			h('tbody', {}, party.map((p, i) => {
 				const st = t.status[i] || 'idle';
@@ -153,7 +153,7 @@ function renderResult(t) {
 	return h('div', { class: 'summary' },
 		h('p', {}, r.won ? 'The devil is slain: the party wins!' : r.end === 'time' ? 'Out of time: the run is lost.' : 'The whole party fell: the run is lost.'),
 		h('p', { class: 'small' }, `${fmt(r.rounds)} rounds, ${fmt(r.acts_reached)} act${r.acts_reached === 1 ? '' : 's'} reached.`),
-		h('div', { class: 'scroll' }, h('table', { class: 'list summary-table' },
+		scroller('Scores', h('table', { class: 'list summary-table' },
 			h('thead', {}, h('tr', {}, ['Scoundrel', 'Score', 'Kills', 'Gold'].map((c) => h('th', { scope: 'col' }, c)))),
 			ps.map((p) => h('tbody', { class: p.seat === t.you ? 'mine' : '' },
 				h('tr', {}, h('th', { scope: 'row' }, t.seatName(p.seat) + (p.seat === t.you ? ' (you)' : '')),
