@@ -250,6 +250,21 @@ void cl_forget_node(cluster *c, const char *node)
 	}
 }
 
+/* Our players' seats at other nodes' tables (node `to`, NULL: all) missed
+ * what was sent while the bus was down: each says hello again, and the
+ * owners send it a snapshot of their tables (cluster.c, on_hello). Sent
+ * when our bus comes up, and to a node whose bus comes up after ours. */
+static void say_hellos(cluster *c, const char *to)
+{
+	char id[24];
+	for (session *s = c->a->sessions; s; s = s->next)
+		if (s->state == SESSION_READY && s->pl && s->pl->sess == s) {
+			cl_num(id, sizeof id, (uint64_t)s->pl->id);
+			const char *w[] = {id};
+			cl_publish(c, to, "hello", w, 1, NULL, 0);
+		}
+}
+
 static void on_sync(bus *b, const bus_frame *f, void *ud)
 {
 	(void)b;
@@ -260,6 +275,7 @@ static void on_sync(bus *b, const bus_frame *f, void *ud)
 		return;
 	cl_forget_node(c, f->from);
 	cl_announce(c, f->from);
+	say_hellos(c, f->from);
 }
 
 void cl_on_state(bus *b, bool up, void *ud)
@@ -267,10 +283,11 @@ void cl_on_state(bus *b, bool up, void *ud)
 	(void)b;
 	cluster *c = ud;
 	log_info("cluster", "bus %s", up ? "up" : "down");
-	if (up) {
-		cl_publish(c, NULL, "sync", NULL, 0, NULL, 0);
-		cl_announce(c, NULL);
-	}
+	if (!up)
+		return;
+	cl_publish(c, NULL, "sync", NULL, 0, NULL, 0);
+	cl_announce(c, NULL);
+	say_hellos(c, NULL);
 }
 
 /* ---- hooks from lobby.c and admin.c ------------------------------------ */
