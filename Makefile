@@ -191,13 +191,15 @@ FUZZ_SRC := $(wildcard tests/fuzz/*.c)
 FUZZ_SECONDS ?= 60
 FUZZ_JOBS ?= 1
 FUZZ_TARGETS := proto game table client json config http
-FUZZ_SAN ?= -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
+FUZZ_SAN ?= -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
+	-fsanitize-coverage-ignorelist=tests/fuzz/no_coverage.txt
 $(BUILD)/tests/test_fuzz_regress: $(call obj,$(FUZZ_SRC))
 # The harness is not coverage-instrumented (sanitizers stay): its compares
 # of whole views would cost more than the code under test and feed the
 # fuzzer features of its own. A no-op outside the fuzz build.
 comma := ,
-$(BUILD)/tests/fuzz/%.o: ALL_CFLAGS := $(subst fuzzer-no-link$(comma),,$(ALL_CFLAGS))
+$(BUILD)/tests/fuzz/%.o: ALL_CFLAGS := $(filter-out -fsanitize-coverage-%,\
+	$(subst fuzzer-no-link$(comma),,$(ALL_CFLAGS)))
 
 .PHONY: fuzz fuzz-build fuzz-bench
 fuzz-build:

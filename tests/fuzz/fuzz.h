@@ -90,10 +90,27 @@ uint32_t fuzz_u32(fuzz_in *in);
 uint64_t fuzz_u64(fuzz_in *in);
 bool fuzz_left(const fuzz_in *in);
 
+struct game_kind;
+
+/* The overrides that make a kind's game small where its config allows it
+ * (crawl: the smallest level, a low round cap), as a new JSON object, or
+ * NULL for a kind that has none. A game to its end, played by its AI, then
+ * costs what a gems or deepfall game does; the targets let an input ask
+ * for it. */
+cJSON *fuzz_small_config(const struct game_kind *k);
+
 /* Prints j compactly, checks that the text parses back to an equal tree
  * (so every view, option list and event a client gets is valid JSON) and
  * returns the text (caller frees). `what` names it in a failure. */
 char *fuzz_json_text(const cJSON *j, const char *what);
+
+/* Parses text the harness only looks at (NULL when it is not JSON) into
+ * scratch memory reused from one parse to the next: the tree is valid
+ * until the next fuzz_scratch_parse and is deleted before it with
+ * fuzz_scratch_delete (never cJSON_Delete). The code under test never
+ * sees it. */
+cJSON *fuzz_scratch_parse(const char *s, size_t len);
+void fuzz_scratch_delete(cJSON *j);
 
 /* Checks that j is a tree JSON text can carry (no NaN, no infinity, every
  * member keyed: the one thing that makes a tree print to text that does

@@ -12,7 +12,13 @@
  *   config   1 byte   low 3 bits: how many tweaks of the default config
  *                     JSON follow (4 bytes each: key, op, value16);
  *                     bit 3: a tweaked shared state too (same tweaks);
- *                     bit 4: once the bytes run out, let the AI finish
+ *                     bit 4: once the bytes run out, the AI plays on;
+ *                     bit 5: start from the kind's small config
+ *                     (fuzz_small_config: crawl on a small level with a
+ *                     low round cap), tweaks on top
+ *   playout  1 byte   only with bit 4: 0x00-0xFE, at most byte/4 AI
+ *                     decisions (enough to end a gems or deepfall game);
+ *                     0xFF, to the game's end, which the AI must reach
  *   then, per decision:
  *     op     1 byte   bit 7: give a non-pending seat a choice;
  *                     bit 6: parse a mutated JSON choice first (4 bytes);
@@ -41,7 +47,8 @@
 #include "../../server/games/game.h"
 #include "../../server/table.h"
 
-#define MAX_DECISIONS 600   /* bytes bound a game anyway; this bounds playout */
+#define MAX_DECISIONS 300   /* sets an input's bytes may make */
+#define PLAYOUT_TO_END 0xFF /* the playout byte that plays to the end */
 #define PLAYOUT_MAX 20000   /* decisions an AI-only game may take to end */
 #define MAX_OPTS_CHECKED 4 /* options per seat whose JSON round trip is checked */
 
@@ -372,13 +379,22 @@ static void log_append(game_run *r, const game_choice *set)
 	r->n_log++;
 }
 
+/* The viewer (-1: the spectator) looked at in this decision: each in turn
+ * over a game. */
+static int viewer_now(const game_run *r)
+{
+	return (int)(r->n_log % (size_t)(r->seats + 1)) - 1;
+}
+
 /* Applies a set; checks that legality decides acceptance and that a
  * refused set changed nothing. Returns the kind's code. */
 static int apply_checked(game_run *r, const game_choice *set, bool legal)
 {
-	/* The spectator and one seat, in turn: the replay at the end compares
-	 * everything, hidden state included, once the log has played out. */
-	int who = (int)(r->n_log % (size_t)(r->seats + 1)) - 1;
+	/* One viewer per decision, in turn (what a refused set must leave as
+	 * it was: seen() has it from the decision's start): the replay at the
+	 * end compares everything, hidden state included, once the log has
+	 * played out. */
+	int who = viewer_now(r);
 	const cJSON *before = legal ? NULL : seen(r, who);
 	size_t n_ev = r->evs.len;
 	char err[256] = "";
@@ -474,19 +490,25 @@ static void check_replay(game_run *r, const cJSON *config_json, const cJSON *sha
 
 /* ---- the target ------------------------------------------------------------ */
 
-static void *make_config(const game_kind *k, fuzz_in *in, uint8_t ntweaks, const char **pool,
-			 int npool, cJSON **json_out)
+/* The default config, or the kind's small one (small), with ntweaks
+ * tweaks; NULL when the kind refuses the result. */
+static void *make_config(const game_kind *k, fuzz_in *in, uint8_t ntweaks, bool small,
+			 const char **pool, int npool, cJSON **json_out)
 {
 	char err[256] = "";
 	void *cfg = k->config_new(NULL, err, sizeof err);
 	FUZZ_CHECK(cfg, "%s: the default config is refused: %s", k->name, err);
 	cJSON *j = k->config_json(cfg);
 	free(fuzz_json_text(j, "config_json"));
-	if (ntweaks == 0) {
+	cJSON *smaller = small ? fuzz_small_config(k) : NULL;
+	if (ntweaks == 0 && !smaller) {
 		*json_out = j;
 		return cfg;
 	}
 	k->config_free(cfg);
+	for (cJSON *m = smaller ? smaller->child : NULL; m; m = m->next)
+		cJSON_ReplaceItemInObjectCaseSensitive(j, m->string, cJSON_Duplicate(m, true));
+	cJSON_Delete(smaller);
 	for (int i = 0; i < ntweaks; i++) {
 		uint8_t key = fuzz_u8(in), op = fuzz_u8(in);
 		tweak(j, key, op, fuzz_u16(in), pool, npool);
@@ -565,6 +587,7 @@ int fuzz_game_one(const uint8_t *data, size_t size)
 	}
 	uint64_t seed = fuzz_u64(&in);
 	uint8_t cb = fuzz_u8(&in);
+	uint8_t playout = (cb & 0x10) ? fuzz_u8(&in) : 0;
 
 	const char *pool[64];
 	int npool = 0;
@@ -581,7 +604,7 @@ int fuzz_game_one(const uint8_t *data, size_t size)
 	}
 
 	cJSON *config_json = NULL, *shared_json = NULL;
-	void *cfg = make_config(k, &in, cb & 7, pool, npool, &config_json);
+	void *cfg = make_config(k, &in, cb & 7, cb & 0x20, pool, npool, &config_json);
 	if (!cfg) {
 		cJSON_Delete(fresh_shared);
 		return 0;
@@ -615,11 +638,14 @@ int fuzz_game_one(const uint8_t *data, size_t size)
 		apply_checked(&r, set, legal);
 		check_decision(&r);
 		if (legal) /* views are valid JSON: one viewer each time, in turn */
-			seen(&r, d % (seats + 1) - 1);
+			seen(&r, viewer_now(&r));
 	}
 	if ((cb & 0x10) && !k->is_over(r.st)) {
-		/* The AI alone must bring the game to its end. */
-		for (int d = 0; d < PLAYOUT_MAX && !k->is_over(r.st); d++) {
+		/* The AI plays on, a few dozen decisions at most unless the
+		 * input asks for the end (a crawl game's is hundreds away),
+		 * which the AI alone must then reach. */
+		int most = playout == PLAYOUT_TO_END ? PLAYOUT_MAX : playout / 4;
+		for (int d = 0; d < most && !k->is_over(r.st); d++) {
 			game_choice set[GAME_MAX_SEATS];
 			uint32_t p = k->pending(r.st);
 			for (int s = 0; s < seats; s++)
@@ -630,8 +656,8 @@ int fuzz_game_one(const uint8_t *data, size_t size)
 			log_append(&r, set);
 			check_events(&r, n_ev);
 		}
-		FUZZ_CHECK(k->is_over(r.st), "%s: not over after %d AI decisions", k->name,
-			   PLAYOUT_MAX);
+		FUZZ_CHECK(playout != PLAYOUT_TO_END || k->is_over(r.st),
+			   "%s: not over after %d AI decisions", k->name, PLAYOUT_MAX);
 		check_decision(&r);
 	}
 	if (k->is_over(r.st))

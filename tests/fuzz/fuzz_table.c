@@ -11,8 +11,11 @@
  *
  * Byte layout: kind, seats, seed (8 bytes), flags (bit 0: the host makes
  * what it is asked to durable at once; bit 1: private table; bit 2: the
- * host persists a game's start, bit 3 its record, before they go out),
- * then operations of one opcode byte and its argument bytes (see run_op).
+ * host persists a game's start, bit 3 its record, before they go out;
+ * bit 4: the kind's small config, fuzz_small_config, so that a crawl game
+ * can reach its end within an input), then operations of one opcode byte
+ * and its argument bytes (see run_op). The fast-forwards of an input play
+ * at most MAX_FORWARD decisions in all (a game of gems or deepfall).
  *
  * Invariants (table.h): return codes are table_err values; a refused
  * operation sends nothing and leaves the table as it was (every member's
@@ -34,7 +37,15 @@
 #include "../../server/table.h"
 
 #define NPLAYERS 5 /* player ids 1..5 */
+/* What a viewer is shown: 0..NPLAYERS the snapshot of a stranger and of
+ * each player; STATE_VIEW the accessors and the lobby summary. */
+#define STATE_VIEW (NPLAYERS + 1)
+/* A player's snapshot is its seat's, or the spectator's when it has no
+ * seat (table.h): what a viewer is shown is 0 (the spectator's), 1 + a
+ * seat, or SHOWN_STATE, and viewers shown the same are looked at once. */
+#define SHOWN_STATE (GAME_MAX_SEATS + 1)
 #define MAX_OPS 150
+#define MAX_FORWARD 64 /* decisions the fast-forwards of an input play */
 
 typedef struct run {
 	const game_kind *k;
@@ -49,8 +60,11 @@ typedef struct run {
 	bool in_callback;
 	int finished;                  /* finished() calls */
 	uint64_t version;              /* operations that went through */
-	cJSON *seen[NPLAYERS + 2];     /* views at seen_at (see seen()) */
-	uint64_t seen_at[NPLAYERS + 2];
+	uint64_t replayed_at;          /* version at the last check_replay */
+	int forwarded;                 /* decisions fast-forwarded so far */
+	cJSON *seen[SHOWN_STATE + 1];  /* what is shown, at seen_at (see seen()) */
+	uint64_t seen_at[SHOWN_STATE + 1];
+	int shows[NPLAYERS + 2];       /* what each viewer was shown last */
 } run;
 
 static const char *const names[NPLAYERS + 1] = {"", "ann", "bob", "cy", "dee", "eve"};
@@ -64,7 +78,7 @@ static void h_send(void *ud, uint64_t player, const char *json, size_t len)
 	FUZZ_CHECK(player >= 1 && player <= NPLAYERS, "sent to player %llu",
 		   (unsigned long long)player);
 	FUZZ_CHECK(strlen(json) == len, "send: length %zu, text %zu", len, strlen(json));
-	cJSON *m = cJSON_ParseWithLength(json, len);
+	cJSON *m = fuzz_scratch_parse(json, len);
 	FUZZ_CHECK(m && cJSON_IsObject(m), "send: not a JSON object: %.200s", json);
 	const cJSON *type = cJSON_GetObjectItemCaseSensitive(m, "type");
 	const cJSON *tid = cJSON_GetObjectItemCaseSensitive(m, "table");
@@ -82,7 +96,7 @@ static void h_send(void *ud, uint64_t player, const char *json, size_t len)
 			   type->valuestring);
 		r->last_seq[player] = s;
 	}
-	cJSON_Delete(m);
+	fuzz_scratch_delete(m);
 }
 
 static const void *h_shared(void *ud, const game_kind *k)
@@ -161,10 +175,6 @@ static void h_finished(void *ud, table *t)
 
 /* ---- observation ---- */
 
-/* What a viewer is shown: 0..NPLAYERS the snapshot of a stranger and of
- * each player; STATE_VIEW the accessors and the lobby summary. */
-#define STATE_VIEW (NPLAYERS + 1)
-
 /* Members that depend on the clock, not on the table's state. */
 static const char *const clock_keys[] = {"deadline", "closes_in_ms", NULL};
 
@@ -185,20 +195,27 @@ static cJSON *look(const run *r, int v)
 	return o;
 }
 
+static int shown(const run *r, int v)
+{
+	return v == STATE_VIEW ? SHOWN_STATE : 1 + table_seat_of(r->t, (uint64_t)v);
+}
+
 /* Viewer v's view of the table as it is now, from the cache when no
  * operation has gone through since it was taken (a refused one changes
- * nothing: that is checked). Each view is checked once per state of the
- * table to be a tree JSON text can carry; what the table sends is parsed
- * from its text (h_send), and check_replay prints and reads back. */
+ * nothing: that is checked), or when a viewer shown the same has been
+ * looked at. Each view taken is checked to be a tree JSON text can carry;
+ * what the table sends is parsed from its text (h_send), and check_replay
+ * prints and reads back. */
 static const cJSON *seen(run *r, int v)
 {
-	if (r->seen_at[v] != r->version) {
-		cJSON_Delete(r->seen[v]);
-		r->seen[v] = look(r, v);
-		fuzz_json_check(r->seen[v], v == STATE_VIEW ? "summary" : "snapshot");
-		r->seen_at[v] = r->version;
+	int what = r->shows[v] = shown(r, v);
+	if (r->seen_at[what] != r->version) {
+		cJSON_Delete(r->seen[what]);
+		r->seen[what] = look(r, v);
+		fuzz_json_check(r->seen[what], v == STATE_VIEW ? "summary" : "snapshot");
+		r->seen_at[what] = r->version;
 	}
-	return r->seen[v];
+	return r->seen[what];
 }
 
 /* The viewers an operation is checked against: every member now and then;
@@ -240,13 +257,16 @@ static void check_accessors(const run *r)
 		FUZZ_CHECK(table_game(t) && !r->k->is_over(table_game(t)), "playing, game over");
 }
 
-/* The log replays to the game the table holds. */
-static void check_replay(const run *r)
+/* The log replays to the game the table holds. Once per state of the
+ * table: a refused operation changes nothing (that is checked), so a
+ * second replay of the same state would repeat the first. */
+static void check_replay(run *r)
 {
 	const table *t = r->t;
 	const game_state *g = table_game(t);
-	if (!g)
+	if (!g || r->replayed_at == r->version)
 		return;
+	r->replayed_at = r->version;
 	size_t n = 0;
 	const game_choice *log = table_log(t, &n);
 	cJSON *rec = table_record_json(t);
@@ -291,9 +311,10 @@ static cJSON *some_choice(const run *r, fuzz_in *in, int seat)
 	return v;
 }
 
-/* Up to `rounds` decisions where every seated human picks an option (the
- * k-th, rotating), the host makes each durable and the loop runs: games
- * reach their end (results, rematches) within a short input. */
+/* Up to `rounds` decisions (within the input's MAX_FORWARD) where every
+ * seated human picks an option (the k-th, rotating), the host makes each
+ * durable and the loop runs: games reach their end (results, rematches)
+ * within a short input. */
 static void fast_forward(run *r, uv_loop_t *loop, uint8_t rounds)
 {
 	table *t = r->t;
@@ -303,7 +324,9 @@ static void fast_forward(run *r, uv_loop_t *loop, uint8_t rounds)
 		r->start_game = 0;
 		table_start_durable(t, game, true);
 	}
-	for (int i = 0; i < rounds && table_get_state(t) == TABLE_PLAYING; i++) {
+	for (int i = 0; i < rounds && r->forwarded < MAX_FORWARD &&
+			table_get_state(t) == TABLE_PLAYING;
+	     i++, r->forwarded++) {
 		const game_state *g = table_game(t);
 		uint32_t p = r->k->pending(g);
 		for (int s = 0; s < table_get_settings(t)->seats; s++) {
@@ -379,6 +402,14 @@ static void durable(run *r, uint8_t which)
 	}
 }
 
+/* Whether run_op can refuse operation op: the others (the host's, the
+ * loop's, checks, fast-forwards, resume, connection changes) return
+ * TABLE_OK, so there is no refusal to compare a snapshot with. */
+static bool refusable(uint8_t op)
+{
+	return op % 16 <= 10 && op % 16 != 7;
+}
+
 /* One operation; returns its table_err (or TABLE_OK for those without). */
 static int run_op(run *r, fuzz_in *in, uv_loop_t *loop)
 {
@@ -428,6 +459,10 @@ static int run_op(run *r, fuzz_in *in, uv_loop_t *loop)
 	case 12: {
 		bool snap = false;
 		uint64_t since = fuzz_u8(in) < 0x80 ? r->last_seq[p] : fuzz_u16(in);
+		/* A player resuming from an older seq than it got is sent the
+		 * updates after that one again, in order (table.h). */
+		if (since < r->last_seq[p])
+			r->last_seq[p] = since;
 		int rc = table_resume(t, p, since, &snap);
 		FUZZ_CHECK(rc == TABLE_OK || rc == TABLE_ERR_NOT_SEATED, "resume: %d", rc);
 		FUZZ_CHECK(rc != TABLE_OK || table_has_member(t, p), "resume for a non-member");
@@ -475,7 +510,9 @@ int fuzz_table_one(const uint8_t *data, size_t size)
 		host.start = h_start;
 	if (flags & 8)
 		host.record = h_record;
+	cJSON *small = (flags & 0x10) ? fuzz_small_config(r.k) : NULL;
 	table_settings s = {
+		.config = small,
 		.id = 7,
 		.lobby = 1,
 		.kind = r.k,
@@ -493,18 +530,22 @@ int fuzz_table_one(const uint8_t *data, size_t size)
 	snprintf(s.host_name, sizeof s.host_name, "ann");
 	if (s.private_table)
 		snprintf(s.password, sizeof s.password, "pw");
-	for (int v = 0; v <= STATE_VIEW; v++)
+	for (int v = 0; v <= SHOWN_STATE; v++)
 		r.seen_at[v] = UINT64_MAX; /* none yet */
+	r.replayed_at = UINT64_MAX;
 	r.t = table_new(&loop, &host, &s, err, sizeof err);
 	FUZZ_CHECK(r.t, "table_new: %s", err);
+	cJSON_Delete(small); /* the table keeps its own copy */
 	uint64_t seq = table_seq(r.t);
 
 	for (int i = 0; i < MAX_OPS && fuzz_left(&in); i++) {
-		/* Every member's view now and then; the acting player's (and a
-		 * stranger's) at every operation. */
+		/* Before an operation that can be refused: every member's view
+		 * now and then, else the acting player's and a stranger's. */
+		uint8_t op = in.p[0];
 		uint64_t actor = in.n >= 2 ? 1 + in.p[1] % NPLAYERS : 0;
+		bool looks_only = op % 16 == 13; /* check_replay */
 		uint64_t only = i % 8 == 0 ? 0 : actor;
-		for (int v = 0; v <= STATE_VIEW; v++)
+		for (int v = 0; v <= STATE_VIEW && refusable(op); v++)
 			if (watched(v, only))
 				seen(&r, v);
 		uint64_t sent = r.sent;
@@ -515,16 +556,23 @@ int fuzz_table_one(const uint8_t *data, size_t size)
 			FUZZ_CHECK(r.sent == sent, "a refused operation (%s) sent %llu messages",
 				   table_err_code(rc), (unsigned long long)(r.sent - sent));
 			char what[96];
+			bool done[SHOWN_STATE + 1] = {0};
 			for (int v = 0; v <= STATE_VIEW; v++) {
 				if (!watched(v, only))
 					continue;
+				int was = r.shows[v], is = shown(&r, v);
+				FUZZ_CHECK(is == was, "viewer %d is shown %d, not %d, after a refused "
+					   "operation (%s)", v, is, was, table_err_code(rc));
+				if (done[is])
+					continue;
+				done[is] = true;
 				cJSON *now = look(&r, v);
 				snprintf(what, sizeof what, "viewer %d's snapshot after a refused "
 					 "operation (%s)", v, table_err_code(rc));
-				fuzz_json_same(r.seen[v], now, clock_keys, what);
+				fuzz_json_same(r.seen[is], now, clock_keys, what);
 				cJSON_Delete(now);
 			}
-		} else {
+		} else if (!looks_only) {
 			r.version++;
 		}
 		FUZZ_CHECK(table_seq(r.t) >= seq, "seq went back");
@@ -538,7 +586,7 @@ int fuzz_table_one(const uint8_t *data, size_t size)
 	FUZZ_CHECK(uv_loop_close(&loop) == 0, "a handle was left open on the loop");
 	if (r.shared)
 		r.k->shared_free(r.shared);
-	for (int v = 0; v <= STATE_VIEW; v++)
+	for (int v = 0; v <= SHOWN_STATE; v++)
 		cJSON_Delete(r.seen[v]);
 	return 0;
 }

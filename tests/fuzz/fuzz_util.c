@@ -5,6 +5,7 @@
 #include "fuzz.h"
 
 #include "../../proto/json_out.h"
+#include "../../server/games/game.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -50,6 +51,16 @@ uint64_t fuzz_u64(fuzz_in *in)
 }
 
 bool fuzz_left(const fuzz_in *in) { return in->n > 0; }
+
+cJSON *fuzz_small_config(const game_kind *k)
+{
+	/* The smallest level and a 600-round cap (C1, C44): an AI game of 2
+	 * seats ends in about 220 decisions instead of 500, most in the
+	 * last act and some with the devil slain. */
+	if (!strcmp(k->name, "crawl"))
+		return cJSON_Parse("{\"width\":24,\"height\":12,\"max_rounds\":600}");
+	return NULL;
+}
 
 /* A node's type, as cJSON_IsNumber() and the like test it (inline: the
  * tree walks below visit every node of every view). */
@@ -140,6 +151,61 @@ void fuzz_json_check(const cJSON *j, const char *what)
 
 bool fuzz_json_printable(const cJSON *j) { return !unprintable(j, false); }
 
+/* ---- scratch trees ----
+ * Text the harness parses only to look at it is parsed into an arena that
+ * the next parse reuses: ASan's allocator, at two allocations per node,
+ * would cost more than the code that wrote the text. What does not fit
+ * (the arena grows to the largest tree seen) comes from malloc, and goes
+ * back to it when the tree is deleted. */
+static struct {
+	char *buf;
+	size_t cap, used, missing;
+} arena;
+
+static void *scratch_alloc(size_t n)
+{
+	n = (n + 15) & ~(size_t)15;
+	if (arena.buf && n <= arena.cap - arena.used) {
+		void *p = arena.buf + arena.used;
+		arena.used += n;
+		return p;
+	}
+	arena.missing += n;
+	return malloc(n);
+}
+
+static void scratch_free(void *p)
+{
+	uintptr_t at = (uintptr_t)p, from = (uintptr_t)arena.buf;
+	if (!(at >= from && at - from < arena.cap))
+		free(p);
+}
+
+static cJSON_Hooks scratch_hooks = {scratch_alloc, scratch_free};
+
+cJSON *fuzz_scratch_parse(const char *s, size_t len)
+{
+	if (arena.missing) {
+		arena.cap = (arena.cap + arena.missing) * 2;
+		free(arena.buf);
+		arena.buf = malloc(arena.cap);
+		FUZZ_CHECK(arena.buf, "out of memory");
+		arena.missing = 0;
+	}
+	arena.used = 0;
+	cJSON_InitHooks(&scratch_hooks);
+	cJSON *j = cJSON_ParseWithLength(s, len);
+	cJSON_InitHooks(NULL);
+	return j;
+}
+
+void fuzz_scratch_delete(cJSON *j)
+{
+	cJSON_InitHooks(&scratch_hooks);
+	cJSON_Delete(j);
+	cJSON_InitHooks(NULL);
+}
+
 char *fuzz_json_text(const cJSON *j, const char *what)
 {
 	FUZZ_CHECK(j, "%s: NULL instead of a JSON tree", what);
@@ -148,11 +214,11 @@ char *fuzz_json_text(const cJSON *j, const char *what)
 	FUZZ_CHECK(s && strlen(s) == len, "%s: json_print failed or miscounted", what);
 	FUZZ_CHECK(!unprintable(j, false), "%s: holds a NaN, an infinity or a member without "
 		   "a key: %.300s", what, s);
-	cJSON *back = cJSON_ParseWithLength(s, len);
+	cJSON *back = fuzz_scratch_parse(s, len);
 	FUZZ_CHECK(back, "%s: printed text is not valid JSON: %.200s", what, s);
 	FUZZ_CHECK(same(j, back, NULL), "%s: the text does not read back to the same tree: %.300s",
 		   what, s);
-	cJSON_Delete(back);
+	fuzz_scratch_delete(back);
 	return s;
 }
 
