@@ -567,4 +567,7 @@ void cluster_metrics(const cluster *c, buf *out)
 			(double)c->forward_timeouts);
 	metrics_counter(out, "lair_tables_claimed_total",
 			"Live tables of dead nodes this node took over.", (double)c->claimed);
+	metrics_histogram(out, "lair_takeover_seconds",
+			  "Tables taken over: from their node's last sign of life (its last lease "
+			  "renewal) to this node taking them.", &c->takeover);
 }

@@ -43,6 +43,7 @@ struct cluster {
 	store_req *claim_req;
 	int grace_ms;
 	uint64_t claimed;
+	metrics_hist takeover; /* lair_takeover_seconds */
 	/* Nodes declared gone: whatever they still send (a hung node woken
 	 * before it learns it was fenced) is dropped. Ids are never reused. */
 	char (*gone)[BUS_MAX_NODE + 1];

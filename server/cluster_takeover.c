@@ -82,6 +82,8 @@ static void claim_done(void *ud, int err, const store_live_table *v, size_t n)
 		return;
 	c->claimed += n;
 	tables_restore_these(a, v, n);
+	for (size_t i = 0; i < n; i++)
+		metrics_hist_observe(&c->takeover, (double)MAX(v[i].silent_ms, 0) / 1000.0);
 	int64_t told[16];
 	size_t n_told = 0;
 	for (size_t i = 0; i < n; i++) {

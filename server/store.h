@@ -331,6 +331,10 @@ typedef struct store_live_table {
 				   * (store_live_quarantine) */
 	int64_t quarantined_at;
 	int64_t taken_from;       /* store_live_claim(): the node it belonged to */
+	int64_t silent_ms;        /* ... and how long that node had given no
+				   * sign of life (since its last lease
+				   * renewal, PostgreSQL's clock): an upper
+				   * bound of the time the table stood still */
 } store_live_table;
 
 /* Records a table that started a game. STORE_ERR_EXISTS if table_id is

@@ -1014,6 +1014,7 @@ static int op_live_claim(store *st, store_req *r)
 	pgp p = {0};
 	p_i64(&p, st->pg->node);
 	p_i64(&p, STORE_CLAIM_SEQ_GAP);
+	p_i64(&p, store_pg_lease_ms);
 	PGresult *res;
 	err = pg_exec(st, "WITH orphans AS (SELECT count(*) AS n FROM live_tables WHERE owner IN "
 		      "(SELECT id FROM nodes WHERE gone_at IS NOT NULL)), "
@@ -1027,13 +1028,16 @@ static int op_live_claim(store *st, store_req *r)
 		      "WHERE d.table_id = t.table_id), 0)) + $2 "
 		      "FROM mine WHERE t.table_id = mine.table_id RETURNING t.table_id, t.kind, "
 		      "t.config, t.seed, t.seats, t.shared, t.meta, t.started_at, t.quarantined, "
-		      "t.quarantined_at, t.last_seq, mine.owner", &p, &res, "claiming tables");
+		      "t.quarantined_at, t.last_seq, mine.owner, (SELECT (extract(epoch FROM now() - "
+		      "(n.lease_until - $3 * interval '1 ms')) * 1000)::bigint FROM nodes n "
+		      "WHERE n.id = mine.owner)", &p, &res, "claiming tables");
 	if (err)
 		return err;
 	int n = PQntuples(res);
 	r->out.live = n ? xcalloc((size_t)n, sizeof *r->out.live) : NULL;
 	for (int row = 0; row < n; row++) {
 		live_row(r, res, row, &r->out.live[r->out.n_live]);
+		r->out.live[r->out.n_live].silent_ms = col_i64(res, row, 12);
 		r->out.live[r->out.n_live++].taken_from = col_i64(res, row, 11);
 	}
 	PQclear(res);

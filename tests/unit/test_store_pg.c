@@ -197,6 +197,7 @@ typedef struct claimed {
 	int64_t ids[16];
 	int64_t last_seq[16];
 	size_t n_decisions[16];
+	int64_t silent_ms[16];
 	char first[16][32]; /* each one's first decision */
 	size_t n;
 } claimed;
@@ -213,6 +214,7 @@ static void cb_claimed(void *ud, int err, const store_live_table *t, size_t n)
 		c->first[c->n][0] = 0;
 		if (t[i].n_decisions)
 			strlcpy_safe(c->first[c->n], t[i].decisions[0].choices_json, 32);
+		c->silent_ms[c->n] = t[i].silent_ms;
 		c->n_decisions[c->n++] = t[i].n_decisions;
 	}
 }
@@ -466,6 +468,9 @@ TEST(store_pg_a_hung_node_is_fenced_when_its_lease_runs_out)
 	}
 	CHECK_EQ(x.n, 1);
 	CHECK_EQ(x.ids[0], 30);
+	/* Taken because its lease ran out: silent for a whole lease at least. */
+	CHECK_MSG(x.silent_ms[0] >= store_pg_lease_ms, "silent %lld ms",
+		  (long long)x.silent_ms[0]);
 	kill(pid, SIGCONT);
 	char byte = 1;
 	CHECK(write(go, &byte, 1) == 1);
