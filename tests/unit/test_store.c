@@ -90,7 +90,9 @@ static bool env_start(env *e)
 	return e->st != NULL;
 }
 
-static bool env_open(env *e)
+/* A fresh database and the loop, no store yet (a test that forks does it
+ * before any store thread runs). */
+static bool env_prepare(env *e)
 {
 	memset(e, 0, sizeof *e);
 	strcpy(e->dir, "/tmp/lair-store-XXXXXX");
@@ -102,7 +104,12 @@ static bool env_open(env *e)
 		return false;
 #endif
 	uv_loop_init(&e->loop);
-	return env_start(e);
+	return true;
+}
+
+static bool env_open(env *e)
+{
+	return env_prepare(e) && env_start(e);
 }
 
 static void on_shut(void *ud)

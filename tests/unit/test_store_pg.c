@@ -400,14 +400,18 @@ static int64_t read_node(int fd)
 TEST(store_pg_survivors_take_a_killed_nodes_tables_in_shares)
 {
 	env e;
-	REQUIRE(env_open(&e));
-	store *c = open_second(&e); /* before the death: a start takes every orphan */
-	REQUIRE(c);
+	/* The child is forked before this process runs any store thread: a
+	 * fork while they run can leave the child a lock one of them held
+	 * (under ASan the child hung on its first write). */
+	REQUIRE(env_prepare(&e));
 	int up, go;
 	pid_t pid = child_node(&e, 10, 4, &up, &go);
 	REQUIRE(pid > 0);
 	int64_t dead = read_node(up);
 	REQUIRE(dead > 0);
+	REQUIRE(env_start(&e));
+	store *c = open_second(&e); /* before the death: a start takes every orphan */
+	REQUIRE(c);
 	kill(pid, SIGKILL);
 	REQUIRE(waitpid(pid, NULL, 0) == pid);
 	close(up);
@@ -454,12 +458,13 @@ TEST(store_pg_a_hung_node_is_fenced_when_its_lease_runs_out)
 	int saved = store_pg_lease_ms;
 	store_pg_lease_ms = 600;
 	env e;
-	REQUIRE(env_open(&e));
+	REQUIRE(env_prepare(&e)); /* forks first, as above */
 	int up, go;
 	pid_t pid = child_node(&e, 30, 1, &up, &go);
 	REQUIRE(pid > 0);
 	int64_t hung = read_node(up);
 	REQUIRE(hung > 0);
+	REQUIRE(env_start(&e));
 	kill(pid, SIGSTOP);
 	claimed x = {0};
 	for (int i = 0; i < 100 && x.n == 0; i++) {
