@@ -16,35 +16,7 @@
 
 #include "../../server/games/crawl/crawl.h"
 #include "../test.h"
-
-/* FNV-1a over 64-bit words: order-sensitive, no external dependency. */
-static void mix(uint64_t *h, int64_t v)
-{
-	uint64_t x = (uint64_t)v;
-	for (int i = 0; i < 8; i++) {
-		*h ^= x & 0xff;
-		*h *= 0x100000001b3ULL;
-		x >>= 8;
-	}
-}
-
-static void mix_str(uint64_t *h, const char *s)
-{
-	for (; *s; s++) {
-		*h ^= (unsigned char)*s;
-		*h *= 0x100000001b3ULL;
-	}
-	mix(h, 0);
-}
-
-#define FNV0 0xcbf29ce484222325ULL
-
-#define CHECK_HASH(got, want)                                                             \
-	do {                                                                              \
-		uint64_t got_ = (got);                                                    \
-		CHECK_MSG(got_ == (want), "hash %#018llx, pinned %#018llx",               \
-			  (unsigned long long)got_, (unsigned long long)(want));         \
-	} while (0)
+#include "pin_hash.h"
 
 /* Everything a finished run leaves. */
 static void mix_final(uint64_t *h, const cr_game *g)
@@ -161,14 +133,6 @@ TEST(crawl_pin_ai_choices_and_events)
 	CHECK_HASH(h, 0x8591e61da4f9f659ULL);
 }
 
-static void mix_json(uint64_t *h, cJSON *j)
-{
-	char *s = cJSON_PrintUnformatted(j);
-	mix_str(h, s ? s : "(null)");
-	free(s);
-	cJSON_Delete(j);
-}
-
 /* The server's path: what each seat and a spectator are shown. */
 TEST(crawl_pin_kind_json_views_events_results)
 {
@@ -193,27 +157,8 @@ TEST(crawl_pin_kind_json_views_events_results)
 			if (j)
 				mix_json(&h, j);
 		}
-		while (!k->is_over(st)) {
-			uint32_t p = k->pending(st);
-			game_choice ch[GAME_MAX_SEATS];
-			for (int s = 0; s < GAME_MAX_SEATS; s++) {
-				ch[s] = GAME_NO_CHOICE;
-				if (s >= seats || !(p >> s & 1))
-					continue;
-				mix_json(&h, k->options_json(st, s));
-				ch[s] = k->ai_choose(st, s);
-				mix_json(&h, k->choice_json(st, s, ch[s]));
-			}
-			mix_json(&h, k->view(st, n % seats));
-			mix_json(&h, k->view(st, -1));
-			game_events_clear(&evs);
-			REQUIRE(k->apply(st, ch, &evs, err, sizeof err) == GAME_OK);
-			for (size_t e = 0; e < evs.len; e++) {
-				cJSON *j = k->event_json(st, &evs.v[e], n % seats);
-				if (j)
-					mix_json(&h, j);
-			}
-		}
+		while (!k->is_over(st))
+			REQUIRE(mix_kind_decision(&h, k, st, seats, n % seats, false, &evs));
 		mix_json(&h, k->result_json(st, (1u << seats) - 1));
 		int64_t v[64];
 		for (int s = -1; s < seats; s++) {

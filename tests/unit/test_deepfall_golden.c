@@ -19,15 +19,7 @@
 #include "../../common/rng.h"
 #include "../test.h"
 #include "deepfall_setup.h"
-
-/* FNV-1a, 64 bits: plenty to notice a changed game. */
-static void mix(uint64_t *h, int64_t v)
-{
-	for (int i = 0; i < 8; i++) {
-		*h ^= (uint64_t)(v >> (8 * i)) & 0xff;
-		*h *= 0x100000001b3ull;
-	}
-}
+#include "pin_hash.h"
 
 static void mix_results(uint64_t *h, const df_game *g)
 {
@@ -68,8 +60,8 @@ static uint64_t play_pinned(const df_config *cfg, int seats, uint64_t seed, long
 	static df_game g;
 	game_events evs = {0};
 	char err[160];
-	uint64_t h = 0xcbf29ce484222325ull;
-	*evh = 0xcbf29ce484222325ull;
+	uint64_t h = FNV0;
+	*evh = FNV0;
 	for (long i = 0; i < games; i++) {
 		game_events *e = i < with_events ? &evs : NULL;
 		game_events_clear(&evs);
@@ -123,30 +115,35 @@ static df_config cfg_branches(void)
 	return c;
 }
 
-static void check_pin(const char *what, uint64_t got, uint64_t want)
-{
-	CHECK_MSG(got == want, "%s: hash %#018llx, pinned %#018llx", what,
-		  (unsigned long long)got, (unsigned long long)want);
-}
-
 /* DF4: the pinned games. The events of the first games and the results of
  * all of them; recording events never changes a game (the results of a run
  * with events equal those of a run without). */
 TEST(deepfall_DF4_golden_games_are_pinned)
 {
 	df_config def = cfg_default(), br = cfg_branches();
-	uint64_t ev, ev0;
-	uint64_t h4 = play_pinned(&def, 4, 1, 1500, 200, &ev);
-	CHECK_EQ(play_pinned(&def, 4, 1, 1500, 0, &ev0), h4); /* events change nothing */
-	check_pin("default, 4 seats, results", h4, 0x5b39a4b2260b1c69ull);
-	check_pin("default, 4 seats, events", ev, 0x1f34fadd88514a4eull);
-	uint64_t h2 = play_pinned(&def, 2, 2, 300, 50, &ev);
-	check_pin("default, 2 seats, results", h2, 0xe1873e0136551723ull);
-	check_pin("default, 2 seats, events", ev, 0xcc53e7aa5c6294e4ull);
-	uint64_t h7 = play_pinned(&def, 7, 3, 300, 50, &ev);
-	check_pin("default, 7 seats, results", h7, 0xa31cd800b89cbc54ull);
-	check_pin("default, 7 seats, events", ev, 0xc49929167601b4baull);
-	uint64_t hb = play_pinned(&br, 4, 4, 500, 50, &ev);
-	check_pin("every branch, 4 seats, results", hb, 0x9e6c2cb426eb7f3full);
-	check_pin("every branch, 4 seats, events", ev, 0x3ddb9057d5700273ull);
+	static const struct {
+		const char *what;
+		bool branches; /* cfg_branches(), else the defaults */
+		int seats;
+		uint64_t seed;
+		long games, with_events;
+		uint64_t results, events; /* the pinned hashes */
+	} pins[] = {
+		{"default, 4 seats", false, 4, 1, 1500, 200, 0x5b39a4b2260b1c69ull, 0x1f34fadd88514a4eull},
+		{"default, 2 seats", false, 2, 2, 300, 50, 0xe1873e0136551723ull, 0xcc53e7aa5c6294e4ull},
+		{"default, 7 seats", false, 7, 3, 300, 50, 0xa31cd800b89cbc54ull, 0xc49929167601b4baull},
+		{"every branch, 4 seats", true, 4, 4, 500, 50, 0x9e6c2cb426eb7f3full, 0x3ddb9057d5700273ull},
+	};
+	for (size_t i = 0; i < sizeof pins / sizeof pins[0]; i++) {
+		const df_config *cfg = pins[i].branches ? &br : &def;
+		uint64_t ev, ev0;
+		uint64_t h = play_pinned(cfg, pins[i].seats, pins[i].seed, pins[i].games,
+					 pins[i].with_events, &ev);
+		if (i == 0) /* events change nothing */
+			CHECK_EQ(play_pinned(cfg, pins[i].seats, pins[i].seed, pins[i].games, 0, &ev0), h);
+		CHECK_MSG(h == pins[i].results, "%s, results: hash %#018llx, pinned %#018llx",
+			  pins[i].what, (unsigned long long)h, (unsigned long long)pins[i].results);
+		CHECK_MSG(ev == pins[i].events, "%s, events: hash %#018llx, pinned %#018llx",
+			  pins[i].what, (unsigned long long)ev, (unsigned long long)pins[i].events);
+	}
 }

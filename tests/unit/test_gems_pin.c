@@ -19,26 +19,7 @@
 
 #include "../../server/games/gems/gems_int.h"
 #include "../test.h"
-
-/* FNV-1a over 64-bit words: order-sensitive, no external dependency. */
-static void mix(uint64_t *h, int64_t v)
-{
-	uint64_t x = (uint64_t)v;
-	for (int i = 0; i < 8; i++) {
-		*h ^= x & 0xff;
-		*h *= 0x100000001b3ULL;
-		x >>= 8;
-	}
-}
-
-static void mix_str(uint64_t *h, const char *s)
-{
-	for (; *s; s++) {
-		*h ^= (unsigned char)*s;
-		*h *= 0x100000001b3ULL;
-	}
-	mix(h, 0);
-}
+#include "pin_hash.h"
 
 /* Everything a finished game leaves: per seat its money, tallies,
  * statistics and achievements; the dungeons; the winners; the ledger. */
@@ -75,13 +56,6 @@ static void mix_final(uint64_t *h, const gems_game *g)
 	}
 }
 
-#define CHECK_HASH(got, want)                                                             \
-	do {                                                                              \
-		uint64_t got_ = (got);                                                    \
-		CHECK_MSG(got_ == (want), "hash %#018llx, pinned %#018llx",               \
-			  (unsigned long long)got_, (unsigned long long)(want));         \
-	} while (0)
-
 static void mix_shared(uint64_t *h, const gems_shared *sh)
 {
 	for (int i = 0; i < GEMS_N_ADV; i++)
@@ -92,7 +66,7 @@ static void mix_shared(uint64_t *h, const gems_shared *sh)
 
 static uint64_t fast_path_hash(int games)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t h = FNV0;
 	gems_shared sh;
 	gems_shared_init(&sh);
 	for (int i = 0; i < games; i++) {
@@ -116,7 +90,7 @@ TEST(gems_pin_10000_ai_games_fast_path)
  * the finished game must equal the one gems_play_ai makes from the seed. */
 TEST(gems_pin_ai_choices_and_events_1_to_9_seats)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t h = FNV0;
 	game_events evs = {0};
 	int differ = 0;
 	for (int n = 0; n < 2700; n++) {
@@ -157,19 +131,11 @@ TEST(gems_pin_ai_choices_and_events_1_to_9_seats)
 	CHECK_HASH(h, 0x7bd9a5350682815bULL);
 }
 
-static void mix_json(uint64_t *h, cJSON *j)
-{
-	char *s = cJSON_PrintUnformatted(j);
-	mix_str(h, s ? s : "(null)");
-	free(s);
-	cJSON_Delete(j);
-}
-
 /* The server's path: what each seat and a spectator are shown. */
 TEST(gems_pin_kind_json_views_events_results)
 {
 	const game_kind *k = &gems_kind;
-	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t h = FNV0;
 	game_events evs = {0};
 	char err[128];
 	for (int n = 0; n < 90; n++) {
@@ -178,30 +144,8 @@ TEST(gems_pin_kind_json_views_events_results)
 		game_state *st = k->create(NULL, seats, 900 + (uint64_t)n, NULL, &evs, err,
 					   sizeof err);
 		REQUIRE(st != NULL);
-		while (!k->is_over(st)) {
-			uint32_t p = k->pending(st);
-			game_choice ch[GAME_MAX_SEATS];
-			for (int s = 0; s < seats; s++) {
-				ch[s] = GAME_NO_CHOICE;
-				if (!(p >> s & 1))
-					continue;
-				mix_json(&h, k->options_json(st, s));
-				ch[s] = k->ai_choose(st, s);
-				mix_json(&h, k->choice_json(st, s, ch[s]));
-			}
-			mix_json(&h, k->view(st, n % seats));
-			mix_json(&h, k->view(st, -1));
-			game_events_clear(&evs);
-			REQUIRE(k->apply(st, ch, &evs, err, sizeof err) == GAME_OK);
-			for (size_t e = 0; e < evs.len; e++) {
-				cJSON *j = k->event_json(st, &evs.v[e], n % seats);
-				if (j)
-					mix_json(&h, j);
-				j = k->event_json(st, &evs.v[e], -1);
-				if (j)
-					mix_json(&h, j);
-			}
-		}
+		while (!k->is_over(st))
+			REQUIRE(mix_kind_decision(&h, k, st, seats, n % seats, true, &evs));
 		mix_json(&h, k->result_json(st, (1u << seats) - 1));
 		k->destroy(st);
 	}

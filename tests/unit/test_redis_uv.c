@@ -153,6 +153,51 @@ static int send_cmd(redis_uv *r, struct ctx *c, const char *a0, const char *a1, 
 	return redis_uv_command(r, on_reply, c, a2 ? 3 : a1 ? 2 : 1, argv, lens);
 }
 
+/* The set-up most tests share: a redis-server of the test's own, a client c
+ * and, for some, a subscriber to "news" on c's loop (both on one loop, as in
+ * laird). fixture_start starts the server and makes the config, which the
+ * test may change before fixture_open opens both and waits until they are
+ * up; fixture_end closes them, checks the loop ends empty and stops the
+ * server. */
+struct fixture {
+	test_redis srv;
+	redis_uv_config cfg;
+	struct ctx c, sub;
+};
+
+static bool fixture_start(struct fixture *f, const char *password)
+{
+	memset(f, 0, sizeof *f);
+	if (password)
+		strcpy(f->srv.password, password);
+	if (!test_redis_start(&f->srv))
+		return false;
+	ctx_init(&f->c);
+	f->cfg = fast_config(f->srv.port);
+	return true;
+}
+
+static void fixture_open(struct fixture *f, bool with_sub)
+{
+	f->c.r = redis_uv_open(&f->c.loop, &f->cfg, on_state, &f->c);
+	if (with_sub) {
+		f->sub.resubscribe_on_up = true;
+		f->sub.r = redis_uv_open(&f->c.loop, &f->cfg, on_state, &f->sub);
+	}
+	CHECK(run_until(&f->c, &f->c.ups, 1, 5000));
+	if (with_sub)
+		CHECK(run_until(&f->c, &f->sub.subscribed, 1, 5000));
+}
+
+static void fixture_end(struct fixture *f)
+{
+	if (f->sub.r)
+		redis_uv_close(f->sub.r);
+	f->sub.r = NULL;
+	ctx_end(&f->c);
+	test_redis_cleanup(&f->srv);
+}
+
 /* ---- the tests ----------------------------------------------------------- */
 
 TEST(connect_refused_is_reported_and_retried)
@@ -204,231 +249,182 @@ TEST(a_listener_that_never_answers_times_out)
 
 TEST(commands_are_answered_in_order)
 {
-	test_redis srv = {0};
-	REQUIRE(test_redis_start(&srv));
-	struct ctx c;
-	ctx_init(&c);
-	redis_uv_config cfg = fast_config(srv.port);
-	c.r = redis_uv_open(&c.loop, &cfg, on_state, &c);
-	CHECK(run_until(&c, &c.ups, 1, 5000));
-	REQUIRE(redis_uv_is_up(c.r));
+	struct fixture f;
+	REQUIRE(fixture_start(&f, NULL));
+	struct ctx *c = &f.c;
+	fixture_open(&f, false);
+	REQUIRE(redis_uv_is_up(c->r));
 	for (int i = 0; i < 100; i++)
-		CHECK_EQ(send_cmd(c.r, &c, "INCR", "k", NULL), 0);
-	CHECK(run_until(&c, &c.replies, 100, 5000));
-	CHECK_EQ(c.last_int, 100); /* the last reply is the last INCR's */
-	CHECK_EQ(c.null_replies, 0);
+		CHECK_EQ(send_cmd(c->r, c, "INCR", "k", NULL), 0);
+	CHECK(run_until(c, &c->replies, 100, 5000));
+	CHECK_EQ(c->last_int, 100); /* the last reply is the last INCR's */
+	CHECK_EQ(c->null_replies, 0);
 	/* Binary-safe arguments. */
 	const char *argv[3] = {"SET", "bin", "a\0b\r\nc"};
 	size_t lens[3] = {3, 3, 6};
-	CHECK_EQ(redis_uv_command(c.r, on_reply, &c, 3, argv, lens), 0);
-	CHECK_EQ(send_cmd(c.r, &c, "STRLEN", "bin", NULL), 0);
-	CHECK(run_until(&c, &c.replies, 102, 5000));
-	CHECK_EQ(c.last_int, 6);
-	ctx_end(&c);
-	test_redis_cleanup(&srv);
+	CHECK_EQ(redis_uv_command(c->r, on_reply, c, 3, argv, lens), 0);
+	CHECK_EQ(send_cmd(c->r, c, "STRLEN", "bin", NULL), 0);
+	CHECK(run_until(c, &c->replies, 102, 5000));
+	CHECK_EQ(c->last_int, 6);
+	fixture_end(&f);
 }
 
 TEST(pubsub_messages_arrive_in_order)
 {
-	test_redis srv = {0};
-	REQUIRE(test_redis_start(&srv));
-	struct ctx pub, sub;
-	ctx_init(&pub);
-	memset(&sub, 0, sizeof sub);
-	/* Both on one loop, as in laird. */
-	redis_uv_config cfg = fast_config(srv.port);
-	pub.r = redis_uv_open(&pub.loop, &cfg, on_state, &pub);
-	sub.r = redis_uv_open(&pub.loop, &cfg, on_state, &sub);
-	sub.resubscribe_on_up = true;
-	CHECK(run_until(&pub, &pub.ups, 1, 5000));
-	CHECK(run_until(&pub, &sub.subscribed, 1, 5000));
-	CHECK_EQ(send_cmd(sub.r, &sub, "PING", NULL, NULL), -1); /* a subscriber only receives */
+	struct fixture f;
+	REQUIRE(fixture_start(&f, NULL));
+	struct ctx *pub = &f.c, *sub = &f.sub;
+	fixture_open(&f, true);
+	CHECK_EQ(send_cmd(sub->r, sub, "PING", NULL, NULL), -1); /* a subscriber only receives */
 	enum { N = 2000 };
 	char num[16];
 	for (int i = 0; i < N; i++) {
 		snprintf(num, sizeof num, "%d", i);
-		CHECK_EQ(send_cmd(pub.r, &pub, "PUBLISH", "news", num), 0);
+		CHECK_EQ(send_cmd(pub->r, pub, "PUBLISH", "news", num), 0);
 	}
-	CHECK(run_until(&pub, &sub.msgs, N, 10000));
-	CHECK_EQ(sub.msgs, N);
-	CHECK(!sub.out_of_order);
-	CHECK(run_until(&pub, &pub.replies, N, 5000));
-	CHECK_EQ(pub.last_int, 1); /* one subscriber received the last one */
+	CHECK(run_until(pub, &sub->msgs, N, 10000));
+	CHECK_EQ(sub->msgs, N);
+	CHECK(!sub->out_of_order);
+	CHECK(run_until(pub, &pub->replies, N, 5000));
+	CHECK_EQ(pub->last_int, 1); /* one subscriber received the last one */
 	/* The subscriber's pings (its channel subscribed again) keep it up
 	 * and deliver nothing as a message. */
 	redis_uv_stats st0, st1;
-	redis_uv_get_stats(sub.r, &st0);
-	int before = sub.msgs;
+	redis_uv_get_stats(sub->r, &st0);
+	int before = sub->msgs;
 	uv_timer_t t;
 	bool expired = false;
-	uv_timer_init(&pub.loop, &t);
+	uv_timer_init(&pub->loop, &t);
 	t.data = &expired;
 	uv_timer_start(&t, on_guard, 350, 0); /* three ping intervals */
 	while (!expired)
-		uv_run(&pub.loop, UV_RUN_ONCE);
+		uv_run(&pub->loop, UV_RUN_ONCE);
 	uv_close((uv_handle_t *)&t, NULL);
-	redis_uv_get_stats(sub.r, &st1);
+	redis_uv_get_stats(sub->r, &st1);
 	CHECK(st1.commands > st0.commands); /* pinged */
-	CHECK_EQ(sub.msgs, before);
-	CHECK_EQ(sub.downs, 0);
-	CHECK_EQ(sub.subscribed, 1);
-	redis_uv_close(sub.r);
-	sub.r = NULL;
-	ctx_end(&pub);
-	test_redis_cleanup(&srv);
+	CHECK_EQ(sub->msgs, before);
+	CHECK_EQ(sub->downs, 0);
+	CHECK_EQ(sub->subscribed, 1);
+	fixture_end(&f);
 }
 
 TEST(killed_server_is_reported_and_the_connection_comes_back)
 {
-	test_redis srv = {0};
-	REQUIRE(test_redis_start(&srv));
-	struct ctx c, sub;
-	ctx_init(&c);
-	memset(&sub, 0, sizeof sub);
-	sub.resubscribe_on_up = true;
-	redis_uv_config cfg = fast_config(srv.port);
-	c.r = redis_uv_open(&c.loop, &cfg, on_state, &c);
-	sub.r = redis_uv_open(&c.loop, &cfg, on_state, &sub);
-	CHECK(run_until(&c, &c.ups, 1, 5000));
-	CHECK(run_until(&c, &sub.subscribed, 1, 5000));
+	struct fixture f;
+	REQUIRE(fixture_start(&f, NULL));
+	struct ctx *c = &f.c, *sub = &f.sub;
+	fixture_open(&f, true);
 	/* kill -9 with a command on its way: its callback gets NULL. */
-	test_redis_signal(&srv, SIGSTOP);
-	CHECK_EQ(send_cmd(c.r, &c, "PING", NULL, NULL), 0);
-	test_redis_kill(&srv);
-	CHECK(run_until(&c, &c.downs, 1, 5000));
-	CHECK_MSG(strstr(c.why, "lost") != NULL, "why: %s", c.why);
-	CHECK(run_until(&c, &sub.downs, 1, 5000));
-	CHECK_EQ(c.null_replies, 1);
-	CHECK_EQ(c.replies, 0);
-	CHECK_EQ(send_cmd(c.r, &c, "PING", NULL, NULL), -1);
+	test_redis_signal(&f.srv, SIGSTOP);
+	CHECK_EQ(send_cmd(c->r, c, "PING", NULL, NULL), 0);
+	test_redis_kill(&f.srv);
+	CHECK(run_until(c, &c->downs, 1, 5000));
+	CHECK_MSG(strstr(c->why, "lost") != NULL, "why: %s", c->why);
+	CHECK(run_until(c, &sub->downs, 1, 5000));
+	CHECK_EQ(c->null_replies, 1);
+	CHECK_EQ(c->replies, 0);
+	CHECK_EQ(send_cmd(c->r, c, "PING", NULL, NULL), -1);
 	/* Back on the same port: both reconnect, the subscriber subscribes
 	 * again and receives. */
-	REQUIRE(test_redis_start(&srv));
-	CHECK(run_until(&c, &c.ups, 2, 5000));
-	CHECK(run_until(&c, &sub.subscribed, 2, 5000));
-	sub.next_expected = 7;
-	CHECK_EQ(send_cmd(c.r, &c, "PUBLISH", "news", "7"), 0);
-	CHECK(run_until(&c, &sub.msgs, 1, 5000));
-	CHECK(!sub.out_of_order);
-	redis_uv_close(sub.r);
-	sub.r = NULL;
-	ctx_end(&c);
-	test_redis_cleanup(&srv);
+	REQUIRE(test_redis_start(&f.srv));
+	CHECK(run_until(c, &c->ups, 2, 5000));
+	CHECK(run_until(c, &sub->subscribed, 2, 5000));
+	sub->next_expected = 7;
+	CHECK_EQ(send_cmd(c->r, c, "PUBLISH", "news", "7"), 0);
+	CHECK(run_until(c, &sub->msgs, 1, 5000));
+	CHECK(!sub->out_of_order);
+	fixture_end(&f);
 }
 
 TEST(stopped_server_is_detected_by_the_timeout)
 {
-	test_redis srv = {0};
-	REQUIRE(test_redis_start(&srv));
-	struct ctx c, sub;
-	ctx_init(&c);
-	memset(&sub, 0, sizeof sub);
-	sub.resubscribe_on_up = true;
-	redis_uv_config cfg = fast_config(srv.port);
-	c.r = redis_uv_open(&c.loop, &cfg, on_state, &c);
-	sub.r = redis_uv_open(&c.loop, &cfg, on_state, &sub);
-	CHECK(run_until(&c, &c.ups, 1, 5000));
-	CHECK(run_until(&c, &sub.subscribed, 1, 5000));
-	test_redis_signal(&srv, SIGSTOP);
+	struct fixture f;
+	REQUIRE(fixture_start(&f, NULL));
+	struct ctx *c = &f.c, *sub = &f.sub;
+	fixture_open(&f, true);
+	test_redis_signal(&f.srv, SIGSTOP);
 	/* No command of ours: the pings find it (PING, and the subscriber's
 	 * SUBSCRIBE again). */
-	CHECK(run_until(&c, &c.downs, 1, 5000));
-	CHECK_MSG(strstr(c.why, "no answer within 400 ms") != NULL, "why: %s", c.why);
-	CHECK(run_until(&c, &sub.downs, 1, 5000));
-	CHECK_MSG(strstr(sub.why, "no answer within 400 ms") != NULL, "why: %s", sub.why);
+	CHECK(run_until(c, &c->downs, 1, 5000));
+	CHECK_MSG(strstr(c->why, "no answer within 400 ms") != NULL, "why: %s", c->why);
+	CHECK(run_until(c, &sub->downs, 1, 5000));
+	CHECK_MSG(strstr(sub->why, "no answer within 400 ms") != NULL, "why: %s", sub->why);
 	/* While it stays stopped, attempts time out (TCP connects, nothing
 	 * answers). */
-	CHECK(run_until(&c, &c.downs, 2, 5000));
-	CHECK_EQ(c.ups, 1);
-	test_redis_signal(&srv, SIGCONT);
-	CHECK(run_until(&c, &c.ups, 2, 5000));
-	CHECK(run_until(&c, &sub.subscribed, 2, 5000));
+	CHECK(run_until(c, &c->downs, 2, 5000));
+	CHECK_EQ(c->ups, 1);
+	test_redis_signal(&f.srv, SIGCONT);
+	CHECK(run_until(c, &c->ups, 2, 5000));
+	CHECK(run_until(c, &sub->subscribed, 2, 5000));
 	redis_uv_stats st;
-	redis_uv_get_stats(c.r, &st);
+	redis_uv_get_stats(c->r, &st);
 	CHECK(st.timeouts >= 2);
 	CHECK_EQ(st.connects, 2);
-	redis_uv_close(sub.r);
-	sub.r = NULL;
-	ctx_end(&c);
-	test_redis_cleanup(&srv);
+	fixture_end(&f);
 }
 
 TEST(auth_with_the_right_and_a_wrong_password)
 {
-	test_redis srv = {0};
-	strcpy(srv.password, "s3cret");
-	REQUIRE(test_redis_start(&srv));
-	struct ctx ok, bad;
-	ctx_init(&ok);
-	memset(&bad, 0, sizeof bad);
-	redis_uv_config cfg = fast_config(srv.port);
-	strcpy(cfg.password, "s3cret");
-	ok.r = redis_uv_open(&ok.loop, &cfg, on_state, &ok);
-	strcpy(cfg.password, "wrong");
-	bad.r = redis_uv_open(&ok.loop, &cfg, on_state, &bad);
-	CHECK(run_until(&ok, &ok.ups, 1, 5000));
-	CHECK_EQ(send_cmd(ok.r, &ok, "SET", "a", "1"), 0);
-	CHECK(run_until(&ok, &ok.replies, 1, 5000));
-	CHECK(run_until(&ok, &bad.downs, 1, 5000));
-	CHECK_MSG(strstr(bad.why, "AUTH:") != NULL, "why: %s", bad.why);
-	CHECK_EQ(bad.ups, 0);
-	redis_uv_close(bad.r);
-	bad.r = NULL;
-	ctx_end(&ok);
-	test_redis_cleanup(&srv);
+	struct fixture f;
+	REQUIRE(fixture_start(&f, "s3cret"));
+	struct ctx *ok = &f.c, *bad = &f.sub; /* bad: a client with a wrong password */
+	strcpy(f.cfg.password, "s3cret");
+	ok->r = redis_uv_open(&ok->loop, &f.cfg, on_state, ok);
+	strcpy(f.cfg.password, "wrong");
+	bad->r = redis_uv_open(&ok->loop, &f.cfg, on_state, bad);
+	CHECK(run_until(ok, &ok->ups, 1, 5000));
+	CHECK_EQ(send_cmd(ok->r, ok, "SET", "a", "1"), 0);
+	CHECK(run_until(ok, &ok->replies, 1, 5000));
+	CHECK(run_until(ok, &bad->downs, 1, 5000));
+	CHECK_MSG(strstr(bad->why, "AUTH:") != NULL, "why: %s", bad->why);
+	CHECK_EQ(bad->ups, 0);
+	fixture_end(&f);
 }
 
 TEST(close_from_a_callback_answers_every_command_once)
 {
-	test_redis srv = {0};
-	REQUIRE(test_redis_start(&srv));
-	struct ctx c;
-	ctx_init(&c);
-	redis_uv_config cfg = fast_config(srv.port);
-	c.r = redis_uv_open(&c.loop, &cfg, on_state, &c);
-	CHECK(run_until(&c, &c.ups, 1, 5000));
+	struct fixture f;
+	REQUIRE(fixture_start(&f, NULL));
+	struct ctx *c = &f.c;
+	fixture_open(&f, false);
 	/* The first reply closes: the 9 others are answered NULL, once. */
-	c.close_in_reply = true;
+	c->close_in_reply = true;
 	for (int i = 0; i < 10; i++)
-		CHECK_EQ(send_cmd(c.r, &c, "INCR", "n", NULL), 0);
+		CHECK_EQ(send_cmd(c->r, c, "INCR", "n", NULL), 0);
 	int total = 0;
-	uv_run(&c.loop, UV_RUN_DEFAULT); /* ends: nothing left on the loop */
-	total = c.replies + c.null_replies;
+	uv_run(&c->loop, UV_RUN_DEFAULT); /* ends: nothing left on the loop */
+	total = c->replies + c->null_replies;
 	CHECK_EQ(total, 10);
-	CHECK(c.replies >= 1);
-	CHECK(c.r == NULL);
-	CHECK_EQ(uv_loop_close(&c.loop), 0);
+	CHECK(c->replies >= 1);
+	CHECK(c->r == NULL);
+	CHECK_EQ(uv_loop_close(&c->loop), 0);
 	/* Closing from the state callback while refused, too. */
-	ctx_init(&c);
-	c.close_on_down = true;
-	cfg.port = test_free_port();
-	c.r = redis_uv_open(&c.loop, &cfg, on_state, &c);
-	uv_run(&c.loop, UV_RUN_DEFAULT);
-	CHECK_EQ(c.downs, 1);
-	CHECK_EQ(uv_loop_close(&c.loop), 0);
-	test_redis_cleanup(&srv);
+	ctx_init(c);
+	c->close_on_down = true;
+	f.cfg.port = test_free_port();
+	c->r = redis_uv_open(&c->loop, &f.cfg, on_state, c);
+	uv_run(&c->loop, UV_RUN_DEFAULT);
+	CHECK_EQ(c->downs, 1);
+	CHECK_EQ(uv_loop_close(&c->loop), 0);
+	test_redis_cleanup(&f.srv);
 }
 
 TEST(pending_commands_are_capped)
 {
-	test_redis srv = {0};
-	REQUIRE(test_redis_start(&srv));
-	struct ctx c;
-	ctx_init(&c);
-	redis_uv_config cfg = fast_config(srv.port);
-	cfg.max_pending = 3;
-	cfg.ping_interval_ms = 60000;
-	c.r = redis_uv_open(&c.loop, &cfg, on_state, &c);
-	CHECK(run_until(&c, &c.ups, 1, 5000));
-	CHECK_EQ(send_cmd(c.r, &c, "PING", NULL, NULL), 0);
-	CHECK_EQ(send_cmd(c.r, &c, "PING", NULL, NULL), 0);
-	CHECK_EQ(send_cmd(c.r, &c, "PING", NULL, NULL), 0);
-	CHECK_EQ(send_cmd(c.r, &c, "PING", NULL, NULL), -1);
-	CHECK(run_until(&c, &c.replies, 3, 5000));
-	CHECK_EQ(send_cmd(c.r, &c, "PING", NULL, NULL), 0);
-	CHECK(run_until(&c, &c.replies, 4, 5000));
-	ctx_end(&c);
-	test_redis_cleanup(&srv);
+	struct fixture f;
+	REQUIRE(fixture_start(&f, NULL));
+	struct ctx *c = &f.c;
+	f.cfg.max_pending = 3;
+	f.cfg.ping_interval_ms = 60000;
+	fixture_open(&f, false);
+	CHECK_EQ(send_cmd(c->r, c, "PING", NULL, NULL), 0);
+	CHECK_EQ(send_cmd(c->r, c, "PING", NULL, NULL), 0);
+	CHECK_EQ(send_cmd(c->r, c, "PING", NULL, NULL), 0);
+	CHECK_EQ(send_cmd(c->r, c, "PING", NULL, NULL), -1);
+	CHECK(run_until(c, &c->replies, 3, 5000));
+	CHECK_EQ(send_cmd(c->r, c, "PING", NULL, NULL), 0);
+	CHECK(run_until(c, &c->replies, 4, 5000));
+	fixture_end(&f);
 }
 
 /* Why this glue exists: Debian's own adapter (hiredis/adapters/libuv.h)
