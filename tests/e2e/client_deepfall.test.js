@@ -15,24 +15,11 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { startLaird, connect } = require('./lib/laird');
+const { startLaird } = require('./lib/laird');
+const { player } = require('./lib/app');
 const { startLair } = require('./lib/tmux');
 
 const FAST = ['--window-ms', '100', '--reveal-pause-ms', '0', '--ai-pacing-ms', '0'];
-
-async function hello(url, name) {
-	const c = await connect(url);
-	c.send({ type: 'hello', id: 1, protocol: 1, name });
-	const w = await c.waitFor((m) => m.id === 1, 5000, 'welcome');
-	assert.strictEqual(w.type, 'welcome', JSON.stringify(w));
-	return c;
-}
-
-async function ask(c, msg, ms = 5000) {
-	const id = Math.floor(Math.random() * 1e9);
-	c.send({ ...msg, id });
-	return c.waitFor((m) => m.id === id, ms, `reply to ${msg.type}`);
-}
 
 /* Our turn: options on screen and the form not sent yet. */
 const ourTurn = (x) => /Choose: \d+s left/.test(x) && /\[G\] act/.test(x);
@@ -76,11 +63,11 @@ test('lair play: a human plays a whole deepfall game with the choice form',
 			assert.match(rows[22], /^Act: \[1-6\] F1 +\[R\] recruit no +\[K\] persist \[C\] cash out/);
 
 			// A spectator sees the reveals of round 1.
-			spy = await hello(srv.url, 'spy');
-			const list = await ask(spy, { type: 'table_list' });
+			spy = await player(srv, 'spy');
+			const list = await spy.req('table_list');
 			const mine = list.tables.find((x) => x.host === 'dee');
 			assert.ok(mine, JSON.stringify(list));
-			const snap = await ask(spy, { type: 'table_spectate', table: mine.id });
+			const snap = await spy.req('table_spectate', { table: mine.id });
 			assert.strictEqual(snap.kind, 'deepfall');
 			const d1 = snap.game.decision;
 			// Every room on the screen as the view has it (deepfall.md): its
@@ -95,7 +82,7 @@ test('lair play: a human plays a whole deepfall game with the choice form',
 
 			// P: press one more hand; the screen shows the second hand.
 			await t.keys('P');
-			const pressed = await spy.waitFor((m) => m.type === 'reveal' && m.decision === d1,
+			const pressed = await spy.c.waitFor((m) => m.type === 'reveal' && m.decision === d1,
 				10000, 'the reveal of the press');
 			assert.deepStrictEqual(pressed.choices.find((c) => c.seat === 0).choice,
 				{ press: true });
@@ -111,10 +98,10 @@ test('lair play: a human plays a whole deepfall game with the choice form',
 			await t.keys('G');
 			// The round resolves when the AIs stop pressing: maybe in a later
 			// reveal than our act's.
-			const co = await spy.waitFor((m) => m.type === 'reveal' &&
+			const co = await spy.c.waitFor((m) => m.type === 'reveal' &&
 				m.events.some((e) => e.event === 'cash_out' && e.seat === 0), 10000,
 				'our cash-out');
-			const reveal = spy.received.find((m) => m.type === 'reveal' &&
+			const reveal = spy.c.received.find((m) => m.type === 'reveal' &&
 				m.choices.some((c) => c.seat === 0 && c.choice.target));
 			const ours = reveal.choices.find((c) => c.seat === 0);
 			assert.deepStrictEqual(ours.choice, { target: 3, recruit: true, exit: 'cash_out' });
@@ -144,7 +131,7 @@ test('lair play: a human plays a whole deepfall game with the choice form',
 				rounds++;
 			}
 			if (process.env.LAIR_E2E_SHOW) console.log(s);
-			const result = await spy.waitFor((m) => m.type === 'result', 10000, 'result');
+			const result = await spy.c.waitFor((m) => m.type === 'result', 10000, 'result');
 			const r = result.result;
 			assert.strictEqual(r.rounds, rounds, `we acted once every round (${rounds})`);
 			assert.match(s, new RegExp(`GAME OVER after ${r.rounds} rounds`));
@@ -162,10 +149,9 @@ test('lair play: a human plays a whole deepfall game with the choice form',
 			}
 			assert.ok(r.players[0].cash_outs >= 1);
 			assert.strictEqual(r.players[0].ai, false);
-			await t.keys('Q');
-			assert.strictEqual(await t.waitExit(5000), 0);
+			assert.strictEqual(await t.quit(), 0);
 		} finally {
-			if (spy) spy.close();
+			if (spy) spy.c.close();
 			await t.kill();
 			await srv.stop();
 			fs.rmSync(cfg, { recursive: true, force: true });

@@ -25,8 +25,8 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { execFileSync } = require('node:child_process');
-const { startLaird } = require('./lib/laird');
+const { startLaird, stopClean } = require('./lib/laird');
+const { sql } = require('./lib/store_lock');
 const { player, resume, autoplay, within } = require('./lib/app');
 
 const ARGS = ['--window-ms', '15', '--reveal-pause-ms', '0', '--ai-pacing-ms', '0',
@@ -47,13 +47,6 @@ function sendNow(p, type, fields = {}) {
 	const id = nextId++;
 	p.c.send({ type, id, ...fields });
 	return p.c.waitFor((m) => m.id === id, 5000, `the reply to ${type} #${id}`);
-}
-
-async function stopClean(srv) {
-	const r = await srv.stop();
-	assert.strictEqual(r.code, 0, r.output.slice(-4000));
-	assert.ok(!/ERROR: (Address|Leak)Sanitizer|runtime error/.test(r.output),
-		r.output.slice(-4000));
 }
 
 test('when result arrives, the same connection already reads the game in stats and records',
@@ -133,10 +126,6 @@ test('kill -9 the instant result arrives: after restarts the game is counted exa
 	});
 
 /* sqlite3's command-line shell on a database (blocking: it is quick). */
-function sql(db, text) {
-	return execFileSync('sqlite3', ['-bail', db, text], { encoding: 'utf8' }).trim();
-}
-
 test('a crash after the last decision was durable, before the record: the restart records ' +
 	'the game once, then shows its result', async () => {
 	// The crash cannot be timed from outside, so its state is built: a

@@ -14,38 +14,15 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { execFileSync } = require('node:child_process');
-const { startLaird } = require('./lib/laird');
-const { raw, adminToken, autoplay, within } = require('./lib/app');
+const { startLaird, stopClean } = require('./lib/laird');
+const { raw, resume, adminToken, autoplay, within } = require('./lib/app');
 const { runLair } = require('./lib/tmux');
-const { check } = require('./lib/jschema');
-
-const schema = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'proto',
-	'schema.json'), 'utf8'));
-const valid = (m) => assert.deepStrictEqual(check(schema, { $ref: '#/$defs/server_message' }, m),
-	[], JSON.stringify(m));
+const { assertValid: valid } = require('./lib/jschema');
+const { sql } = require('./lib/store_lock');
 
 const ARGS = ['--window-ms', '15', '--reveal-pause-ms', '0', '--ai-pacing-ms', '0',
 	'--rate-msgs-per-sec', '2000', '--rate-burst', '2000', '--max-tables-per-player', '20',
 	'--turn-timeout-ms', '60000', '--log-level', 'warn'];
-
-function sql(db, text) {
-	return execFileSync('sqlite3', ['-bail', db, text], { encoding: 'utf8' }).trim();
-}
-
-async function asAdmin(srv, token) {
-	const p = await raw(srv);
-	await p.hello({ token });
-	return p;
-}
-
-async function stopClean(srv) {
-	const r = await srv.stop();
-	assert.strictEqual(r.code, 0, r.output.slice(-4000));
-	assert.ok(!/ERROR: (Address|Leak)Sanitizer|runtime error/.test(r.output),
-		r.output.slice(-4000));
-	return r;
-}
 
 /* A one-seat gems table with a fixed seed, played up to `upTo` reveals
  * (the next options stay unanswered): its id. */
@@ -74,7 +51,7 @@ test('a gap or a refused decision in a stored log: the table is kept aside, list
 		try {
 			let srv = await startLaird({ args: ARGS, dbDir: dir });
 			const token = await adminToken(srv);
-			let a = await asAdmin(srv, token);
+			let a = await resume(srv, token);
 			const gap = await playSome(a, 11, 6);
 			const bad = await playSome(a, 12, 3);
 			const fine = await playSome(a, 13, 2);
@@ -94,7 +71,7 @@ test('a gap or a refused decision in a stored log: the table is kept aside, list
 				'restored: decision 4 is missing from the stored log'), 5000);
 			await srv.waitForOutput(new RegExp(`table ${bad} \\(gems\\) kept aside, not ` +
 				'restored: decision 2 does not apply'), 5000);
-			a = await asAdmin(srv, token);
+			a = await resume(srv, token);
 			// Only the sound table came back into play.
 			assert.deepStrictEqual(a.welcome.tables.map((x) => x.table), [fine]);
 			// Nothing deleted: the rows are there, marked.
@@ -174,7 +151,7 @@ test('a gap or a refused decision in a stored log: the table is kept aside, list
 			assert.match(out.stderr, /not_found/);
 			out = await lair('tables', 'drop-quarantined', 'x');
 			assert.strictEqual(out.code, 2);
-			a = await asAdmin(srv, token);
+			a = await resume(srv, token);
 			q = await a.ok('admin_quarantined');
 			assert.deepStrictEqual(q.tables.map((x) => x.table), [bad]);
 			a.c.close();

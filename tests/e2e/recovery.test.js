@@ -31,22 +31,12 @@ const os = require('node:os');
 const path = require('node:path');
 const { startLaird, connect } = require('./lib/laird');
 const { wrap, adminToken } = require('./lib/app');
+const { rng } = require('./lib/rng'); // kill points and choices
 
 const ARGS = ['--window-ms', '15', '--reveal-pause-ms', '0', '--ai-pacing-ms', '0',
 	'--rate-msgs-per-sec', '2000', '--rate-burst', '2000', '--max-tables-per-player', '20',
 	'--turn-timeout-ms', '60000', '--log-level', 'warn'];
 
-/* A small seeded generator (mulberry32): kill points and choices. */
-function rng(seed) {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 const hash = (...xs) => Math.floor(rng(xs.reduce((h, x) => (h * 31 + x) >>> 0, 7))() * 1e9);
 
 /* The deterministic choice of a seat (proto/kinds/*.md). */

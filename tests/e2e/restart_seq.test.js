@@ -120,15 +120,22 @@ test('a table\'s seq never goes back across restarts: after rematches, long deci
 			choice: leaveOr(o1[i].options) }));
 		await ps[0].c.waitFor((m) => m.table === tid && m.type === 'reveal' &&
 			m.seq > game1, 5000, 'game 2 decision 1');
-		let seen = Math.max(...ps.map((p) => lastSeq(p.c, tid)));
-		assert.ok(seen > SPAM, `seq ${seen}`);
-		await crash(srv);
+		// The highest seq a player saw; kill -9 and restart: the restored
+		// table's seq is above it.
+		const seen = () => Math.max(...ps.map((p) => lastSeq(p.c, tid)));
+		const crashAndRestore = async () => {
+			const before = seen();
+			await crash(srv);
+			const r = await restart(dir, tokens, tid, before);
+			srv = r.srv;
+			ps = r.ps;
+			assert.ok(r.snap.seq > before, `restored seq ${r.snap.seq} after ${before}`);
+			return r;
+		};
+		assert.ok(seen() > SPAM, `seq ${seen()}`);
 
 		// The restart continues above game 1's seqs (the start record has them).
-		let r = await restart(dir, tokens, tid, seen);
-		srv = r.srv;
-		ps = r.ps;
-		assert.ok(r.snap.seq > seen, `restored seq ${r.snap.seq} after ${seen}`);
+		let r = await crashAndRestore();
 		assert.strictEqual(r.snap.game.decision, 2);
 
 		// A long decision in the restored game, then kill -9 again.
@@ -136,20 +143,10 @@ test('a table\'s seq never goes back across restarts: after rematches, long deci
 		const asked = r.snaps.findIndex((x) => Array.isArray(x.game.options));
 		assert.ok(asked >= 0, 'a seat to choose');
 		await chooseOften(ps[asked], tid, 2, r.snaps[asked].game.options[0].id, SPAM);
-		seen = Math.max(...ps.map((p) => lastSeq(p.c, tid)));
-		await crash(srv);
-		r = await restart(dir, tokens, tid, seen);
-		srv = r.srv;
-		ps = r.ps;
-		assert.ok(r.snap.seq > seen, `restored seq ${r.snap.seq} after ${seen}`);
+		r = await crashAndRestore();
 
 		// Killed again before anything was written: still above.
-		seen = Math.max(...ps.map((p) => lastSeq(p.c, tid)));
-		await crash(srv);
-		r = await restart(dir, tokens, tid, seen);
-		srv = r.srv;
-		ps = r.ps;
-		assert.ok(r.snap.seq > seen, `restored seq ${r.snap.seq} after ${seen}`);
+		r = await crashAndRestore();
 
 		// And the game plays out from the snapshot's open decision.
 		const result = await within(playOut(ps, tid, r.snap.game.decision, 0, r.snaps), 60000,

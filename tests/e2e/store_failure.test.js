@@ -24,30 +24,15 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync, spawn } = require('node:child_process');
-const { startLaird } = require('./lib/laird');
+const { startLaird, stopClean } = require('./lib/laird');
 const os = require('node:os');
 const { player, resume, autoplay, within } = require('./lib/app');
-const { check } = require('./lib/jschema');
-
-const schema = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'proto',
-	'schema.json'), 'utf8'));
-const valid = (m) => assert.deepStrictEqual(check(schema, { $ref: '#/$defs/server_message' }, m),
-	[], JSON.stringify(m));
+const { assertValid: valid } = require('./lib/jschema');
+const { sql } = require('./lib/store_lock');
 
 const ARGS = ['--window-ms', '15', '--reveal-pause-ms', '0', '--ai-pacing-ms', '0',
 	'--rate-burst', '2000', '--rate-msgs-per-sec', '2000', '--max-tables-per-player', '20',
 	'--log-level', 'warn'];
-
-function sql(db, text) {
-	return execFileSync('sqlite3', ['-bail', db, text], { encoding: 'utf8' }).trim();
-}
-
-async function stopClean(srv) {
-	const r = await srv.stop();
-	assert.strictEqual(r.code, 0, r.output.slice(-4000));
-	assert.ok(!/ERROR: (Address|Leak)Sanitizer|runtime error/.test(r.output),
-		r.output.slice(-4000));
-}
 
 test('a game whose start record is refused does not start: the table waits, everyone is ' +
 	'told, nothing is left half-made; the next start works', async () => {

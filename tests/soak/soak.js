@@ -45,6 +45,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { startLaird, LAIRD } = require('../e2e/lib/laird');
+const { rng } = require('../e2e/lib/rng'); // every random decision of the crowd
 
 const SECONDS = Number(process.env.SOAK_SECONDS || 180);
 const NBOTS = Number(process.env.SOAK_BOTS || 300);
@@ -52,17 +53,6 @@ const SEED = Number(process.env.SOAK_SEED || 1);
 const DRAIN_MS = Number(process.env.SOAK_DRAIN_MS || 90000);
 const WebSocket = require(require.resolve('ws', { paths: [path.join(__dirname, '..', 'e2e')] }));
 
-/* mulberry32: every random decision of the crowd comes from here. */
-function rng(seed) {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 const R = rng(SEED);
 const chance = (p) => R() < p;
 const between = (lo, hi) => lo + Math.floor(R() * (hi - lo + 1));

@@ -4,7 +4,15 @@
  * proto/schema.json uses: $ref (local), type, const, enum, required,
  * properties, additionalProperties, items, minimum, maximum, minLength,
  * maxLength, pattern, oneOf. Returns a list of errors ([] = valid).
+ *
+ *   check(schema, { $ref: '#/$defs/server_message' }, m)  // -> [] or errors
+ *   assertValid(m)            // throws unless m is a valid server message
+ *   assertValid(v, 'view')    // ... a valid $defs/view of proto/schema.json
  */
+const assert = require('node:assert');
+const fs = require('node:fs');
+const path = require('node:path');
+
 function typeOk(t, v) {
 	switch (t) {
 	case 'null': return v === null;
@@ -62,4 +70,14 @@ function check(root, s, v, at = '$', errs = []) {
 	return errs;
 }
 
-module.exports = { check };
+let protoSchema; // proto/schema.json, read on first use
+
+/* Asserts v is a valid `def` of proto/schema.json's $defs. */
+function assertValid(v, def = 'server_message') {
+	protoSchema = protoSchema || JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..',
+		'proto', 'schema.json'), 'utf8'));
+	assert.deepStrictEqual(check(protoSchema, { $ref: `#/$defs/${def}` }, v), [],
+		JSON.stringify(v));
+}
+
+module.exports = { check, assertValid };

@@ -38,6 +38,7 @@
  *   runLaird(args, { timeoutMs }) -> { code, signal, stdout, stderr } runs laird
  *   to completion (--help, bad flags, busy port).
  *   await stopClean(srv)              // stop(), and throw unless it exited 0
+ *                                     // with no sanitizer report
  *   await metric(srv, 'lair_connections')  // one /metrics sample, or undefined
  *
  * LAIRD (set by tests/run) points at the binary; default build/laird.
@@ -284,10 +285,12 @@ function connect(url, { timeoutMs = 5000, headers } = {}) {
 	});
 }
 
-/* Stops laird and throws unless it exited 0 (under ASan: no leak either). */
+/* Stops laird and throws unless it exited 0 with no sanitizer report
+ * (under ASan: no leak either). */
 async function stopClean(srv) {
 	const r = await srv.stop();
-	if (r.code !== 0) throw new Error(`laird exit ${r.code} ${r.signal}:\n${r.output}`);
+	if (r.code !== 0 || /ERROR: (Address|Leak)Sanitizer|runtime error/.test(r.output))
+		throw new Error(`laird exit ${r.code} ${r.signal}:\n${r.output}`);
 	return r;
 }
 

@@ -1,19 +1,27 @@
 'use strict';
 /*
- * lib/store_lock.js — hold laird's store still from the outside, to make a
+ * lib/store_lock.js — laird's database from the outside, through sqlite3's
+ * shell: run a statement on it (sql), or hold the store still to make a
  * race with the store deterministic: sqlite3's shell takes the database's
  * write lock, the store's one thread then waits on its next write (within
  * its busy timeout, 5 s), every request behind it waits too, in order, and
  * the test lets them all go at once.
  *
- *   const { lockDatabase, storeQueued } = require('./lib/store_lock');
+ *   const { sql, lockDatabase, storeQueued } = require('./lib/store_lock');
+ *   sql(srv.dbPath, 'SELECT count(*) FROM games')  // its output, trimmed
  *   const lock = await lockDatabase(srv.dbPath); // BEGIN IMMEDIATE held
  *   ...                                          // requests that write
  *   await storeQueued(srv, 1);  // /metrics: the store holds >= 1 request
  *   await lock.release();       // COMMIT: the store goes on
  */
-const { spawn } = require('node:child_process');
+const { execFileSync, spawn } = require('node:child_process');
 const { metric } = require('./laird');
+
+/* Runs SQL on the database with sqlite3's shell (stopping at the first
+ * error, which throws); returns what it printed, trimmed. */
+function sql(db, text) {
+	return execFileSync('sqlite3', ['-bail', db, text], { encoding: 'utf8' }).trim();
+}
 
 /* Polls /metrics until the store has at least n requests in hand. */
 async function storeQueued(srv, n, ms = 10000) {
@@ -46,4 +54,4 @@ async function lockDatabase(dbPath) {
 	};
 }
 
-module.exports = { lockDatabase, storeQueued };
+module.exports = { sql, lockDatabase, storeQueued };

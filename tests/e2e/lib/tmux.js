@@ -23,6 +23,7 @@
  *                 // draws, in what lair writes after the key only (a state
  *                 // the screen shows for a moment is never missed)
  *   const code = await t.waitExit(5000)         // lair's exit code
+ *   assert.strictEqual(await t.quit(), 0)      // Q (or another key), then its exit code
  *   await t.kill()                              // always (in finally)
  *
  *   runLair(args, { env, timeoutMs }) -> { code, stdout, stderr } runs lair
@@ -165,6 +166,11 @@ async function startLair(args, { env = {}, cols = 80, rows = 24, wrap = [], reco
 				}
 				await new Promise((res) => setTimeout(res, 50)); // poll interval
 			}
+		},
+		/* Quits as a person does (Q, or `key`); resolves with the exit code. */
+		async quit(key = 'Q', ms = 5000) {
+			await t.keys(key);
+			return t.waitExit(ms);
 		},
 		async kill() {
 			tmux(sock, ['kill-server']);
