@@ -63,8 +63,18 @@ int fuzz_config_one(const uint8_t *data, size_t size);
  * fuzz_http.c. Returns 0. */
 int fuzz_http_one(const uint8_t *data, size_t size);
 
+/* FUZZ_ENTRY(fuzz_x_one), once at the end of each target's file: under
+ * libFuzzer (-DLAIR_LIBFUZZER) the entry point calling that target; in the
+ * unit test, nothing. */
 #ifdef LAIR_LIBFUZZER
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#define FUZZ_ENTRY(target)                                                                \
+	int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)                      \
+	{                                                                                 \
+		return target(data, size);                                                \
+	}
+#else
+#define FUZZ_ENTRY(target)
 #endif
 
 /* ---- shared helpers (fuzz_util.c) ---- */

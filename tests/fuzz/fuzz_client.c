@@ -203,9 +203,4 @@ int fuzz_client_one(const uint8_t *data, size_t size)
 	return 0;
 }
 
-#ifdef LAIR_LIBFUZZER
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	return fuzz_client_one(data, size);
-}
-#endif
+FUZZ_ENTRY(fuzz_client_one)

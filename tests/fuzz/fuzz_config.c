@@ -104,9 +104,4 @@ int fuzz_config_one(const uint8_t *data, size_t size)
 	return 0;
 }
 
-#ifdef LAIR_LIBFUZZER
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	return fuzz_config_one(data, size);
-}
-#endif
+FUZZ_ENTRY(fuzz_config_one)

@@ -692,9 +692,4 @@ out:
 	return 0;
 }
 
-#ifdef LAIR_LIBFUZZER
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	return fuzz_game_one(data, size);
-}
-#endif
+FUZZ_ENTRY(fuzz_game_one)

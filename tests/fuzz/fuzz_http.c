@@ -151,9 +151,4 @@ int fuzz_http_one(const uint8_t *data, size_t size)
 	return 0;
 }
 
-#ifdef LAIR_LIBFUZZER
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	return fuzz_http_one(data, size);
-}
-#endif
+FUZZ_ENTRY(fuzz_http_one)

@@ -57,9 +57,4 @@ int fuzz_json_one(const uint8_t *data, size_t size)
 	return 0;
 }
 
-#ifdef LAIR_LIBFUZZER
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	return fuzz_json_one(data, size);
-}
-#endif
+FUZZ_ENTRY(fuzz_json_one)

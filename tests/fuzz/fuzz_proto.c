@@ -359,9 +359,4 @@ int fuzz_proto_one(const uint8_t *data, size_t size)
 	return 0;
 }
 
-#ifdef LAIR_LIBFUZZER
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	return fuzz_proto_one(data, size);
-}
-#endif
+FUZZ_ENTRY(fuzz_proto_one)

@@ -591,9 +591,4 @@ int fuzz_table_one(const uint8_t *data, size_t size)
 	return 0;
 }
 
-#ifdef LAIR_LIBFUZZER
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	return fuzz_table_one(data, size);
-}
-#endif
+FUZZ_ENTRY(fuzz_table_one)

@@ -11,6 +11,7 @@
 #include "../../../common/util.h"
 #include "jscan.h"
 #include "laird.h"
+#include "ramp.h"
 #include "scenario.h"
 #include "ws.h"
 
@@ -24,10 +25,8 @@ typedef struct idle_run {
 	lg_ctx *ctx;
 	const lg_idle_opts *o;
 	idle_bot *bots;
-	size_t next, welcomed, closed, pongs, ws_pongs, in_flight;
-	bool ending; /* closes from here on are ours */
-	size_t closed_early;
-	lg_tally errors;
+	size_t next, welcomed, pongs, ws_pongs;
+	lg_ramp ramp;
 } idle_run;
 
 static idle_run R;
@@ -56,13 +55,13 @@ static void bot_message(lg_ws *ws, const char *text, size_t len, uint64_t stamp)
 	if (!strcmp(type, "welcome") && !b->welcomed) {
 		b->welcomed = 1;
 		R.welcomed++;
-		R.in_flight--;
+		R.ramp.in_flight--;
 		start_more();
 	} else if (!strcmp(type, "pong") && !b->pong) {
 		b->pong = 1;
 		R.pongs++;
 	} else if (!strcmp(type, "error")) {
-		lg_tally_add(&R.errors, lg_jstr(f[1], code, sizeof code) ? code : "error");
+		lg_tally_add(&R.ramp.errors, lg_jstr(f[1], code, sizeof code) ? code : "error");
 	}
 }
 
@@ -80,50 +79,34 @@ static void bot_closed(lg_ws *ws, int code, const char *why)
 {
 	idle_bot *b = ws->data;
 	b->closed = 1;
-	R.closed++;
-	if (!R.ending) {
-		char what[80];
-		snprintf(what, sizeof what, "close %d %s", code, why);
-		lg_tally_add(&R.errors, what);
-		R.closed_early++;
-		if (!b->welcomed) {
-			R.in_flight--;
-			start_more();
-		}
-	}
+	if (lg_ramp_closed(&R.ramp, code, why, b->welcomed))
+		start_more();
 }
 
 static const lg_ws_handlers handlers = {bot_open, bot_message, bot_pong, bot_closed};
 
 static void start_more(void)
 {
-	while (!R.ending && R.next < R.o->n && R.in_flight < (size_t)R.o->in_flight) {
+	while (!R.ramp.ending && R.next < R.o->n && R.ramp.in_flight < (size_t)R.o->in_flight) {
 		idle_bot *b = &R.bots[R.next];
 		b->idx = (uint32_t)R.next;
 		b->started = 1;
 		R.next++;
-		R.in_flight++;
-		if (lg_ws_connect(&b->ws, R.ctx->loop, lg_source(R.ctx, b->idx), &R.ctx->dst,
-				  R.ctx->host, "/", &handlers, b) != 0) {
+		if (!lg_ramp_connect(&R.ramp, R.ctx, &b->ws, b->idx, &handlers, b))
 			b->closed = 1;
-			R.closed++;
-			R.closed_early++;
-			R.in_flight--;
-			lg_tally_add(&R.errors, "connect");
-		}
 	}
 }
 
 static bool all_settled(void *ud)
 {
 	(void)ud;
-	return R.next == R.o->n && R.in_flight == 0;
+	return R.next == R.o->n && R.ramp.in_flight == 0;
 }
 
 static bool all_answered(void *ud)
 {
 	(void)ud;
-	size_t live = R.o->n - R.closed;
+	size_t live = R.o->n - R.ramp.closed;
 	return R.pongs >= live && R.ws_pongs >= live;
 }
 
@@ -133,7 +116,7 @@ static bool all_closed(void *ud)
 	size_t started = 0;
 	for (size_t i = 0; i < R.o->n; i++)
 		started += R.bots[i].started;
-	return R.closed == started;
+	return R.ramp.closed == started;
 }
 
 static uint64_t self_cpu_ns(void)
@@ -169,7 +152,7 @@ int lg_idle_run(lg_ctx *ctx, const lg_idle_opts *o)
 	size_t held = 0;
 	for (size_t i = 0; i < R.next; i++)
 		held += R.bots[i].welcomed && !R.bots[i].closed;
-	size_t live = o->n - R.closed;
+	size_t live = o->n - R.ramp.closed;
 
 	/* Every connection answers a ping, of both kinds. */
 	uint64_t p0 = now_ns();
@@ -193,7 +176,7 @@ int lg_idle_run(lg_ctx *ctx, const lg_idle_opts *o)
 	printf("idle: %zu/%zu answered a ping, %zu/%zu a WebSocket ping, in %.1f s\n", R.pongs,
 	       live, R.ws_pongs, live, answer);
 	char errs[512];
-	lg_tally_str(&R.errors, errs, sizeof errs);
+	lg_tally_str(&R.ramp.errors, errs, sizeof errs);
 	printf("idle: errors and early closes: %s\n", errs);
 
 	lg_figure("idle_connections", (double)live, "connections");
@@ -204,13 +187,13 @@ int lg_idle_run(lg_ctx *ctx, const lg_idle_opts *o)
 	lg_figure("idle_laird_cpu_percent", cpu, "%");
 	lg_figure("idle_pings_answered", (double)(R.pongs < R.ws_pongs ? R.pongs : R.ws_pongs),
 		  "connections");
-	lg_figure("idle_errors", (double)R.errors.total, "errors");
+	lg_figure("idle_errors", (double)R.ramp.errors.total, "errors");
 
-	int rc = R.welcomed == o->n && R.closed_early == 0 && R.pongs == o->n &&
-			 R.ws_pongs == o->n && R.errors.total == 0
+	int rc = R.welcomed == o->n && R.ramp.closed_early == 0 && R.pongs == o->n &&
+			 R.ws_pongs == o->n && R.ramp.errors.total == 0
 		 ? 0
 		 : 1;
-	R.ending = true;
+	R.ramp.ending = true;
 	for (size_t i = 0; i < R.next; i++)
 		if (!R.bots[i].closed)
 			lg_ws_abort(&R.bots[i].ws, "end of run");

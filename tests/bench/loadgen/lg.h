@@ -10,6 +10,7 @@
  *   http.c    GET /metrics on the loop, and reading a metric from it
  *   idle.c    the idle scenario: N connections say hello and stay
  *   play.c    the play scenario: N bots at N/5 five-seat gems tables
+ *   ramp.c    the connection ramp both scenarios share
  *   ws.c      the WebSocket client, jscan.c the JSON field reader
  *   main.c    options, limits, the report
  */

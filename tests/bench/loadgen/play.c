@@ -19,6 +19,7 @@
 #include "http.h"
 #include "jscan.h"
 #include "laird.h"
+#include "ramp.h"
 #include "scenario.h"
 #include "ws.h"
 
@@ -63,12 +64,11 @@ typedef struct play_run {
 	const lg_play_opts *o;
 	play_bot *bots;
 	play_table *tables;
-	size_t n_tables, next_table, in_flight, welcomed, closed, timers_open, tables_started;
-	bool measuring, ending;
+	size_t n_tables, next_table, welcomed, timers_open, tables_started;
+	bool measuring;
+	lg_ramp ramp;
 	lg_lat lat;
 	uint64_t reveals_done, reveals_incomplete, games, changes, late_changes, choices;
-	size_t closed_early;
-	lg_tally errors;
 	uint64_t type_msgs[N_TYPES], type_bytes[N_TYPES];
 } play_run;
 
@@ -251,7 +251,7 @@ static void bot_message(lg_ws *ws, const char *text, size_t len, uint64_t stamp)
 			on_reveal(b, f, stamp);
 		else if (!strcmp(type, "result") && b->seat == 0) {
 			R.games++;
-			if (!R.ending) {
+			if (!R.ramp.ending) {
 				sendf(b, "{\"type\":\"rematch\",\"id\":\"r\",\"table\":%lld}",
 				      (long long)b->t->id);
 				host_start(b);
@@ -273,7 +273,7 @@ static void bot_message(lg_ws *ws, const char *text, size_t len, uint64_t stamp)
 		else if (!strcmp(type, "welcome") && !b->welcomed) {
 			b->welcomed = 1;
 			R.welcomed++;
-			R.in_flight--;
+			R.ramp.in_flight--;
 			if (b->seat == 0)
 				sendf(b, "{\"type\":\"table_create\",\"id\":\"c\",\"kind\":\"gems\","
 					 "\"seats\":%d,\"name\":\"load %u\"}",
@@ -302,20 +302,20 @@ static void bot_message(lg_ws *ws, const char *text, size_t len, uint64_t stamp)
 				return;
 			}
 			snprintf(what, sizeof what, "%s:%s", id, code);
-			lg_tally_add(&R.errors, what);
+			lg_tally_add(&R.ramp.errors, what);
 		}
 		return;
 	case 'p':
 		if (!strcmp(type, "paused"))
-			lg_tally_add(&R.errors, "paused");
+			lg_tally_add(&R.ramp.errors, "paused");
 		return;
 	case 's':
 		if (!strcmp(type, "start_failed"))
-			lg_tally_add(&R.errors, "start_failed");
+			lg_tally_add(&R.ramp.errors, "start_failed");
 		return;
 	case 'b':
 		if (!strcmp(type, "bye"))
-			lg_tally_add(&R.errors, "bye");
+			lg_tally_add(&R.ramp.errors, "bye");
 		return;
 	default:
 		return;
@@ -333,18 +333,9 @@ static void bot_closed(lg_ws *ws, int code, const char *why)
 {
 	play_bot *b = ws->data;
 	b->closed = 1;
-	R.closed++;
 	uv_timer_stop(&b->timer);
-	if (!R.ending) {
-		char what[80];
-		snprintf(what, sizeof what, "close %d %s", code, why);
-		lg_tally_add(&R.errors, what);
-		R.closed_early++;
-		if (!b->welcomed) {
-			R.in_flight--;
-			start_more();
-		}
-	}
+	if (lg_ramp_closed(&R.ramp, code, why, b->welcomed))
+		start_more();
 }
 
 static const lg_ws_handlers handlers = {bot_open, bot_message, NULL, bot_closed};
@@ -352,21 +343,14 @@ static const lg_ws_handlers handlers = {bot_open, bot_message, NULL, bot_closed}
 /* Opens the next tables' five connections while few are in flight. */
 static void start_more(void)
 {
-	while (!R.ending && R.next_table < R.n_tables &&
-	       R.in_flight + SEATS <= (size_t)R.o->in_flight) {
+	while (!R.ramp.ending && R.next_table < R.n_tables &&
+	       R.ramp.in_flight + SEATS <= (size_t)R.o->in_flight) {
 		play_table *t = &R.tables[R.next_table++];
 		for (int s = 0; s < SEATS; s++) {
 			play_bot *b = t->b[s];
 			b->started = 1;
-			R.in_flight++;
-			if (lg_ws_connect(&b->ws, R.ctx->loop, lg_source(R.ctx, b->idx), &R.ctx->dst,
-					  R.ctx->host, "/", &handlers, b) != 0) {
+			if (!lg_ramp_connect(&R.ramp, R.ctx, &b->ws, b->idx, &handlers, b))
 				b->closed = 1;
-				R.closed++;
-				R.closed_early++;
-				R.in_flight--;
-				lg_tally_add(&R.errors, "connect");
-			}
 		}
 	}
 }
@@ -374,8 +358,8 @@ static void start_more(void)
 static bool all_started(void *ud)
 {
 	(void)ud;
-	return R.tables_started == R.n_tables || (R.next_table == R.n_tables && !R.in_flight &&
-						  R.closed_early);
+	return R.tables_started == R.n_tables || (R.next_table == R.n_tables && !R.ramp.in_flight &&
+						  R.ramp.closed_early);
 }
 
 static bool all_closed(void *ud)
@@ -384,7 +368,7 @@ static bool all_closed(void *ud)
 	size_t started = 0;
 	for (size_t i = 0; i < R.n_tables * SEATS; i++)
 		started += R.bots[i].started;
-	return R.closed == started && R.timers_open == 0;
+	return R.ramp.closed == started && R.timers_open == 0;
 }
 
 static void on_timer_closed(uv_handle_t *h)
@@ -451,7 +435,7 @@ static void report(const sample *a, const sample *b, long rss_peak_kb, double la
 	double p50 = lg_lat_ms(&R.lat, 0.5), p99 = lg_lat_ms(&R.lat, 0.99),
 	       mx = lg_lat_ms(&R.lat, 1.0);
 	char errs[512];
-	lg_tally_str(&R.errors, errs, sizeof errs);
+	lg_tally_str(&R.ramp.errors, errs, sizeof errs);
 	printf("play: over %.1f s: %zu connections held at %zu tables\n", secs, held, R.n_tables);
 	printf("play: %.1f decisions/s resolved by the server (%.0f), %llu reveals read by all "
 	       "five seats, %llu not, %llu games finished\n",
@@ -510,7 +494,7 @@ static void report(const sample *a, const sample *b, long rss_peak_kb, double la
 	lg_figure("store_durable_mean_ms", store_mean, "ms");
 	lg_figure("store_durable_p99_ms", store_p99, "ms");
 	lg_figure("play_loop_lag_max_ms", lag_max_ms, "ms");
-	lg_figure("play_errors", (double)R.errors.total, "errors");
+	lg_figure("play_errors", (double)R.ramp.errors.total, "errors");
 }
 
 int lg_play_run(lg_ctx *ctx, const lg_play_opts *o)
@@ -564,14 +548,14 @@ int lg_play_run(lg_ctx *ctx, const lg_play_opts *o)
 	for (size_t i = 0; i < R.n_tables * SEATS; i++)
 		held += R.bots[i].welcomed && !R.bots[i].closed;
 	if (!a.metrics_ok || !b.metrics_ok)
-		lg_tally_add(&R.errors, "metrics unreadable");
+		lg_tally_add(&R.ramp.errors, "metrics unreadable");
 	report(&a, &b, rss_peak, lag, dmax, held);
 
 	int rc = held == R.n_tables * SEATS && R.tables_started == R.n_tables &&
-			 R.reveals_done > 0 && R.reveals_incomplete == 0 && R.errors.total == 0
+			 R.reveals_done > 0 && R.reveals_incomplete == 0 && R.ramp.errors.total == 0
 		 ? 0
 		 : 1;
-	R.ending = true;
+	R.ramp.ending = true;
 	for (size_t i = 0; i < R.n_tables * SEATS; i++) {
 		play_bot *bot = &R.bots[i];
 		if (bot->started && !bot->closed)
