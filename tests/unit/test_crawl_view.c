@@ -57,6 +57,23 @@ static void load(struct tv *tv, game_state *st, int seats)
 	cJSON_Delete(m);
 }
 
+/* Draws tv's table on a fresh 80×24 screen s, as lair does; ui is the
+ * screen's state (its form) for the keys that follow. */
+static void draw_fresh(struct scr *s, struct tv *tv, struct view_ui *ui)
+{
+	scr_init(s, -1, 0);
+	*ui = (struct view_ui){.now = 0, .monte_step = -1};
+	view_crawl_draw(s, tv, ui);
+}
+
+/* A new table view of st (as seat 0 of `seats`), drawn fresh. */
+static void show(struct tv *tv, struct scr *s, struct view_ui *ui, game_state *st, int seats)
+{
+	tv_init(tv);
+	load(tv, st, seats);
+	draw_fresh(s, tv, ui);
+}
+
 static game_state *new_game(int seats, uint64_t seed)
 {
 	char err[200];
@@ -83,12 +100,9 @@ TEST(crawl_C38_lair_draws_the_level_and_the_party_in_80x24)
 	g->h[0].inv[0] = (int8_t)cr_item_find(g->cfg.ct, "potion_healing");
 	g->n_mon = 0; /* nothing in view: explore and travel are open */
 	struct tv tv;
-	tv_init(&tv);
-	load(&tv, st, 2);
 	struct scr s;
-	scr_init(&s, -1, 0);
-	struct view_ui ui = {.now = 0, .monte_step = -1};
-	view_crawl_draw(&s, &tv, &ui);
+	struct view_ui ui;
+	show(&tv, &s, &ui, st, 2);
 	CHECK_STR(scr_row(&s, 0), " lair  table 4 \"delve\"  crawl  act 1/3  round 0  playing");
 	/* you are drawn at your place on the map */
 	const cr_hero *h = &g->h[0];
@@ -156,12 +170,9 @@ TEST(crawl_C24_lair_shows_a_vote_and_a_shop_as_a_box)
 	g->vote[0] = altar;
 	g->n_vote = 1;
 	struct tv tv;
-	tv_init(&tv);
-	load(&tv, st, 2);
 	struct scr s;
-	scr_init(&s, -1, 0);
-	struct view_ui ui = {.now = 0, .monte_step = -1};
-	view_crawl_draw(&s, &tv, &ui);
+	struct view_ui ui;
+	show(&tv, &s, &ui, st, 2);
 	CHECK(scr_contains(&s, "The Altar of Blood  (the party votes)"));
 	CHECK(scr_contains(&s, "1 Everyone bleeds on it"));
 	CHECK(scr_contains(&s, "1-4 choose an option"));
@@ -240,9 +251,8 @@ TEST(crawl_C47_lair_event_lines_and_the_result)
 	tv_apply(&tv, res, 0, view_crawl_event_line);
 	cJSON_Delete(res);
 	struct scr s;
-	scr_init(&s, -1, 0);
-	struct view_ui ui = {.now = 0, .monte_step = -1};
-	view_crawl_draw(&s, &tv, &ui);
+	struct view_ui ui;
+	draw_fresh(&s, &tv, &ui);
 	const cr_game *g = (const cr_game *)st;
 	CHECK(scr_contains(&s, g->won ? "THE DEVIL IS SLAIN" : "THE PARTY HAS FALLEN") ||
 	      scr_contains(&s, "THE TORCHES GUTTER OUT"));
@@ -280,9 +290,8 @@ TEST(crawl_C47_lair_draws_a_hostile_view_without_harm)
 	tv_apply(&tv, m, 0, view_crawl_event_line);
 	cJSON_Delete(m);
 	struct scr s;
-	scr_init(&s, -1, 0);
-	struct view_ui ui = {.now = 0, .monte_step = -1};
-	view_crawl_draw(&s, &tv, &ui);
+	struct view_ui ui;
+	draw_fresh(&s, &tv, &ui);
 	CHECK(strlen(scr_row(&s, 1)) <= SCR_W);
 	cJSON *choice = NULL;
 	view_crawl_form_key(&tv, &ui.form, '1', &choice);
