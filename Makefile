@@ -147,8 +147,12 @@ unit: all
 	@tests/run --unit-only $(BUILD)
 
 # Ends with the time it took (build and tests), beside the load average.
+# The builds take every CPU unless make was given -j itself (README's
+# `make test` is the newcomer's command); tests/run then runs the suites
+# several at a time (TEST_JOBS).
+TEST_BUILD_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc))
 test: deps
-	@start=$$(date +%s); $(MAKE) --no-print-directory all asan && \
+	@start=$$(date +%s); $(MAKE) --no-print-directory $(TEST_BUILD_JOBS) all asan && \
 		tests/run $(BUILD) build-asan; rc=$$?; took=$$(( $$(date +%s) - start )); \
 		echo "make test took $$((took / 60)) min $$((took % 60)) s (load average" \
 			"$$(cut -d' ' -f1 /proc/loadavg))"; exit $$rc

@@ -45,9 +45,13 @@ test('gems in Chromium: gems.md\'s example view, and Three Card Monte swap by sw
 			const page = await ctx.newPage();
 			const problems = [];
 			page.on('pageerror', (e) => problems.push(e.message));
-			await page.clock.install(); // the Monte's timers run when the test says
+			// The Monte's timers run when the test says: an installed clock
+			// still flows with real time, so it is paused before the Monte
+			// starts (a loaded machine fired a swap early between two steps).
+			await page.clock.install({ time: 0 });
 			await page.goto(srv.httpUrl + '/');
 			await page.locator('#name').waitFor();
+			await page.clock.pauseAt(await page.evaluate(() => Date.now()) + 1000);
 			await page.evaluate(async (v) => {
 				const kv = (await import('/js/kinds/gems.js')).default;
 				const { Table } = await import('/js/table.js');

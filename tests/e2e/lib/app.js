@@ -13,15 +13,20 @@
 const { connect } = require('./laird');
 
 let nextId = 1;
+// How long a reply may take: a bound, not a measure. A request that sets a
+// password waits for a PBKDF2 hash (600,000 rounds, about 0.1 s of CPU, and
+// several times that under ASan): with every CPU busy, as when tests/run
+// runs several suites at once, 5 s was not enough for one.
+const REPLY_MS = 15000;
 
 function wrap(c) {
 	const p = { c };
-	p.req = async (type, fields = {}, ms = 5000) => {
+	p.req = async (type, fields = {}, ms = REPLY_MS) => {
 		const id = nextId++;
 		c.send({ type, id, ...fields });
 		return c.waitFor((m) => m.id === id, ms, `the reply to ${type} #${id}`);
 	};
-	p.ok = async (type, fields = {}, ms = 5000) => {
+	p.ok = async (type, fields = {}, ms = REPLY_MS) => {
 		const r = await p.req(type, fields, ms);
 		if (r.type === 'error') throw new Error(`${type}: ${r.code}: ${r.message}`);
 		return r;
