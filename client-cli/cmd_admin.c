@@ -60,6 +60,24 @@ static void print_lobby(const cJSON *reply, FILE *out)
 		oneshot_str(l, "name", b, sizeof b));
 }
 
+/* Cluster mode: the nodes that did not answer in time, whose items are not
+ * in the list (PROTOCOL.md §9, `missing`). */
+static void print_missing(const cJSON *reply, FILE *out)
+{
+	const cJSON *missing = cJSON_GetObjectItemCaseSensitive(reply, "missing");
+	if (cJSON_GetArraySize(missing) == 0)
+		return;
+	fprintf(out, "(not listed: node");
+	const cJSON *n;
+	cJSON_ArrayForEach(n, missing)
+		if (cJSON_IsString(n)) {
+			char *name = text_escaped(n->valuestring);
+			fprintf(out, " %s", name);
+			free(name);
+		}
+	fprintf(out, " did not answer in time)\n");
+}
+
 static void print_tables(const cJSON *reply, FILE *out)
 {
 	char a[32], b[32], c[64], d[32], e[32], f[128], g[256];
@@ -75,6 +93,7 @@ static void print_tables(const cJSON *reply, FILE *out)
 			oneshot_str(it, "seats", e, sizeof e), oneshot_str(it, "host", f, sizeof f),
 			cJSON_IsTrue(priv) ? "(private) " : "", oneshot_str(it, "name", g, sizeof g));
 	}
+	print_missing(reply, out);
 }
 
 /* Tables kept aside at restore: a list, or one in full (it has a log). */
@@ -133,6 +152,7 @@ static void print_players(const cJSON *reply, FILE *out)
 			oneshot_str(it, "name", b, sizeof b), oneshot_str(it, "admin", c, sizeof c),
 			oneshot_str(it, "lobby", d, sizeof d), conn, tables);
 	}
+	print_missing(reply, out);
 }
 
 static void print_server_stats(const cJSON *reply, FILE *out)

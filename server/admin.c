@@ -21,6 +21,20 @@ static int cmp_u64(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
+uint64_t admin_item_id(const cJSON *item)
+{
+	const cJSON *id = cJSON_GetObjectItemCaseSensitive(item, "id");
+	return cJSON_IsNumber(id) && id->valuedouble > 0 ? (uint64_t)id->valuedouble : 0;
+}
+
+/* A page's "total" and "next" (the id of its last item, when more follow). */
+static void page_end(cJSON *r, const cJSON *arr, size_t total, bool more)
+{
+	int shown = cJSON_GetArraySize(arr);
+	const cJSON *last = shown ? cJSON_GetArrayItem(arr, shown - 1) : NULL;
+	list_page_end(r, total, more, last ? admin_item_id(last) : 0);
+}
+
 void handle_admin_lobby_create(session *s, proto_msg *m)
 {
 	app *a = s->app;
@@ -52,16 +66,38 @@ void handle_admin_lobby_close(session *s, proto_msg *m)
 	lobby_close(a, l);
 }
 
+bool admin_tables_here(app *a, uint64_t lobby_id, list_page pg, cJSON *arr, size_t *total)
+{
+	uint64_t *ids = xmalloc((a->tables.len + 1) * sizeof *ids);
+	size_t n = 0;
+	size_t it = 0;
+	app_table *at;
+	*total = 0;
+	while ((at = idmap_next(&a->tables, &it, NULL))) {
+		if (lobby_id && at->lobby != lobby_id)
+			continue;
+		(*total)++;
+		if (at->id > pg.after)
+			ids[n++] = at->id;
+	}
+	qsort(ids, n, sizeof *ids, cmp_u64);
+	size_t shown = MIN(n, pg.limit);
+	for (size_t i = 0; i < shown; i++)
+		cJSON_AddItemToArray(arr, table_summary_json(app_table_find(a, ids[i])->t));
+	free(ids);
+	return shown < n;
+}
+
 void handle_admin_tables(session *s, proto_msg *m)
 {
 	app *a = s->app;
+	lobby *l = NULL;
+	if (m->u.lobby.lobby != PROTO_ABSENT && !(l = lobby_named(s, m)))
+		return;
+	if (cluster_admin_ask(s, m))
+		return;
 	cJSON *r = proto_new("tables", m->id);
-	if (m->u.lobby.lobby != PROTO_ABSENT) {
-		lobby *l = lobby_named(s, m);
-		if (!l) {
-			cJSON_Delete(r);
-			return;
-		}
+	if (l) {
 		cJSON_AddNumberToObject(r, "lobby", (double)l->id);
 		cJSON *arr = cJSON_AddArrayToObject(r, "tables");
 		uint64_t last = 0;
@@ -69,24 +105,11 @@ void handle_admin_tables(session *s, proto_msg *m)
 		list_page_end(r, l->n_tables, more, last);
 	} else {
 		/* Every table of every lobby: the ids after the cursor, sorted. */
-		list_page pg = list_page_of(m);
 		cJSON_AddNullToObject(r, "lobby");
 		cJSON *arr = cJSON_AddArrayToObject(r, "tables");
-		uint64_t *ids = xmalloc((a->tables.len + 1) * sizeof *ids);
-		size_t n = 0, total = 0;
-		size_t it = 0;
-		app_table *at;
-		while ((at = idmap_next(&a->tables, &it, NULL))) {
-			total++;
-			if (at->id > pg.after)
-				ids[n++] = at->id;
-		}
-		qsort(ids, n, sizeof *ids, cmp_u64);
-		size_t shown = MIN(n, pg.limit);
-		for (size_t i = 0; i < shown; i++)
-			cJSON_AddItemToArray(arr, table_summary_json(app_table_find(a, ids[i])->t));
-		list_page_end(r, total, shown < n, shown ? ids[shown - 1] : 0);
-		free(ids);
+		size_t total;
+		bool more = admin_tables_here(a, 0, list_page_of(m), arr, &total);
+		page_end(r, arr, total, more);
 	}
 	app_send(s, r);
 }
@@ -103,20 +126,17 @@ void handle_admin_table_close(session *s, proto_msg *m)
 	app_table_destroy(s->app, at, true);
 }
 
-void handle_admin_players(session *s, proto_msg *m)
+bool admin_players_here(app *a, list_page pg, cJSON *arr, size_t *total)
 {
-	app *a = s->app;
-	list_page pg = list_page_of(m);
-	cJSON *r = proto_new("players", m->id);
-	cJSON *arr = cJSON_AddArrayToObject(r, "players");
 	uint64_t now = now_ms();
 	/* The players online, by id: the ones after the cursor, sorted. */
 	uint64_t *ids = xmalloc((a->n_sessions + 1) * sizeof *ids);
-	size_t n = 0, total = 0;
+	size_t n = 0;
+	*total = 0;
 	for (session *o = a->sessions; o; o = o->next) {
 		if (!o->pl || o->pl->sess != o)
 			continue;
-		total++;
+		(*total)++;
 		if ((uint64_t)o->pl->id > pg.after)
 			ids[n++] = (uint64_t)o->pl->id;
 	}
@@ -138,37 +158,65 @@ void handle_admin_players(session *s, proto_msg *m)
 		cJSON_AddNumberToObject(e, "connected_ms", (double)(now - p->connected_ms));
 		cJSON_AddItemToArray(arr, e);
 	}
-	list_page_end(r, total, shown < n, shown ? ids[shown - 1] : 0);
 	free(ids);
+	return shown < n;
+}
+
+void handle_admin_players(session *s, proto_msg *m)
+{
+	if (cluster_admin_ask(s, m))
+		return;
+	cJSON *r = proto_new("players", m->id);
+	cJSON *arr = cJSON_AddArrayToObject(r, "players");
+	size_t total;
+	bool more = admin_players_here(s->app, list_page_of(m), arr, &total);
+	page_end(r, arr, total, more);
 	app_send(s, r);
 }
 
-void handle_admin_kick(session *s, proto_msg *m)
+/* The session of the player named `name` connected here, or NULL. */
+static session *online_named(const app *a, const char *name)
 {
-	app *a = s->app;
-	session *victim = NULL;
+	session *found = NULL;
 	for (session *o = a->sessions; o; o = o->next)
-		if (o->pl && o->state != SESSION_GONE &&
-		    strcasecmp(o->pl->name, m->u.kick.player) == 0)
-			victim = o;
-	if (!victim) {
-		app_error(s, m->id, PROTO_E_NOT_FOUND, "player", "%s is not online",
-			  m->u.kick.player);
-		return;
-	}
-	app_ok(s, m->id);
+		if (o->pl && o->state != SESSION_GONE && strcasecmp(o->pl->name, name) == 0)
+			found = o;
+	return found;
+}
+
+bool admin_online_here(const app *a, const char *name) { return online_named(a, name) != NULL; }
+
+bool admin_kick_here(app *a, const char *by, const char *name, const char *reason)
+{
+	session *victim = online_named(a, name);
+	if (!victim)
+		return false;
 	player *p = victim->pl;
-	log_info("app", "admin %s kicked %s", s->pl->name, p->name);
+	log_info("app", "admin %s kicked %s", by, p->name);
 	cJSON *bye = proto_new("bye", NULL);
 	cJSON_AddStringToObject(bye, "reason", "kicked");
-	if (m->u.kick.reason)
-		cJSON_AddStringToObject(bye, "message", m->u.kick.reason);
+	if (reason)
+		cJSON_AddStringToObject(bye, "message", reason);
 	app_send(victim, bye);
 	/* Nothing it had queued runs (a queued table_join would seat it
 	 * again); its seats go to the AI now, not after a deadline. */
 	app_session_end(victim);
 	tables_player_leave_all(a, p);
 	conn_close(victim->c, NET_CLOSE_NORMAL, "kicked");
+	return true;
+}
+
+void handle_admin_kick(session *s, proto_msg *m)
+{
+	if (cluster_admin_ask(s, m))
+		return;
+	if (!online_named(s->app, m->u.kick.player)) {
+		app_error(s, m->id, PROTO_E_NOT_FOUND, "player", "%s is not online",
+			  m->u.kick.player);
+		return;
+	}
+	app_ok(s, m->id); /* first: the one kicked may be the admin itself */
+	admin_kick_here(s->app, s->pl->name, m->u.kick.player, m->u.kick.reason);
 }
 
 /* Players who never played are deleted (their names free again), except
@@ -190,30 +238,39 @@ static void pruned(void *ud, int err, int64_t n)
 	app_session_unbusy(s);
 }
 
-void handle_admin_players_prune(session *s, proto_msg *m)
+bool admin_prune_start(session *s, int64_t older_than_ms, const int64_t *also, size_t n_also)
 {
 	app *a = s->app;
-	int64_t *keep = xmalloc((a->players.len + 1) * sizeof *keep);
+	int64_t *keep = xmalloc((a->players.len + n_also + 1) * sizeof *keep);
 	size_t n = 0;
 	size_t it = 0;
 	uint64_t id;
 	while (idmap_next(&a->players, &it, &id))
 		keep[n++] = (int64_t)id;
-	int64_t before = app_unix_ms() - m->u.prune.older_than_ms;
+	for (size_t i = 0; i < n_also; i++)
+		keep[n++] = also[i];
+	int64_t before = app_unix_ms() - older_than_ms;
 	s->req = store_players_prune(a->store, before, keep, n, pruned, s);
 	free(keep);
-	if (!s->req) {
+	if (!s->req)
+		return false;
+	s->busy = true;
+	return true;
+}
+
+void handle_admin_players_prune(session *s, proto_msg *m)
+{
+	if (cluster_admin_ask(s, m))
+		return;
+	if (!admin_prune_start(s, m->u.prune.older_than_ms, NULL, 0)) {
 		app_error(s, m->id, PROTO_E_DRAINING, NULL, "the server is shutting down");
 		return;
 	}
 	s->req_id = m->id ? cJSON_Duplicate(m->id, true) : NULL;
-	s->busy = true;
 }
 
-void handle_admin_stats(session *s, proto_msg *m)
+void admin_stats_here(app *a, cJSON *r)
 {
-	app *a = s->app;
-	cJSON *r = proto_new("admin_stats", m->id);
 	cJSON_AddNumberToObject(r, "uptime_ms", (double)(now_ms() - a->started_ms));
 	cJSON_AddNumberToObject(r, "connections",
 				(double)(a->net ? net_connections(a->net) : a->n_sessions));
@@ -235,6 +292,14 @@ void handle_admin_stats(session *s, proto_msg *m)
 						(double)app_errors(a, (enum proto_err)i));
 	cJSON_AddNumberToObject(r, "store_queue",
 				a->store ? (double)store_queue_depth(a->store) : 0);
+}
+
+void handle_admin_stats(session *s, proto_msg *m)
+{
+	if (cluster_admin_ask(s, m))
+		return;
+	cJSON *r = proto_new("admin_stats", m->id);
+	admin_stats_here(s->app, r);
 	app_send(s, r);
 }
 

@@ -14,6 +14,9 @@
  *   hello PLAYER              resume JSON or ""       the player connected here
  *   conn  PLAYER 0                                    its session here ended
  *   sync                                              tell me your entries
+ *   synced                                            I have told you all mine (after
+ *                                                     a sync: what I did not tell
+ *                                                     again is gone)
  *   claimed TABLE             player ids, comma-separated   this node took it over
  *   gone  NODE                                        a node declared dead (its
  *                                                     tables were taken over)
@@ -21,7 +24,8 @@
  *   req   PLAYER NO ADMIN     name LF client frame    a forwarded request
  *   upd   PLAYER              message                 for the player's connection
  *   done  PLAYER NO                                   the request NO is answered
- *   (and tbl, pres, lobby+ in answer to sync)
+ *   (adm and adm-part, admin requests asked of every node: cluster_admin.c)
+ *   (and tbl, pres, lobby+, synced in answer to sync)
  */
 #include "cluster_int.h"
 
@@ -60,6 +64,8 @@ bool cl_word_u64(const bus_frame *f, int i, uint64_t *out)
 }
 
 void cl_num(char *out, size_t len, uint64_t v) { snprintf(out, len, "%" PRIu64, v); }
+
+uint32_t cl_next_no(cluster *c) { return ++c->next_fwd ? c->next_fwd : ++c->next_fwd; }
 
 int cl_publish(cluster *c, const char *to, const char *type, const char *const *w, int n,
 		   const char *payload, size_t len)
@@ -191,6 +197,7 @@ static bool names_a_table(enum proto_type t)
 	case PROTO_TABLE_SYNC:
 	case PROTO_REMATCH:
 	case PROTO_TABLE_CLOSE:
+	case PROTO_ADMIN_TABLE_CLOSE:
 		return true;
 	default:
 		return false;
@@ -257,7 +264,7 @@ bool cluster_forward(session *s, const proto_msg *m, const char *text, size_t le
 		return false; /* ours, and not here: the handler says not_found */
 	player *p = s->pl;
 	char id[24], no[16];
-	uint32_t fwd = ++c->next_fwd ? c->next_fwd : ++c->next_fwd;
+	uint32_t fwd = cl_next_no(c);
 	cl_num(id, sizeof id, (uint64_t)p->id);
 	cl_num(no, sizeof no, fwd);
 	const char *w[] = {id, no, p->admin ? "1" : "0"};
@@ -487,6 +494,7 @@ cluster *cluster_open(app *a, int64_t node_id, char *err, size_t errlen)
 	}
 	cl_forward_register(c);
 	cl_dir_register(c);
+	cl_admin_register(c);
 	cl_takeover_register(c);
 	/* Ids made here from now on cannot be another node's. */
 	c->next_id = ((uint64_t)node_id << 32) + 1;
@@ -529,6 +537,7 @@ void cluster_close(cluster *c)
 	if (!c)
 		return;
 	cl_takeover_stop(c);
+	cl_admin_close(c);
 	/* The stand-ins of remote players go with the bus. */
 	size_t pit = 0;
 	player *p;

@@ -32,6 +32,9 @@
 #include "app_int.h"
 
 #define CLUSTER_FORWARD_TIMEOUT_MS 2000
+/* An admin listing, stats or kick waits this long for every node's part;
+ * a node that has not answered by then is reported missing. */
+#define CLUSTER_ADMIN_WAIT_MS 2000
 /* Takeover: a pass every period; a node must look dead this long (and this
  * node's own database connection be up this long) before its tables move.
  * LAIR_TAKEOVER_GRACE_MS in the environment overrides the grace (tests). */
@@ -43,6 +46,7 @@ struct remote_member {
 	int64_t id;
 	char name[APP_NAME_MAX];
 	char node[64];
+	bool stale; /* its node resynchronises and has not told it again yet */
 };
 
 /* Connects to Redis (cfg->redis) as node "n<node_id>". NULL with err on a
@@ -91,5 +95,10 @@ void cluster_lobby_created(app *a, const lobby *l);
 void cluster_lobby_closed(app *a, uint64_t lobby_id);
 /* Another node's table's summary (new JSON), or NULL. */
 cJSON *cluster_table_summary(app *a, uint64_t table_id);
+/* admin_tables, admin_players, admin_stats, admin_kick in cluster mode:
+ * asked of every node (cluster_admin.c), the session waits for the merged
+ * reply (true). False in single-node mode and for a stand-in session: the
+ * caller answers from this node alone. */
+bool cluster_admin_ask(session *s, const proto_msg *m);
 
 #endif

@@ -44,6 +44,31 @@ static void presence_msg(lobby *l, const char *name, bool joined)
 	cJSON_Delete(u);
 }
 
+static void table_removed_msg(lobby *l, uint64_t table_id)
+{
+	cJSON *u = proto_new("table_removed", NULL);
+	cJSON_AddNumberToObject(u, "lobby", (double)l->id);
+	cJSON_AddNumberToObject(u, "table", (double)table_id);
+	lobby_broadcast(l, u);
+	cJSON_Delete(u);
+}
+
+/* A member of l from f's node already listed there: no longer stale (its
+ * name as told now). */
+static bool still_listed(lobby *l, int64_t id, const bus_frame *f)
+{
+	for (size_t i = 0; i < l->n_remote; i++) {
+		struct remote_member *r = &l->remote[i];
+		if (r->id == id && !strcmp(r->node, f->from) && f->len < sizeof r->name) {
+			r->stale = false;
+			memcpy(r->name, f->payload, f->len);
+			r->name[f->len] = 0;
+			return true;
+		}
+	}
+	return false;
+}
+
 static void on_pres(bus *b, const bus_frame *f, void *ud)
 {
 	(void)b;
@@ -57,6 +82,8 @@ static void on_pres(bus *b, const bus_frame *f, void *ud)
 	lobby *l = lobby_find(c->a, lid);
 	if (!l)
 		return;
+	if (joined == 1 && still_listed(l, (int64_t)pid, f))
+		return; /* told again by a resync: nothing changed for the members */
 	/* A player is in one lobby: wherever it was listed, it is not now. */
 	for (size_t i = 0; i < c->a->n_lobbies; i++)
 		remote_member_del(c->a->lobbies[i], (int64_t)pid);
@@ -67,6 +94,7 @@ static void on_pres(bus *b, const bus_frame *f, void *ud)
 		}
 		struct remote_member *r = &l->remote[l->n_remote++];
 		r->id = (int64_t)pid;
+		r->stale = false;
 		memcpy(r->name, f->payload, f->len);
 		r->name[f->len] = 0;
 		strlcpy_safe(r->node, f->from, sizeof r->node);
@@ -99,6 +127,7 @@ static void on_tbl(bus *b, const bus_frame *f, void *ud)
 		lobby_table_id_add(l, tid);
 	}
 	rt->lobby = lid;
+	rt->stale = false;
 	strlcpy_safe(rt->node, f->from, sizeof rt->node);
 	free(rt->summary);
 	rt->summary = xstrdup(cJSON_IsObject(sum) ? f->payload : "{}");
@@ -127,11 +156,7 @@ static void on_tbl_gone(bus *b, const bus_frame *f, void *ud)
 	if (!l)
 		return;
 	lobby_table_id_remove(l, tid);
-	cJSON *u = proto_new("table_removed", NULL);
-	cJSON_AddNumberToObject(u, "lobby", (double)lid);
-	cJSON_AddNumberToObject(u, "table", (double)tid);
-	lobby_broadcast(l, u);
-	cJSON_Delete(u);
+	table_removed_msg(l, tid);
 }
 
 static void on_chat(bus *b, const bus_frame *f, void *ud)
@@ -217,39 +242,6 @@ void cl_announce(cluster *c, const char *to)
 	}
 }
 
-/* What we knew of node `node` goes: it is about to announce itself anew
- * (its tables and members may have changed while we could not hear it). */
-void cl_forget_node(cluster *c, const char *node)
-{
-	app *a = c->a;
-	size_t it = 0;
-	uint64_t tid;
-	rtable *rt;
-	uint64_t *gone = NULL;
-	size_t n = 0;
-	while ((rt = idmap_next(&c->tables, &it, &tid)))
-		if (!strcmp(rt->node, node)) {
-			gone = xrealloc(gone, (n + 1) * sizeof *gone);
-			gone[n++] = tid;
-		}
-	for (size_t i = 0; i < n; i++) {
-		rt = idmap_del(&c->tables, gone[i]);
-		lobby *l = lobby_find(a, rt->lobby);
-		if (l)
-			lobby_table_id_remove(l, gone[i]);
-		cl_rtable_free(rt);
-	}
-	free(gone);
-	for (size_t i = 0; i < a->n_lobbies; i++) {
-		lobby *l = a->lobbies[i];
-		for (size_t j = 0; j < l->n_remote;)
-			if (!strcmp(l->remote[j].node, node))
-				l->remote[j] = l->remote[--l->n_remote];
-			else
-				j++;
-	}
-}
-
 /* Our players' seats at other nodes' tables (node `to`, NULL: all) missed
  * what was sent while the bus was down: each says hello again, and the
  * owners send it a snapshot of their tables (cluster.c, on_hello). Sent
@@ -265,6 +257,73 @@ static void say_hellos(cluster *c, const char *to)
 		}
 }
 
+/* A resynchronisation with node `node` (NULL: every other node) begins:
+ * what we know of it is stale until it tells it again. What it does not
+ * tell again before its `synced` went while we could not hear it. */
+static void mark_stale(cluster *c, const char *node)
+{
+	app *a = c->a;
+	size_t it = 0;
+	rtable *rt;
+	while ((rt = idmap_next(&c->tables, &it, NULL)))
+		if (!node || !strcmp(rt->node, node))
+			rt->stale = true;
+	for (size_t i = 0; i < a->n_lobbies; i++)
+		for (size_t j = 0; j < a->lobbies[i]->n_remote; j++)
+			if (!node || !strcmp(a->lobbies[i]->remote[j].node, node))
+				a->lobbies[i]->remote[j].stale = true;
+}
+
+/* Drops what we know of node `node` — only its stale entries when
+ * stale_only — telling the lobbies' members (presence left, table_removed)
+ * when tell. */
+static void drop_entries(cluster *c, const char *node, bool stale_only, bool tell)
+{
+	app *a = c->a;
+	size_t it = 0;
+	uint64_t tid;
+	rtable *rt;
+	uint64_t *gone = NULL;
+	size_t n = 0;
+	while ((rt = idmap_next(&c->tables, &it, &tid)))
+		if ((rt->stale || !stale_only) && !strcmp(rt->node, node)) {
+			gone = xrealloc(gone, (n + 1) * sizeof *gone);
+			gone[n++] = tid;
+		}
+	for (size_t i = 0; i < n; i++) {
+		rt = idmap_del(&c->tables, gone[i]);
+		lobby *l = lobby_find(a, rt->lobby);
+		if (l)
+			lobby_table_id_remove(l, gone[i]);
+		if (l && tell)
+			table_removed_msg(l, gone[i]);
+		cl_rtable_free(rt);
+	}
+	free(gone);
+	for (size_t i = 0; i < a->n_lobbies; i++) {
+		lobby *l = a->lobbies[i];
+		for (size_t j = 0; j < l->n_remote;) {
+			struct remote_member r = l->remote[j];
+			if ((r.stale || !stale_only) && !strcmp(r.node, node)) {
+				l->remote[j] = l->remote[--l->n_remote];
+				if (tell)
+					presence_msg(l, r.name, false);
+			} else {
+				j++;
+			}
+		}
+	}
+}
+
+/* What we knew of node `node` goes, silently (it died: its tables are
+ * taken over and announced by their new node). */
+void cl_forget_node(cluster *c, const char *node) { drop_entries(c, node, false, false); }
+
+/* Node `node` has told all it has (synced): its entries still stale went
+ * while nobody could hear it; the members here are told, as if they had
+ * heard it happen. */
+static void sweep_stale(cluster *c, const char *node) { drop_entries(c, node, true, true); }
+
 static void on_sync(bus *b, const bus_frame *f, void *ud)
 {
 	(void)b;
@@ -273,9 +332,20 @@ static void on_sync(bus *b, const bus_frame *f, void *ud)
 		return;
 	if (cl_is_self(c, f))
 		return;
-	cl_forget_node(c, f->from);
+	mark_stale(c, f->from);
 	cl_announce(c, f->from);
 	say_hellos(c, f->from);
+	cl_publish(c, f->from, "synced", NULL, 0, NULL, 0);
+}
+
+/* synced: node `from` has told us all its entries (after a sync). */
+static void on_synced(bus *b, const bus_frame *f, void *ud)
+{
+	(void)b;
+	cluster *c = ud;
+	if (cl_is_gone(c, f->from) || cl_is_self(c, f))
+		return;
+	sweep_stale(c, f->from);
 }
 
 void cl_on_state(bus *b, bool up, void *ud)
@@ -285,9 +355,11 @@ void cl_on_state(bus *b, bool up, void *ud)
 	log_info("cluster", "bus %s", up ? "up" : "down");
 	if (!up)
 		return;
+	mark_stale(c, NULL);
 	cl_publish(c, NULL, "sync", NULL, 0, NULL, 0);
 	cl_announce(c, NULL);
 	say_hellos(c, NULL);
+	cl_publish(c, NULL, "synced", NULL, 0, NULL, 0);
 }
 
 /* ---- hooks from lobby.c and admin.c ------------------------------------ */
@@ -386,4 +458,5 @@ void cl_dir_register(cluster *c)
 	bus_on(c->b, "lobby+", on_lobby_new, c);
 	bus_on(c->b, "lobby-", on_lobby_gone, c);
 	bus_on(c->b, "sync", on_sync, c);
+	bus_on(c->b, "synced", on_synced, c);
 }

@@ -1,8 +1,9 @@
 /*
  * cluster_int.h — what the cluster's files share and nobody else may use:
  * cluster.c (life, stand-in sessions, forwarding), cluster_dir.c (the
- * directory: lobbies, members, tables, chat) and cluster_takeover.c (dead
- * nodes' tables taken over). The frames are listed in cluster.c.
+ * directory: lobbies, members, tables, chat), cluster_admin.c (admin
+ * requests asked of every node) and cluster_takeover.c (dead nodes' tables
+ * taken over). The frames are listed in cluster.c.
  */
 #ifndef LAIR_CLUSTER_INT_H
 #define LAIR_CLUSTER_INT_H
@@ -15,7 +16,11 @@ typedef struct rtable {
 	uint64_t lobby;
 	char node[BUS_MAX_NODE + 1];
 	char *summary; /* JSON text */
+	bool stale;    /* its node resynchronises and has not told it again yet */
 } rtable;
+
+/* An admin request asked of every node (cluster_admin.c). */
+typedef struct cl_gather cl_gather;
 
 /* A session's cluster state (session->cl). */
 typedef struct sess_cl {
@@ -23,7 +28,8 @@ typedef struct sess_cl {
 	bool stub;
 	char gateway[BUS_MAX_NODE + 1];
 	uint32_t doing;      /* the forwarded request it runs (0: none) */
-	/* the gateway's session waiting for a forwarded request */
+	/* the gateway's session waiting for a forwarded request, or for
+	 * every node's answer to an admin request (cl_next_no) */
 	uint32_t waiting;    /* its number (0: none) */
 	uv_timer_t *timer;
 	session *s;
@@ -48,6 +54,7 @@ struct cluster {
 	 * before it learns it was fenced) is dropped. Ids are never reused. */
 	char (*gone)[BUS_MAX_NODE + 1];
 	size_t n_gone;
+	cl_gather *gathers; /* admin requests waiting for nodes' answers */
 };
 
 /* cluster.c: helpers of every file */
@@ -56,6 +63,8 @@ bool cl_is_gone(const cluster *c, const char *node);
 /* Header word i as a number (false: missing, not a number). */
 bool cl_word_u64(const bus_frame *f, int i, uint64_t *out);
 void cl_num(char *out, size_t len, uint64_t v);
+/* A number for a request this node waits on (forwarded, admin): never 0. */
+uint32_t cl_next_no(cluster *c);
 /* Publishes (to node `to`, NULL: every node); 0 or -1 (bus down). */
 int cl_publish(cluster *c, const char *to, const char *type, const char *const *w, int n,
 	       const char *payload, size_t len);
@@ -70,13 +79,18 @@ void cl_forward_register(cluster *c);
 
 /* cluster_dir.c */
 void cl_rtable_free(rtable *rt);
-/* What we knew of node `node` goes (it announces itself anew, or died). */
+/* What we knew of node `node` goes, silently (it died). */
 void cl_forget_node(cluster *c, const char *node);
 /* Our entries, to node `to` (NULL: everyone). */
 void cl_announce(cluster *c, const char *to);
 /* The bus came up (resynchronise) or went down. */
 void cl_on_state(bus *b, bool up, void *ud);
 void cl_dir_register(cluster *c);
+
+/* cluster_admin.c */
+void cl_admin_register(cluster *c);
+/* Drops the admin requests still waiting (at close). */
+void cl_admin_close(cluster *c);
 
 /* cluster_takeover.c */
 void cl_takeover_register(cluster *c);
