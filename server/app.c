@@ -455,6 +455,15 @@ void app_metrics(app *a, buf *out)
 	metrics_histogram(out, "lair_decision_reveal_seconds",
 			  "Window close to the reveal sent (the decision logged in the store first).",
 			  &a->reveal);
+	metrics_histogram(out, "lair_window_close_late_seconds",
+			  "How late a window's timer ran after the window's end (not in the above).",
+			  &a->close_late);
+	metrics_histogram(out, "lair_decision_durable_seconds",
+			  "Window close to the decision durable, as the event loop learns it.",
+			  &a->durable);
+	metrics_histogram(out, "lair_decision_reveal_send_seconds",
+			  "The decision durable to its reveal written to every seat.",
+			  &a->reveal_send);
 	metrics_counter(out, "lair_decision_durable_slow_total",
 			"Decisions that waited 20 ms or more for the store.", (double)a->durable_slow);
 	metrics_gauge(out, "lair_decision_durable_max_seconds",

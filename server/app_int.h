@@ -175,8 +175,11 @@ struct app {
 	/* per kind (app_kind_index): games begun, results sent */
 	uint64_t kind_started[APP_MAX_KINDS], kind_finished[APP_MAX_KINDS];
 	/* window close -> the reveal sent (it waits for the decision to be
-	 * durable in the store); the longest (µs); waits of 20 ms or more */
-	metrics_hist reveal;
+	 * durable in the store), and its parts (durable.c): the window's timer
+	 * late, close -> durable (the store's answer on the loop), durable ->
+	 * sent (the reveal rendered and written to every seat); the longest
+	 * wait for durable (µs); waits of 20 ms or more */
+	metrics_hist reveal, close_late, durable, reveal_send;
 	uint64_t durable_us_max;
 	uint64_t durable_slow;
 	uint64_t errors[PROTO_ERR_COUNT];

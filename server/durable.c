@@ -105,19 +105,23 @@ static void write_done(pending_write *w)
 
 /* ---- decisions ---- */
 
+/* Decision n is durable: revealed. Times each part of window close ->
+ * reveal sent (app_int.h). */
 static void reveal_now(app *a, app_table *at, uint64_t n)
 {
 	uint64_t close_us = at->close_us; /* 0: resolved while being restored, not timed */
-	if (close_us) {
-		uint64_t waited = now_ns() / 1000 - close_us;
-		if (waited > a->durable_us_max)
-			a->durable_us_max = waited;
-		if (waited >= 20000)
-			a->durable_slow++;
-	}
+	uint64_t durable_ns = now_ns();
 	table_decision_durable(at->t, n);
-	if (close_us)
-		metrics_hist_observe(&a->reveal, (double)(now_ns() / 1000 - close_us) / 1e6);
+	if (!close_us)
+		return;
+	uint64_t sent_ns = now_ns(), waited = durable_ns / 1000 - close_us;
+	if (waited > a->durable_us_max)
+		a->durable_us_max = waited;
+	if (waited >= 20000)
+		a->durable_slow++;
+	metrics_hist_observe(&a->durable, (double)waited / 1e6);
+	metrics_hist_observe(&a->reveal_send, (double)(sent_ns - durable_ns) / 1e9);
+	metrics_hist_observe(&a->reveal, (double)(sent_ns / 1000 - close_us) / 1e6);
 }
 
 static void decision_written(void *ud, int err)
@@ -147,6 +151,9 @@ void durable_decision(app *a, app_table *at, table *t, uint64_t n, const game_ch
 	a->decisions++;
 	if (at)
 		at->close_us = now_ns() / 1000;
+	int64_t late = table_close_late_us(t);
+	if (late >= 0)
+		metrics_hist_observe(&a->close_late, (double)late / 1e6);
 	if (!a->store) {
 		table_decision_durable(t, n);
 		return;

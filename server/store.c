@@ -24,6 +24,7 @@
 #include "store_int.h"
 #include "store_pg.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -171,6 +172,7 @@ void store_ckpt_note(store *st, int wal_frames)
 static void checkpointer(void *arg)
 {
 	store *st = arg;
+	pthread_setname_np(pthread_self(), "lair-ckpt"); /* top -H, /proc/PID/task */
 	uv_mutex_lock(&st->ck_mu);
 	while (!st->ck_stop) {
 		if (!st->ck_due)
@@ -243,6 +245,7 @@ static void worker(void *arg)
 {
 	store *st = arg;
 	uint64_t renew_at = 0;
+	pthread_setname_np(pthread_self(), "lair-store"); /* top -H, /proc/PID/task */
 	if (!st->pg)
 		ckpt_start(st);
 	uv_mutex_lock(&st->mu);
@@ -254,6 +257,9 @@ static void worker(void *arg)
 		store_req *batch = st->q_head, *last = st->q_tail;
 		st->q_head = st->q_tail = NULL;
 		uv_mutex_unlock(&st->mu);
+		uint64_t start = now_ns();
+		for (store_req *r = batch; r; r = r->next)
+			r->start_ns = start;
 
 		if (st->pg)
 			store_pg_run_batch(st, batch);
@@ -343,13 +349,24 @@ static void deliver(store_req *r)
 	}
 }
 
-/* For /metrics (store_metrics), on the loop thread. */
-static void count_done(store *st, const store_req *r)
+/* For /metrics (store_metrics), on the loop thread, now_ns() being `now`.
+ * A write's time to durable is its wait for a batch to start (the thread
+ * busy with the previous one, or waiting for a CPU), then its batch's run
+ * (statements and commit); then its result waits for the loop. Returns
+ * whether r was a timed write. */
+static bool count_done(store *st, const store_req *r, uint64_t now)
 {
 	if (r->err == STORE_ERR_DB)
 		st->failures++;
-	else if (r->err == STORE_OK && !store_op_reads_only(r->op) && r->done_ns >= r->submit_ns)
-		metrics_hist_observe(&st->durable, (double)(r->done_ns - r->submit_ns) / 1e9);
+	if (r->err != STORE_OK || store_op_reads_only(r->op) || r->done_ns < r->start_ns ||
+	    r->start_ns < r->submit_ns)
+		return false;
+	metrics_hist_observe(&st->durable, (double)(r->done_ns - r->submit_ns) / 1e9);
+	metrics_hist_observe(&st->queued, (double)(r->start_ns - r->submit_ns) / 1e9);
+	metrics_hist_observe(&st->batch, (double)(r->done_ns - r->start_ns) / 1e9);
+	if (now >= r->done_ns)
+		metrics_hist_observe(&st->deliver, (double)(now - r->done_ns) / 1e9);
+	return true;
 }
 
 void store_metrics(const store *st, buf *out)
@@ -360,6 +377,17 @@ void store_metrics(const store *st, buf *out)
 	metrics_histogram(out, "lair_store_durable_seconds",
 			  "Store writes: submission to their transaction committed.",
 			  &st->durable);
+	metrics_histogram(out, "lair_store_queued_seconds",
+			  "Store writes: submission to the start of their batch (part of durable).",
+			  &st->queued);
+	metrics_histogram(out, "lair_store_batch_seconds",
+			  "Store writes: their batch's start to its commit (part of durable).",
+			  &st->batch);
+	metrics_histogram(out, "lair_store_deliver_seconds",
+			  "Store writes: committed to the result handled on the event loop.",
+			  &st->deliver);
+	metrics_counter(out, "lair_store_write_batches_total",
+			"Store batches (transactions) that held a write.", (double)st->batches);
 	metrics_counter(out, "lair_store_failures_total",
 			"Store requests that failed in SQLite (logged; disk full, I/O).",
 			(double)st->failures);
@@ -383,11 +411,17 @@ static void on_async(uv_async_t *h)
 	bool done = st->worker_done;
 	uv_mutex_unlock(&st->mu);
 
+	uint64_t last_batch = 0;
 	while (list) {
 		store_req *r = list;
 		list = r->next;
 		st->depth--;
-		count_done(st, r);
+		/* Each result's own time: the later ones of a list wait for the
+		 * earlier ones' callbacks (a decision's is its reveal). */
+		if (count_done(st, r, now_ns()) && r->start_ns != last_batch) {
+			st->batches++; /* a batch's requests are adjacent */
+			last_batch = r->start_ns;
+		}
 		if (!atomic_load(&r->cancelled))
 			deliver(r);
 		req_free(r);

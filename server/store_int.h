@@ -115,9 +115,10 @@ struct store_req {
 	bool checked_bad; /* the submitting call found bad input: err is set,
 			   * nothing runs */
 	int err;
-	/* now_ns() at submission (loop thread) and when its batch ended (store
-	 * thread): lair_store_durable_seconds. */
-	uint64_t submit_ns, done_ns;
+	/* now_ns() at submission (loop thread), when its batch began and when
+	 * it ended (store thread): lair_store_durable_seconds and its parts,
+	 * lair_store_queued_seconds and lair_store_batch_seconds. */
+	uint64_t submit_ns, start_ns, done_ns;
 	union {
 		store_player_cb player;
 		store_done_cb done;
@@ -185,6 +186,10 @@ struct store {
 	bool shutting_down;
 	size_t depth; /* submitted, not yet delivered */
 	metrics_hist durable; /* writes: submission to commit */
+	metrics_hist queued;  /* writes: submission to their batch's start */
+	metrics_hist batch;   /* writes: their batch's start to its commit */
+	metrics_hist deliver; /* writes: commit to the result on the loop */
+	uint64_t batches;     /* batches that held a write (delivered) */
 	uint64_t failures;    /* requests that ended in STORE_ERR_DB */
 	store_shutdown_cb done_cb;
 	void *done_ud;

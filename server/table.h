@@ -188,6 +188,10 @@ table_pacer *table_pacer_new(uv_loop_t *loop, int per_turn);
 void table_pacer_free(table_pacer *p);
 /* Steps waiting for a turn now (metrics). */
 int table_pacer_waiting(const table_pacer *p);
+/* Inside host.decision for a window its timer closed: how late the timer
+ * ran (µs after the window's end; the loop was busy or waited for a CPU).
+ * -1 anywhere else (no window, no loop, or not inside that call). */
+int64_t table_close_late_us(const table *t);
 
 /* Creates a waiting table with every seat empty. The host struct is
  * copied; loop is borrowed for the table's life (NULL: no timers, the

@@ -25,6 +25,7 @@ struct table_clock {
 	uv_timer_t timer;
 	uv_idle_t idle;
 	uint64_t timer_at;  /* the loop time the timer is armed for; 0: stopped */
+	int64_t late_us;    /* while the timer closes a window: how late; else -1 */
 	int open_handles;
 	/* a turn asked of t->s.pacer */
 	table *pace_prev, *pace_next;
@@ -124,14 +125,22 @@ static void on_timer(uv_timer_t *h)
 	struct table_clock *c = h->data;
 	table *t = c->t;
 	uint64_t at;
+	/* The loop's time is CLOCK_MONOTONIC in ms, as now_ns() is in ns. */
+	uint64_t due_us = c->timer_at * 1000, now_us = now_ns() / 1000;
 	c->timer_at = 0;
 	/* Many timers may fall due in one iteration: steps wait their turn. */
-	if (round_wake(t, &at) == WAKE_STEP && t->s.pacer)
+	if (round_wake(t, &at) == WAKE_STEP && t->s.pacer) {
 		pacer_ask(t);
-	else
+	} else {
+		if (t->phase == PH_WINDOW)
+			c->late_us = now_us > due_us ? (int64_t)(now_us - due_us) : 0;
 		round_advance(t);
+		c->late_us = -1;
+	}
 	table_clock_sync(t);
 }
+
+int64_t table_close_late_us(const table *t) { return t->clock ? t->clock->late_us : -1; }
 
 static void on_idle(uv_idle_t *h)
 {
@@ -151,6 +160,7 @@ void table_clock_init(table *t, uv_loop_t *loop)
 	uv_timer_init(loop, &c->timer);
 	uv_idle_init(loop, &c->idle);
 	c->timer.data = c->idle.data = c;
+	c->late_us = -1;
 	c->open_handles = 2;
 	t->clock = c;
 }

@@ -113,8 +113,24 @@ test('/metrics after a watched game passes promtool and has what an operator exp
 		const reveals = checkHistogram(x, 'lair_decision_reveal_seconds');
 		assert.ok(reveals > 0);
 		assert.strictEqual(reveals, x.samples.get('lair_decisions_resolved_total'));
-		assert.ok(checkHistogram(x, 'lair_store_durable_seconds') >= reveals,
-			'each decision was a store write');
+		const writes = checkHistogram(x, 'lair_store_durable_seconds');
+		assert.ok(writes >= reveals, 'each decision was a store write');
+		// Its parts: close -> durable on the loop, then the reveal sent
+		// (whole µs each: they add up within 2 µs a decision); the
+		// store's wait for a batch and the batch's run, and the result's
+		// way back to the loop, each timed once per write.
+		assert.strictEqual(checkHistogram(x, 'lair_decision_durable_seconds'), reveals);
+		assert.strictEqual(checkHistogram(x, 'lair_decision_reveal_send_seconds'), reveals);
+		const sum = (n) => x.samples.get(`${n}_sum`);
+		const gap = sum('lair_decision_reveal_seconds') - sum('lair_decision_durable_seconds') -
+			sum('lair_decision_reveal_send_seconds');
+		assert.ok(Math.abs(gap) <= 2e-6 * reveals, `reveal = durable + send (off by ${gap} s)`);
+		for (const part of ['queued', 'batch', 'deliver'])
+			assert.strictEqual(checkHistogram(x, `lair_store_${part}_seconds`), writes, part);
+		// All-AI seats open no window, so no window's timer was late.
+		assert.strictEqual(checkHistogram(x, 'lair_window_close_late_seconds'), 0);
+		assert.strictEqual(x.types.get('lair_store_write_batches_total'), 'counter');
+		assert.ok(x.samples.get('lair_store_write_batches_total') >= 1);
 		assert.strictEqual(x.types.get('lair_store_failures_total'), 'counter');
 		assert.strictEqual(x.samples.get('lair_store_failures_total'), 0);
 
@@ -138,6 +154,32 @@ test('/metrics after a watched game passes promtool and has what an operator exp
 		}
 		host.c.close();
 		fan.c.close();
+	} finally {
+		const r = await srv.stop();
+		assert.strictEqual(r.code, 0, r.output.slice(-4000));
+	}
+});
+
+test('/metrics: a window a human closes is timed from its end, and its parts add up', async () => {
+	const srv = await startLaird({ args: FAST });
+	try {
+		const a = await player(srv, 'windowed');
+		const t = (await a.ok('table_create', { kind: 'gems', seats: 2, ai: 1, start: true })).table;
+		const opt = await a.c.waitFor((m) => m.type === 'options' && m.seat === 0);
+		const other = opt.options.map((o) => o.id).find((x) => x !== 'leave');
+		await a.ok('choose', { table: t, decision: opt.decision, choice: other });
+		await a.c.waitFor((m) => m.type === 'window' && m.decision === opt.decision);
+		const reveal = await a.c.waitFor((m) => m.type === 'reveal' && m.decision === opt.decision,
+			10000);
+		const x = parseExposition((await srv.get('/metrics')).body);
+		// The window's timer closed it: timed once, and (the reveal being
+		// stamped after that timer ran) not in the reveal's own figure.
+		assert.ok(checkHistogram(x, 'lair_window_close_late_seconds') >= 1);
+		const reveals = checkHistogram(x, 'lair_decision_reveal_seconds');
+		assert.ok(reveals >= 1 && reveals === x.samples.get('lair_decisions_resolved_total'));
+		assert.strictEqual(checkHistogram(x, 'lair_decision_durable_seconds'), reveals);
+		assert.ok(reveal.t_close_us > 0);
+		a.c.close();
 	} finally {
 		const r = await srv.stop();
 		assert.strictEqual(r.code, 0, r.output.slice(-4000));

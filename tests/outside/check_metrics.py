@@ -13,7 +13,9 @@ lair_event_loop_lag_max_seconds lair_draining lair_build_info process_cpu_second
 process_resident_memory_bytes process_virtual_memory_bytes process_open_fds process_max_fds
 process_start_time_seconds lair_store_queue_depth lair_store_durable_seconds lair_store_failures_total
 lair_players_online lair_lobbies lair_tables lair_spectators lair_decisions_resolved_total
-lair_decision_reveal_seconds lair_decision_durable_slow_total lair_decision_durable_max_seconds
+lair_decision_reveal_seconds lair_decision_durable_seconds lair_decision_reveal_send_seconds
+lair_window_close_late_seconds lair_store_queued_seconds lair_store_batch_seconds lair_store_deliver_seconds
+lair_store_write_batches_total lair_decision_durable_slow_total lair_decision_durable_max_seconds
 lair_games_started_total lair_games_finished_total lair_errors_total""".split()
 BUCKETS = "0.0005 0.001 0.002 0.005 0.01 0.02 0.05 0.1 0.25 0.5 1 2.5 5 +Inf".split()
 

@@ -9,6 +9,7 @@
  * request, sharing the environment and callbacks at its top.
  */
 #include <dirent.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sqlite3.h>
@@ -1138,6 +1139,55 @@ TEST(store_queue_depth_order_and_cancel)
 	CHECK_EQ(cw.fired, 0);
 	CHECK_EQ(cr.fired, 0);
 	CHECK_EQ(store_queue_depth(e.st), 0);
+	env_close(&e);
+}
+
+/* A sample of store_metrics' text ("\nname value"); -1 when absent. */
+static double metric_value(const char *text, const char *name)
+{
+	char key[128];
+	snprintf(key, sizeof key, "\n%s ", name);
+	const char *p = strstr(text, key);
+	return p ? strtod(p + strlen(key), NULL) : -1;
+}
+
+/* /metrics times each committed write by its parts: the wait for its
+ * batch to start plus its batch's run is its time to durable (to the ns),
+ * and each is delivered on the loop once; one batch of three writes (and
+ * a read, not timed) counts as one write batch. */
+TEST(store_metrics_time_each_write_by_its_parts)
+{
+	env e;
+	REQUIRE(env_open(&e));
+	REQUIRE(live_start(&e, 1, 1) == STORE_OK);
+	buf m = {0};
+	store_metrics(e.st, &m);
+	double writes0 = metric_value(m.data, "lair_store_durable_seconds_count");
+	double batches0 = metric_value(m.data, "lair_store_write_batches_total");
+	buf_free(&m);
+	CHECK(writes0 >= 1);
+	CHECK(batches0 >= 1);
+	res d[3] = {{0}}, rd = {0};
+	hold(&e, true);
+	for (int i = 0; i < 3; i++)
+		store_live_decision(e.st, 1, i + 1, "[0]", 0, cb_done, &d[i]);
+	store_player_by_name(e.st, "nobody", cb_player, &rd);
+	hold(&e, false);
+	WAIT(&e, &rd);
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ(d[i].err, STORE_OK);
+	store_metrics(e.st, &m);
+	double writes = metric_value(m.data, "lair_store_durable_seconds_count");
+	CHECK_MSG(writes == writes0 + 3, "%s", m.data);
+	CHECK(metric_value(m.data, "lair_store_queued_seconds_count") == writes);
+	CHECK(metric_value(m.data, "lair_store_batch_seconds_count") == writes);
+	CHECK(metric_value(m.data, "lair_store_deliver_seconds_count") == writes);
+	CHECK(metric_value(m.data, "lair_store_write_batches_total") == batches0 + 1);
+	double durable = metric_value(m.data, "lair_store_durable_seconds_sum");
+	double parts = metric_value(m.data, "lair_store_queued_seconds_sum") +
+		       metric_value(m.data, "lair_store_batch_seconds_sum");
+	CHECK_MSG(durable > 0 && fabs(durable - parts) < 1e-6, "%g vs %g", durable, parts);
+	buf_free(&m);
 	env_close(&e);
 }
 
