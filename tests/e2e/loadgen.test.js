@@ -65,6 +65,15 @@ test('loadgen --smoke: idle connections answer, five-seat tables play, figures a
 		assert.ok(f.bytes_per_decision > 1000, r.out);
 		assert.ok(f.play_reveal_max_ms >= f.play_reveal_p99_ms, r.out);
 		assert.ok(f.play_reveal_p99_ms >= f.play_reveal_p50_ms, r.out);
+		// Where the time goes: a write's wait for its batch plus the
+		// batch's run is its time to durable (the same writes, so the
+		// means add up but for rounding); a reveal's sending is part of
+		// close -> sent.
+		const parts = f.store_queued_mean_ms + f.store_batch_mean_ms;
+		assert.ok(Math.abs(parts - f.store_durable_mean_ms) < 0.01, r.out);
+		assert.ok(f.play_reveal_send_mean_ms <= f.play_reveal_sent_mean_ms, r.out);
+		assert.ok(f.store_deliver_mean_ms >= 0 && f.play_close_late_mean_ms >= 0, r.out);
+		assert.ok(f.store_writes_per_batch >= 1, r.out);
 		assert.strictEqual(f.idle_laird_exit, 0, r.out);
 		assert.strictEqual(f.play_laird_exit, 0, r.out);
 		assert.match(f.load_average, /^\d+\.\d+ \d+\.\d+ \d+\.\d+$/);

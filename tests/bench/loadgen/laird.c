@@ -126,8 +126,13 @@ lg_laird *lg_laird_start(lg_ctx *ctx, const char *path, const char *const *args,
 		{.flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE, .data.stream = (uv_stream_t *)&l->out},
 		{.flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE, .data.stream = (uv_stream_t *)&l->err},
 	};
+	/* Its own session (setsid): with the kernel's autogroups (Debian's
+	 * default) each session shares the CPUs fairly with the others, so
+	 * laird is not charged for the bots' CPU on a busy machine, as a
+	 * server that runs as its own service is not. Signals to this
+	 * process's group do not reach it: the exit paths kill it. */
 	uv_process_options_t o = {.file = path, .args = (char **)argv, .exit_cb = on_exit_cb,
-				  .stdio = stdio, .stdio_count = 3};
+				  .stdio = stdio, .stdio_count = 3, .flags = UV_PROCESS_DETACHED};
 	int rc = uv_spawn(ctx->loop, &l->proc, &o);
 	l->open_handles = 2;
 	if (rc != 0) {
@@ -256,16 +261,50 @@ uint64_t lg_proc_cpu_ns(int pid)
 	return ns ? ns : stat_cpu_ns(pid); /* a kernel without schedstat */
 }
 
-uint64_t lg_proc_wait_ns(int pid)
+/* schedstat's second field: time runnable but waiting for a CPU. */
+static uint64_t schedstat_wait(const char *path)
 {
-	/* schedstat's second field: time runnable but waiting for a CPU. */
-	char path[64], line[128];
-	snprintf(path, sizeof path, "/proc/%d/task/%d/schedstat", pid, pid);
+	char line[128];
 	FILE *f = fopen(path, "r");
 	unsigned long long run, wait = 0;
 	if (!f || !fgets(line, sizeof line, f) || sscanf(line, "%llu %llu", &run, &wait) != 2)
 		wait = 0;
 	if (f)
 		fclose(f);
+	return wait;
+}
+
+uint64_t lg_proc_wait_ns(int pid)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/task/%d/schedstat", pid, pid);
+	return schedstat_wait(path);
+}
+
+uint64_t lg_task_wait_ns(int pid, const char *comm)
+{
+	if (!pid)
+		return schedstat_wait("/proc/thread-self/schedstat");
+	char path[64], p[400], name[64];
+	snprintf(path, sizeof path, "/proc/%d/task", pid);
+	DIR *d = opendir(path);
+	uint64_t wait = 0;
+	for (struct dirent *e; d && (e = readdir(d));) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof p, "%s/%s/comm", path, e->d_name);
+		FILE *f = fopen(p, "r");
+		bool match = f && fgets(name, sizeof name, f) &&
+			     strncmp(name, comm, strlen(comm)) == 0 && name[strlen(comm)] == '\n';
+		if (f)
+			fclose(f);
+		if (match) {
+			snprintf(p, sizeof p, "%s/%s/schedstat", path, e->d_name);
+			wait = schedstat_wait(p);
+			break;
+		}
+	}
+	if (d)
+		closedir(d);
 	return wait;
 }

@@ -33,5 +33,8 @@ uint64_t lg_proc_cpu_ns(int pid);
 /* How long the process's main thread (laird's loop) was runnable but
  * waited for a CPU, in ns: the machine's other work, not laird's. */
 uint64_t lg_proc_wait_ns(int pid);
+/* The same of the thread of pid named `comm` (e.g. "lair-store"); pid 0:
+ * this process's main thread. 0 when there is none. */
+uint64_t lg_task_wait_ns(int pid, const char *comm);
 
 #endif

@@ -385,10 +385,31 @@ static uint64_t self_cpu_ns(void)
 	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ull;
 }
 
+/* Where window close -> every seat has the reveal goes, as laird's
+ * histograms time it (server/durable.c, server/store.c): the parts, in
+ * order, then the whole laird sees. The timer's lateness comes before the
+ * close is stamped, so it is outside every other figure. */
+static const struct stage {
+	const char *metric, *what, *figure;
+} stages[] = {
+	{"lair_window_close_late_seconds", "window timer ran late (not in the figures)",
+	 "play_close_late"},
+	{"lair_store_queued_seconds", "store: submitted -> its batch starts", "store_queued"},
+	{"lair_store_batch_seconds", "store: batch starts -> committed", "store_batch"},
+	{"lair_store_deliver_seconds", "store: committed -> handled on the loop",
+	 "store_deliver"},
+	{"lair_decision_reveal_send_seconds", "reveal rendered and written to 5 seats",
+	 "play_reveal_send"},
+	/* its figures are play_reveal_sent_{mean,p99}_ms (report) */
+	{"lair_decision_reveal_seconds", "= window close -> reveal sent (laird)", NULL},
+};
+#define N_STAGES (sizeof stages / sizeof stages[0])
+
 typedef struct sample {
 	uint64_t rx_bytes, rx_frames, rx_msgs, rx_payload, wall, laird_cpu, laird_wait, self_cpu;
-	double decisions, durable_slow;
-	lg_hist reveal; /* laird's window close -> reveal sent */
+	uint64_t store_wait, self_wait;
+	double decisions, durable_slow, batches;
+	lg_hist stage[N_STAGES];
 	lg_hist store;  /* laird's store: submit -> transaction committed */
 	bool metrics_ok;
 } sample;
@@ -406,16 +427,59 @@ static void take_sample(sample *s)
 	s->wall = now_ns();
 	s->laird_cpu = lg_proc_cpu_ns(R.ctx->pid);
 	s->laird_wait = lg_proc_wait_ns(R.ctx->pid);
+	s->store_wait = lg_task_wait_ns(R.ctx->pid, "lair-store");
+	s->self_wait = lg_task_wait_ns(0, NULL);
 	s->self_cpu = self_cpu_ns();
 	buf m = {0};
 	if (lg_http_get(R.ctx, "/metrics", 10, &m) == 0) {
 		s->decisions = lg_metric(m.data, "lair_decisions_resolved_total");
 		s->durable_slow = lg_metric(m.data, "lair_decision_durable_slow_total");
+		s->batches = lg_metric(m.data, "lair_store_write_batches_total");
 		s->metrics_ok = !isnan(s->decisions) &&
-				lg_histogram(m.data, "lair_decision_reveal_seconds", &s->reveal) &&
 				lg_histogram(m.data, "lair_store_durable_seconds", &s->store);
+		for (size_t i = 0; i < N_STAGES; i++)
+			s->metrics_ok = lg_histogram(m.data, stages[i].metric, &s->stage[i]) &&
+					s->metrics_ok;
 	}
 	buf_free(&m);
+}
+
+/* Where the time goes: each part's mean, p50 and p99 (laird's histograms,
+ * interpolated within their buckets), then the generator's own share (its
+ * reads against laird's sends) and who waited for a CPU. */
+static void print_stages(const sample *a, const sample *b, double secs, double p50, double p99)
+{
+	printf("play: window close -> reveal, by part (mean / p50 / p99 ms, laird's histograms):\n");
+	double sent50 = NAN, sent99 = NAN;
+	for (size_t i = 0; i < N_STAGES; i++) {
+		const lg_hist *x = &a->stage[i], *y = &b->stage[i];
+		double n = y->count - x->count;
+		double mean = n > 0 ? (y->sum - x->sum) / n * 1000 : NAN;
+		double q50 = lg_hist_quantile(x, y, 0.5) * 1000, q99 = lg_hist_quantile(x, y, 0.99) * 1000;
+		printf("play:   %-44s %7.2f %7.2f %7.2f  (%.0f)\n", stages[i].what, mean, q50, q99, n);
+		char key[64];
+		if (stages[i].figure) {
+			snprintf(key, sizeof key, "%s_mean_ms", stages[i].figure);
+			lg_figure(key, mean, "ms");
+			snprintf(key, sizeof key, "%s_p99_ms", stages[i].figure);
+			lg_figure(key, q99, "ms");
+		}
+		sent50 = q50;
+		sent99 = q99;
+	}
+	/* The generator's figure against laird's, quantile by quantile: an
+	 * estimate (laird's are interpolated within 2x-wide buckets). */
+	printf("play:   %-44s %7s %7.2f %7.2f  (estimate)\n", "+ the generator reads it at all 5 seats",
+	       "", p50 - sent50, p99 - sent99);
+	double batches = b->batches - a->batches, writes = b->store.count - a->store.count;
+	double store_wait = (double)(b->store_wait - a->store_wait) / 1e9 / secs * 100;
+	double self_wait = (double)(b->self_wait - a->self_wait) / 1e9 / secs * 100;
+	printf("play: store: %.1f writes a batch (%.0f batches); waited for a CPU: laird's store "
+	       "thread %.1f%%, the generator %.1f%% of the time\n",
+	       batches > 0 ? writes / batches : NAN, batches, store_wait, self_wait);
+	lg_figure("store_writes_per_batch", batches > 0 ? writes / batches : NAN, "writes");
+	lg_figure("store_thread_cpu_wait_percent", store_wait, "%");
+	lg_figure("loadgen_cpu_wait_percent", self_wait, "%");
 }
 
 /* The figures of the measured interval a..b. */
@@ -426,9 +490,10 @@ static void report(const sample *a, const sample *b, long rss_peak_kb, double la
 	double dec = b->decisions - a->decisions;
 	double laird = (double)(b->laird_cpu - a->laird_cpu) / 1e9 / secs * 100;
 	double self = (double)(b->self_cpu - a->self_cpu) / 1e9 / secs * 100;
-	double dn = b->reveal.count - a->reveal.count;
-	double reveal_mean = dn > 0 ? (b->reveal.sum - a->reveal.sum) / dn * 1000 : NAN;
-	double reveal_p99 = lg_hist_quantile(&a->reveal, &b->reveal, 0.99) * 1000;
+	const lg_hist *ra = &a->stage[N_STAGES - 1], *rb = &b->stage[N_STAGES - 1];
+	double dn = rb->count - ra->count;
+	double reveal_mean = dn > 0 ? (rb->sum - ra->sum) / dn * 1000 : NAN;
+	double reveal_p99 = lg_hist_quantile(ra, rb, 0.99) * 1000;
 	double sn = b->store.count - a->store.count;
 	double store_mean = sn > 0 ? (b->store.sum - a->store.sum) / sn * 1000 : NAN;
 	double store_p99 = lg_hist_quantile(&a->store, &b->store, 0.99) * 1000;
@@ -468,6 +533,7 @@ static void report(const sample *a, const sample *b, long rss_peak_kb, double la
 	printf("play: store: submit -> durable mean %.2f ms, p99 %.1f ms (%.0f writes); event loop "
 	       "lag max %.1f ms; laird RSS peak %.1f MB\n",
 	       store_mean, store_p99, sn, lag_max_ms, rss_peak_kb / 1024.0);
+	print_stages(a, b, secs, p50, p99);
 	printf("play: %llu choices, %llu changes of mind (%llu overtaken by the close); errors: %s\n",
 	       (unsigned long long)R.choices, (unsigned long long)R.changes,
 	       (unsigned long long)R.late_changes, errs);
