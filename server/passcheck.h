@@ -2,7 +2,7 @@
  * passcheck.h — the password KDF of passhash.h run off the event loop, for
  * the table requests that need it (table_create with a password hashes it;
  * table_join, take_seat and table_spectate of a private table verify an
- * attempt). At about 0.1 s of CPU a hash would stall every connection if
+ * attempt). At about 70 ms of CPU a hash would stall every connection if
  * the loop ran it, so the request moves into a job on libuv's thread pool
  * (uv_queue_work) and its session waits, busy, as for the store: frames
  * that arrive meanwhile are queued and every request is still answered in

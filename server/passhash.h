@@ -13,8 +13,8 @@
  *                                   algorithm, verified, never written)
  *
  * Algorithm and cost. PBKDF2-HMAC-SHA256 at OWASP's count for it (Password
- * Storage Cheat Sheet: 600,000 iterations), from OpenSSL's libcrypto,
- * which laird links already. About 0.1 s of CPU per hash on our 2-core
+ * Storage Cheat Sheet: 600,000 iterations), on OpenSSL's SHA-256 (libcrypto,
+ * which laird links already). About 70 ms of CPU per hash on our 2-core
  * test machine (`make bench`: build-bench/bench/bench_passhash). A
  * memory-hard KDF (Argon2id, Debian's libargon2-1) resists GPU guessing
  * better, but Debian ships a 2017 snapshot of it, it would be a new

@@ -14,8 +14,8 @@ const { connect } = require('./laird');
 
 let nextId = 1;
 // How long a reply may take: a bound, not a measure. A request that sets a
-// password waits for a PBKDF2 hash (600,000 rounds, about 0.1 s of CPU, and
-// several times that under ASan): with every CPU busy, as when tests/run
+// password waits for a PBKDF2 hash (600,000 rounds, about 70 ms of CPU, twice
+// that under ASan): with every CPU busy, as when tests/run
 // runs several suites at once, 5 s was not enough for one.
 const REPLY_MS = 15000;
 
