@@ -113,9 +113,6 @@ app *app_new(uv_loop_t *loop, const laird_config *cfg, struct store *st, struct 
 	a->reaper = xcalloc(1, sizeof *a->reaper);
 	uv_timer_init(loop, a->reaper);
 	a->reaper->data = a;
-	a->saver = xcalloc(1, sizeof *a->saver);
-	uv_timer_init(loop, a->saver);
-	a->saver->data = a;
 	a->sweep = xcalloc(1, sizeof *a->sweep);
 	uv_timer_init(loop, a->sweep);
 	a->sweep->data = a;
@@ -140,11 +137,6 @@ static void timers_close(app *a)
 		uv_timer_stop(a->reaper);
 		uv_close((uv_handle_t *)a->reaper, free_handle);
 		a->reaper = NULL;
-	}
-	if (a->saver) {
-		uv_timer_stop(a->saver);
-		uv_close((uv_handle_t *)a->saver, free_handle);
-		a->saver = NULL;
 	}
 	if (a->sweep) {
 		uv_timer_stop(a->sweep);
@@ -188,13 +180,7 @@ void app_free(app *a)
 	idmap_free(&a->tables);
 	iprate_free(a->new_tables);
 	iprate_free(a->new_players);
-	for (int i = 0; i < game_kind_count() && i < APP_MAX_KINDS; i++)
-		if (a->shared[i])
-			game_kind_at(i)->shared_free(a->shared[i]);
-	for (int i = 0; i < APP_MAX_KINDS; i++) {
-		free(a->shared_text[i]);
-		cJSON_Delete(a->folded[i]);
-	}
+	shared_free(a);
 	timers_close(a);
 	free(a);
 }
@@ -215,8 +201,6 @@ void app_drain(app *a)
 	 * at the same decision. Their timers stop now. */
 	cluster_drain(a);
 	tables_free_all(a);
-	for (int i = 0; i < game_kind_count() && i < APP_MAX_KINDS; i++)
-		shared_save_if_changed(a, i);
 	/* Closed here so the loop can finish closing it before uv_run ends. */
 	timers_close(a);
 }

@@ -136,6 +136,10 @@ typedef struct app_table {
 	struct pending_write *retry;
 	uv_timer_t *retry_timer;
 	uint64_t seq_saved;  /* the update seq its live record holds, at least */
+	void *shared_delta;  /* what its game adds to its kind's shared state
+			      * so far (a kind state; shared.c), or NULL */
+	int64_t *shared_values; /* the same as values (shared.c's cache) */
+	bool shared_stale;      /* folded since shared_values was made */
 } app_table;
 
 struct app {
@@ -149,17 +153,10 @@ struct app {
 	lobby **lobbies;
 	size_t n_lobbies;
 	uint64_t next_lobby_id, next_table_id;
-	void *shared[APP_MAX_KINDS]; /* each kind's live shared state */
-	char *shared_text[APP_MAX_KINDS]; /* the saved text as last saved */
-	/* Per kind, for each game in play, how many of its decisions have been
-	 * folded into shared[]: {"<table>:<started_at>": n} (n = 0: only the
-	 * game's creation). Saved with the state, in one row, so that crash
-	 * recovery folds exactly the decisions the saved state lacks. */
-	cJSON *folded[APP_MAX_KINDS];     /* read and written by shared.c only */
-	bool shared_dirty[APP_MAX_KINDS];  /* folded since the last check */
-	uint64_t shared_saved_ms[APP_MAX_KINDS]; /* now_ms() of the last save */
-	uv_timer_t *saver;                 /* checks dirty shared states */
-	bool saver_armed;
+	/* Each kind's shared state (shared.c): the view new games start
+	 * from, and the store's values under it (kind->n_shared). */
+	void *shared[APP_MAX_KINDS];
+	int64_t *shared_base[APP_MAX_KINDS];
 	session *sessions;           /* list head */
 	size_t n_sessions;
 	bool draining;

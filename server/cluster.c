@@ -20,6 +20,8 @@
  *   claimed TABLE             player ids, comma-separated   this node took it over
  *   gone  NODE                                        a node declared dead (its
  *                                                     tables were taken over)
+ *   shared KIND               {"key": value, ...}    the kind's shared values
+ *                                                     after a record (cluster_shared.c)
  * to one node:
  *   req   PLAYER NO ADMIN     name LF client frame    a forwarded request
  *   upd   PLAYER              message                 for the player's connection
@@ -495,6 +497,7 @@ cluster *cluster_open(app *a, int64_t node_id, char *err, size_t errlen)
 	cl_forward_register(c);
 	cl_dir_register(c);
 	cl_admin_register(c);
+	cl_shared_register(c);
 	cl_takeover_register(c);
 	/* Ids made here from now on cannot be another node's. */
 	c->next_id = ((uint64_t)node_id << 32) + 1;

@@ -93,6 +93,12 @@ void cluster_table_removed(app *a, uint64_t lobby_id, uint64_t table_id);
 int cluster_chat(app *a, const lobby *l, const char *from, const char *text, int64_t at);
 void cluster_lobby_created(app *a, const lobby *l);
 void cluster_lobby_closed(app *a, uint64_t lobby_id);
+/* ---- hooks: durable.c ---- */
+
+/* A record of this node committed: the kind's values it read (rows[n]) to
+ * every node. */
+void cluster_shared_recorded(app *a, const store_stat *rows, size_t n);
+
 /* Another node's table's summary (new JSON), or NULL. */
 cJSON *cluster_table_summary(app *a, uint64_t table_id);
 /* admin_tables, admin_players, admin_stats, admin_kick in cluster mode:

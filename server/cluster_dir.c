@@ -360,6 +360,7 @@ void cl_on_state(bus *b, bool up, void *ud)
 	cl_announce(c, NULL);
 	say_hellos(c, NULL);
 	cl_publish(c, NULL, "synced", NULL, 0, NULL, 0);
+	cl_shared_resync(c);
 }
 
 /* ---- hooks from lobby.c and admin.c ------------------------------------ */

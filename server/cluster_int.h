@@ -86,6 +86,9 @@ void cl_announce(cluster *c, const char *to);
 /* The bus came up (resynchronise) or went down. */
 void cl_on_state(bus *b, bool up, void *ud);
 void cl_dir_register(cluster *c);
+/* cluster_shared.c: the kinds' shared values read again (bus up). */
+void cl_shared_register(cluster *c);
+void cl_shared_resync(cluster *c);
 
 /* cluster_admin.c */
 void cl_admin_register(cluster *c);

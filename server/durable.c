@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "../common/log.h"
+#include "cluster.h"
 #include "record.h"
 #include "session.h"
 #include "shared.h"
@@ -184,15 +185,18 @@ static void kinds_finished(app *a, app_table *at)
 }
 
 /* Nothing of the record was written (one transaction): the live table
- * stays, and so does the game's fold mark (in memory since its last
- * decision): every shared state saved meanwhile has the mark, so a restart
- * replays the game and folds none of its events twice. */
-static void game_recorded(void *ud, int err, int64_t id)
+ * stays, and so does the game's delta (shared.h), which a restart would
+ * rebuild from its log. Written: the delta is in the kind's values. */
+static void game_recorded(void *ud, int err, int64_t id, const store_stat *shared, size_t n)
 {
 	pending_write *w = ud;
 	app *a = w->a;
 	app_table *at = app_table_find(a, w->table);
+	if (err == STORE_OK)
+		cluster_shared_recorded(a, shared, n);
 	if (!at) {
+		if (err == STORE_OK)
+			shared_base_merge(a, shared, n);
 		pw_free(w);
 	} else if (err != STORE_OK) {
 		write_failed(at, w, err);
@@ -200,10 +204,9 @@ static void game_recorded(void *ud, int err, int64_t id)
 		log_debug("app", "game %lld recorded", (long long)id);
 		uint64_t game = w->n;
 		write_done(w);
-		/* The record ended the live table and saved the shared state
-		 * without this game's mark: the mark goes from memory too. */
+		/* The record ended the live table and merged the game's delta. */
 		at->live = false;
-		fold_mark_drop(a, at);
+		shared_game_done(a, at, shared, n);
 		kinds_finished(a, at);
 		table_finished_durable(at->t, game);
 	}
@@ -213,11 +216,11 @@ static void game_recorded(void *ud, int err, int64_t id)
 static bool submit_record(pending_write *w, app_table *at)
 {
 	app *a = w->a;
-	char *after = shared_text_for_record(a, at);
+	int64_t *delta = shared_delta_values(a, at);
 	record r;
-	record_build(&r, at->t, after, at->started_at, app_unix_ms(),
+	record_build(&r, at->t, delta, at->started_at, app_unix_ms(),
 		     at->live ? (int64_t)at->id : 0);
-	free(after);
+	free(delta);
 	bool queued = store_game_finish(a->store, &r.g, game_recorded, w) != NULL;
 	record_free(&r);
 	return queued;

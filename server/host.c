@@ -30,16 +30,11 @@ static const void *host_shared(void *ud, const game_kind *kind)
 static void host_events(void *ud, table *t, const game_event *evs, size_t n, bool replaying)
 {
 	app *a = ud;
-	/* Replayed events were folded before the crash (or are lost with the
-	 * unsaved state, and recovery.c folds them): folding them twice would
-	 * count uses twice. */
+	/* A restored game's delta is rebuilt from its whole log (recovery.c):
+	 * replayed events are in it already. */
 	if (replaying)
 		return;
-	app_table *at = find_for(a, t);
-	size_t applied = 0; /* the decisions applied so far (0: the creation) */
-	table_log(t, &applied);
-	shared_fold(a, app_kind_index(table_get_settings(t)->kind), evs, n, at ? at->id : 0,
-		    at ? at->started_at : 0, applied);
+	shared_fold(a, app_kind_index(table_get_settings(t)->kind), find_for(a, t), evs, n);
 }
 
 static void host_start(void *ud, table *t, uint64_t game)

@@ -116,6 +116,7 @@ void live_start(app *a, app_table *at, uint64_t game)
 	if (at->live)
 		store_live_end(a->store, (int64_t)at->id, NULL, NULL);
 	at->live = false;
+	shared_game_done(a, at, NULL, 0); /* what an unrecorded game added goes */
 	at->seq_saved = table_seq(t);
 	start_ctx *c = xmalloc(sizeof *c);
 	*c = (start_ctx){a, at->id, game};
@@ -165,7 +166,7 @@ void live_end(app *a, app_table *at)
 	/* A start record still being written is ended too (queued after it). */
 	if ((at->live || at->starting) && a->store) {
 		store_live_end(a->store, (int64_t)at->id, NULL, NULL);
-		fold_mark_drop(a, at);
+		shared_game_done(a, at, NULL, 0);
 	}
 }
 

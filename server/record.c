@@ -15,7 +15,7 @@ static char *field_text(const cJSON *rec, const char *key)
 	return v ? proto_print(v) : xstrdup("null");
 }
 
-void record_build(record *r, const table *t, const char *shared_after, int64_t started_at,
+void record_build(record *r, const table *t, const int64_t *shared_delta, int64_t started_at,
 		  int64_t ended_at, int64_t live_table_id)
 {
 	memset(r, 0, sizeof *r);
@@ -45,8 +45,10 @@ void record_build(record *r, const table *t, const char *shared_after, int64_t s
 	int64_t *whole = r->vals + (size_t)seats * stride;
 	if (k->stats)
 		k->stats(st, -1, ai, whole);
-	if (shared_after)
-		r->after = xstrdup(shared_after);
+	if (shared_delta && k->n_shared > 0) {
+		r->delta = xmalloc((size_t)k->n_shared * sizeof *r->delta);
+		memcpy(r->delta, shared_delta, (size_t)k->n_shared * sizeof *r->delta);
+	}
 	r->g = (store_game){
 		.kind = k,
 		.config_json = r->config,
@@ -60,7 +62,7 @@ void record_build(record *r, const table *t, const char *shared_after, int64_t s
 		.n_seats = seats,
 		.seats = r->seats,
 		.server_stats = k->stats ? whole : NULL,
-		.shared_after = r->after,
+		.shared_delta = r->delta,
 		.live_table_id = live_table_id,
 	};
 }
@@ -72,7 +74,7 @@ void record_free(record *r)
 	free(r->shared);
 	free(r->log);
 	free(r->result);
-	free(r->after);
+	free(r->delta);
 	free(r->vals);
 	memset(r, 0, sizeof *r);
 }

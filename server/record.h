@@ -3,7 +3,7 @@
  * store_game_finish needs, built from a finished table — the record (kind,
  * full config, seed, seats, the shared state the game began from, the
  * choice log, the result), each seat's statistics and achievements, the
- * whole game's statistics and the kind's new shared state. The app writes
+ * whole game's statistics and what it adds to the kind's shared state. The app writes
  * it; the replay test reads it back and replays it through the kind.
  *
  * Memory: record_build allocates every string and array in the record;
@@ -18,14 +18,14 @@
 typedef struct record {
 	store_game g;
 	store_seat seats[GAME_MAX_SEATS];
-	char *config, *players, *shared, *log, *result, *after;
-	int64_t *vals;
+	char *config, *players, *shared, *log, *result;
+	int64_t *vals, *delta;
 } record;
 
-/* t's game must be over. shared_after: the text to save as the kind's new
- * shared state (copied; NULL: none). live_table_id > 0 ends that live table
- * in the same transaction. */
-void record_build(record *r, const table *t, const char *shared_after, int64_t started_at,
+/* t's game must be over. shared_delta: what the game adds to the kind's
+ * shared values (kind->n_shared, copied; NULL: none). live_table_id > 0
+ * ends that live table in the same transaction. */
+void record_build(record *r, const table *t, const int64_t *shared_delta, int64_t started_at,
 		  int64_t ended_at, int64_t live_table_id);
 void record_free(record *r);
 

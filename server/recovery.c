@@ -36,43 +36,25 @@ static int64_t jint(const cJSON *o, const char *k, int64_t lo, int64_t hi, int64
 	return proto_json_int(cJSON_GetObjectItemCaseSensitive(o, k), lo, hi, &v) ? v : def;
 }
 
-/* The saved shared state holds a restored game's first `done` decisions
- * (its fold mark; none: not even its creation). Fold the events of the
- * others now: replaying a prefix of the log gives the events that are
- * already in, the whole log all of them; the difference is missing. */
-static void fold_missed(app *a, const game_kind *k, const store_live_table *lt,
-			const table_settings *ts, const table_restore_info *info)
+/* A restored game's delta (shared.h): the events of its whole log, which
+ * its record will merge (the replay in table_restore folds nothing). */
+static void fold_restored(app *a, const game_kind *k, app_table *at, const table_settings *ts,
+			  const table_restore_info *info)
 {
-	int i = app_kind_index(k);
-	if (i < 0 || !a->shared[i] || !k->shared_fold || !a->folded[i])
-		return;
-	size_t done = 0;
-	bool none = !fold_mark_get(a, i, (uint64_t)lt->table_id, lt->started_at, &done);
-	if (!none && done >= info->n)
+	if (!at || !k->shared_fold || at->kind_index < 0 || !a->shared[at->kind_index])
 		return;
 	char err[200] = "";
-	game_events all = {0}, before = {0};
+	game_events all = {0};
 	game_state *st = table_replay(k, ts->config, ts->seats, info->seed, info->shared,
 				      info->log, info->n, &all, err, sizeof err);
-	if (st)
+	if (st) {
 		k->destroy(st);
-	if (st && !none) {
-		st = table_replay(k, ts->config, ts->seats, info->seed, info->shared, info->log,
-				  done, &before, err, sizeof err);
-		if (st)
-			k->destroy(st);
-	}
-	if (st && all.len >= before.len) {
-		shared_fold(a, i, all.v + before.len, all.len - before.len,
-			    (uint64_t)lt->table_id, lt->started_at, info->n);
-		log_info("app", "table %lld: folded %zu missed event(s) into %s's shared state",
-			 (long long)lt->table_id, all.len - before.len, k->name);
-	} else if (!st) {
-		log_error("app", "table %lld: shared state not caught up: %s",
-			  (long long)lt->table_id, err);
+		shared_fold(a, at->kind_index, at, all.v, all.len);
+	} else {
+		log_error("app", "table %" PRIu64 ": its share of the shared state not rebuilt: %s",
+			  at->id, err);
 	}
 	game_events_free(&all);
-	game_events_free(&before);
 }
 
 /* The table's settings from its stored meta; false with the reason when
@@ -215,8 +197,8 @@ static bool restore_one(app *a, const store_live_table *lt, char *err, size_t er
 	t = table_restore(a->loop, &h, &ts, &info, err, errlen);
 	if (!t)
 		goto out;
-	fold_missed(a, k, lt, &ts, &info);
 	adopt(a, t, lt, meta, rehashed, &info);
+	fold_restored(a, k, app_table_find(a, (uint64_t)lt->table_id), &ts, &info);
 out:
 	free(log);
 	cJSON_Delete(meta);
@@ -243,5 +225,4 @@ void tables_restore(app *a)
 	const store_live_table *v = store_live_tables(a->store, &n);
 	tables_restore_these(a, v, n);
 	store_live_tables_release(a->store);
-	fold_marks_prune(a);
 }

@@ -1,53 +1,51 @@
 /*
  * shared.h — each game kind's server-wide shared state (game.h:
- * shared_new ... shared_fold; gems keeps its records there): loaded from
- * the store at start, folded with the events every game emits, and saved
- * when it changes (at most once per SHARED_SAVE_MS, however many tables
- * fold into it).
+ * shared_new ... shared_defs; gems keeps its adventure-use counts and
+ * records there) in this laird's memory.
  *
- * And its fold marks: for each game in play, how many of its decisions
- * the state holds, saved with the state in the same row
- * ({"app_v": 1, "state": ..., "folded": {"<table>:<started_at>": n}}).
- * A crash loses the state's last changes; at restore, each game's mark
- * says which of its decisions to fold again (recovery.c), so none is
- * folded twice and none is lost. This file is the only one that reads or
- * writes a mark.
+ * The store keeps the state as values (the kind's shared_defs) that every
+ * finished game's record merges, in its transaction, with each value's
+ * aggregation (store.h); that is the *base*. Each game in play here keeps
+ * its own contribution so far (its *delta*: a fresh state folded with its
+ * events), which its record merges when it ends, and which a restore or a
+ * takeover rebuilds from its decision log. What a new game starts from,
+ * and what `records` shows, is the *view*: the base merged with the
+ * deltas of this node's games in play. So a game's events count from the
+ * moment its start and each decision are durable, once, on any node; a
+ * game that ends without a record (closed, abandoned) leaves nothing.
+ *
+ * The base follows the store: after each of this node's records (the
+ * values read in its transaction), and in cluster mode after every other
+ * node's (cluster_shared.c: the values each record read, over the bus;
+ * and read again from the store whenever the bus comes up). Values only
+ * grow (SUM of counts >= 0, MAX) or shrink (MIN) from record to record,
+ * so the base keeps, key by key, the furthest it has seen: the order in
+ * which reads arrive does not matter.
  */
 #ifndef LAIR_SHARED_H
 #define LAIR_SHARED_H
 
 #include "app_int.h"
 
-/* A change is saved at once unless another was saved less than this ago
- * (then at the end of that interval). */
-#define SHARED_SAVE_MS 100
-
-/* Reads every kind's saved state and marks (app_new). A saved state this
- * build cannot read is logged and replaced by a fresh one. */
+/* Builds every kind's view from what the store loaded (app_new). */
 void shared_load(app *a);
-/* Kind i's state, borrowed (NULL: the kind has none). */
+/* Kind k's view, borrowed (NULL: the kind has none). */
 const void *shared_state(const app *a, const game_kind *k);
-/* Folds events of game (table_no, started_at) into kind i's state, marks
- * the game's first `applied` decisions (0: its creation) as folded
- * (table_no 0: no mark) and saves soon. */
-void shared_fold(app *a, int i, const game_event *evs, size_t n, uint64_t table_no,
-		 int64_t started_at, size_t applied);
-/* Saves kind i's state if it differs from the text last saved. */
-void shared_save_if_changed(app *a, int i);
-/* Kind i changed: saved within SHARED_SAVE_MS. */
-void shared_dirty(app *a, int i);
-/* The text a finished game's record saves as its kind's new state: the
- * state now, without that game's mark (caller frees; NULL: no state). The
- * mark stays in memory until the record is durable (fold_mark_drop). */
-char *shared_text_for_record(app *a, const app_table *at);
-
-/* The mark of game (table_no, started_at) of kind i: false when it has
- * none (not even its creation is folded). */
-bool fold_mark_get(const app *a, int i, uint64_t table_no, int64_t started_at, size_t *n);
-/* The game left play (finished and recorded, or abandoned). */
-void fold_mark_drop(app *a, const app_table *at);
-/* After restore: the marks of games not in play (kept aside, or gone
- * with an older run) go. */
-void fold_marks_prune(app *a);
+/* Folds events of at's current game (NULL: a table not registered, the
+ * view only) into its delta and into its kind's view. */
+void shared_fold(app *a, int kind_index, app_table *at, const game_event *evs, size_t n);
+/* At's delta as the store's values (kind->n_shared; GAME_STAT_NONE where
+ * none): owned by the caller, NULL when the kind has no shared values. */
+int64_t *shared_delta_values(const app *a, const app_table *at);
+/* At's game left play: recorded (its delta is in the store's rows[n], the
+ * kind's values after the record) or not (rows NULL: the delta goes). */
+void shared_game_done(app *a, app_table *at, const store_stat *rows, size_t n);
+/* Values read from the store (each row names its kind): merged into the
+ * bases. */
+void shared_base_merge(app *a, const store_stat *rows, size_t n);
+/* At's delta goes with it (the table is freed). */
+void shared_table_free(app_table *at);
+/* Frees every kind's state (app_free). */
+void shared_free(app *a);
 
 #endif

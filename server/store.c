@@ -308,7 +308,6 @@ static void deliver(store_req *r)
 		if (r->cb.player)
 			r->cb.player(r->ud, err, err ? NULL : &c->out.player);
 		break;
-	case OP_SHARED_SAVE:
 	case OP_LIVE_START:
 	case OP_LIVE_UPDATE:
 	case OP_LIVE_DECISION:
@@ -319,6 +318,10 @@ static void deliver(store_req *r)
 			r->cb.done(r->ud, err);
 		break;
 	case OP_GAME_FINISH:
+		if (r->cb.record)
+			r->cb.record(r->ud, err, err ? 0 : c->out.id, err ? NULL : c->out.stats,
+				     err ? 0 : c->out.n_stats);
+		break;
 	case OP_PLAYERS_PRUNE:
 		if (r->cb.id)
 			r->cb.id(r->ud, err, err ? 0 : c->out.id);
@@ -328,6 +331,7 @@ static void deliver(store_req *r)
 			r->cb.profile(r->ud, err, err ? NULL : &c->out.profile);
 		break;
 	case OP_SERVER_STATS:
+	case OP_SHARED_READ:
 		if (r->cb.stats)
 			r->cb.stats(r->ud, err, err ? NULL : c->out.stats,
 				    err ? 0 : c->out.n_stats);
@@ -559,12 +563,10 @@ void store_free(store *st)
 
 /* ---- loaded at open ---------------------------------------------------- */
 
-const char *store_shared_loaded(const store *st, const char *kind)
+const store_stat *store_shared_loaded(const store *st, size_t *n)
 {
-	for (size_t i = 0; i < st->n_shared; i++)
-		if (strcmp(st->shared_kind[i], kind) == 0)
-			return st->shared_json[i];
-	return NULL;
+	*n = st->n_shared;
+	return st->shared;
 }
 
 const store_live_table *store_live_tables(const store *st, size_t *n)
@@ -678,19 +680,6 @@ store_req *store_admin_issue(store *st, const char *name, const char *token, boo
 	return submit(r);
 }
 
-/* in.kind, in.json */
-store_req *store_shared_save(store *st, const char *kind, const char *json, store_done_cb cb,
-			     void *ud)
-{
-	store_req *r = req_new(st, OP_SHARED_SAVE, ud);
-	r->cb.done = cb;
-	if (!nonempty(kind) || !json)
-		req_bad(r);
-	r->in.kind = store_req_strdup(r, kind);
-	r->in.json = store_req_strdup(r, json);
-	return submit(r);
-}
-
 static int64_t *copy_values(store_req *r, const int64_t *v, int n)
 {
 	if (!v || n <= 0)
@@ -700,14 +689,40 @@ static int64_t *copy_values(store_req *r, const int64_t *v, int n)
 	return c;
 }
 
-/* in.game (deep copy; kind is static) */
-store_req *store_game_finish(store *st, const store_game *g, store_id_cb cb, void *ud)
+/* A game's share of its kind's shared state: whole numbers >= 0 (a
+ * merge only ever adds, raises or lowers by them). */
+static bool shared_delta_ok(const game_kind *k, const int64_t *v)
+{
+	for (int i = 0; v && i < k->n_shared; i++)
+		if (v[i] != GAME_STAT_NONE && v[i] < 0)
+			return false;
+	return true;
+}
+
+/* The same as JSON {key: value}, kept in the game's record (NULL: none). */
+static char *shared_delta_json(store_req *r, const game_kind *k, const int64_t *v)
+{
+	if (!v)
+		return NULL;
+	buf b = {0};
+	buf_puts(&b, "{");
+	for (int i = 0, n = 0; i < k->n_shared; i++)
+		if (v[i] != GAME_STAT_NONE)
+			buf_printf(&b, "%s\"%s\":%lld", n++ ? "," : "", k->shared_defs[i].key,
+				   (long long)v[i]);
+	buf_puts(&b, "}");
+	return store_req_own(r, b.data);
+}
+
+/* in.game (deep copy; kind is static), in.json (its shared delta) */
+store_req *store_game_finish(store *st, const store_game *g, store_record_cb cb, void *ud)
 {
 	store_req *r = req_new(st, OP_GAME_FINISH, ud);
-	r->cb.id = cb;
+	r->cb.record = cb;
 	if (!g || !g->kind || !nonempty(g->kind->name) || !g->config_json || !g->seats_json ||
 	    !g->choices_json || !g->result_json || g->n_seats < 0 ||
-	    g->n_seats > GAME_MAX_SEATS || (g->n_seats > 0 && !g->seats)) {
+	    g->n_seats > GAME_MAX_SEATS || (g->n_seats > 0 && !g->seats) ||
+	    !shared_delta_ok(g->kind, g->shared_delta)) {
 		req_bad(r);
 		return submit(r);
 	}
@@ -719,7 +734,8 @@ store_req *store_game_finish(store *st, const store_game *g, store_id_cb cb, voi
 	c->shared_json = store_req_strdup(r, g->shared_json);
 	c->choices_json = store_req_strdup(r, g->choices_json);
 	c->result_json = store_req_strdup(r, g->result_json);
-	c->shared_after = store_req_strdup(r, g->shared_after);
+	c->shared_delta = copy_values(r, g->shared_delta, k->n_shared);
+	r->in.json = shared_delta_json(r, k, g->shared_delta);
 	c->server_stats = copy_values(r, g->server_stats, k->n_stats);
 	store_seat *seats = NULL;
 	if (g->n_seats > 0) {
@@ -748,12 +764,23 @@ store_req *store_profile_get(store *st, int64_t player_id, const char *name, con
 }
 
 /* in.kind */
-store_req *store_server_stats(store *st, const char *kind, store_stats_cb cb, void *ud)
+static store_req *stats_read(store *st, enum store_op op, const char *kind, store_stats_cb cb,
+			     void *ud)
 {
-	store_req *r = req_new(st, OP_SERVER_STATS, ud);
+	store_req *r = req_new(st, op, ud);
 	r->cb.stats = cb;
 	r->in.kind = store_req_strdup(r, kind);
 	return submit(r);
+}
+
+store_req *store_server_stats(store *st, const char *kind, store_stats_cb cb, void *ud)
+{
+	return stats_read(st, OP_SERVER_STATS, kind, cb, ud);
+}
+
+store_req *store_shared_read(store *st, const char *kind, store_stats_cb cb, void *ud)
+{
+	return stats_read(st, OP_SHARED_READ, kind, cb, ud);
 }
 
 /* in.query (kind copied) */

@@ -183,16 +183,13 @@ store_req *store_admin_issue(store *st, const char *name, const char *token, boo
 
 /* ---- per-kind shared state (gems: adventure-use counts, records) ------- */
 
-/* The kind's shared state JSON as loaded by store_open (NULL: none saved
- * yet). Owned by the store, unchanged by later saves, valid until
- * store_free. The server keeps the live copy in memory. */
-const char *store_shared_loaded(const store *st, const char *kind);
+/* Each kind's shared state is a set of values (game_kind.shared_defs) that
+ * every finished game's record merges, in its transaction, with each
+ * value's aggregation: several lairds sharing the database add up. */
 
 typedef void (*store_done_cb)(void *ud, int err);
 
-/* Saves (replaces) a kind's shared state. */
-store_req *store_shared_save(store *st, const char *kind, const char *json, store_done_cb cb,
-			     void *ud);
+/* ---- finished games ---------------------------------------------------- */
 
 /* ---- finished games ---------------------------------------------------- */
 
@@ -217,22 +214,35 @@ typedef struct store_game {
 	const store_seat *seats;      /* [n_seats] */
 	const int64_t *server_stats;  /* kind->stats(-1) for the whole game, or
 				       * NULL: folded into the server-wide stats */
-	const char *shared_after;     /* the kind's new shared state, or NULL */
+	const int64_t *shared_delta;  /* kind->n_shared values: what the game
+				       * adds to the kind's shared state
+				       * (GAME_STAT_NONE: nothing), or NULL */
 	int64_t live_table_id;        /* > 0: that live table ends in the same
-				       * transaction (no replay after a crash) */
+				       * transaction (no replay after a crash),
+				       * and (live_table_id, started_at) names
+				       * the game: it is recorded once */
 } store_game;
+
+typedef struct store_stat store_stat;
 
 /* err == STORE_OK: id is the new game record's id. */
 typedef void (*store_id_cb)(void *ud, int err, int64_t id);
+/* err == STORE_OK: id is the game record's id, shared[n] the kind's shared
+ * values after the game's merge (read in its transaction, sorted by key). */
+typedef void (*store_record_cb)(void *ud, int err, int64_t id, const store_stat *shared,
+				size_t n);
 
 /* Writes a finished game in ONE transaction: the game record; per-player
  * and server-wide statistics folded with each def's aggregation (SUM adds,
  * MIN keeps the least, MAX the greatest; GAME_STAT_NONE skips); each
- * earned achievement's count per player (first-earned time kept); the new
- * shared state; the end of the live table. Any failure rolls all of it
- * back: STORE_ERR_NOT_FOUND for a player id that does not exist,
- * STORE_ERR_INVALID for missing fields, STORE_ERR_DB otherwise. */
-store_req *store_game_finish(store *st, const store_game *g, store_id_cb cb, void *ud);
+ * earned achievement's count per player (first-earned time kept); the
+ * game's shared_delta merged into its kind's shared values the same way;
+ * the end of the live table. Any failure rolls all of it back:
+ * STORE_ERR_NOT_FOUND for a player id that does not exist,
+ * STORE_ERR_INVALID for missing fields or a SUM delta below 0,
+ * STORE_ERR_DB otherwise. A game already recorded (the same live table
+ * and started_at) changes nothing: its first record's id comes back. */
+store_req *store_game_finish(store *st, const store_game *g, store_record_cb cb, void *ud);
 
 /* Deletes the players who never played — no finished game, statistic,
  * achievement or kind played — and are not admins, were created before
@@ -243,12 +253,12 @@ store_req *store_players_prune(store *st, int64_t created_before, const int64_t 
 
 /* ---- reads: statistics, achievements, game records --------------------- */
 
-typedef struct store_stat {
+struct store_stat {
 	const char *kind;
 	const char *key;   /* game_stat_def.key */
 	int64_t value;     /* aggregated */
 	int64_t samples;   /* games that contributed a value */
-} store_stat;
+};
 
 typedef struct store_achievement {
 	const char *kind;
@@ -276,6 +286,12 @@ store_req *store_profile_get(store *st, int64_t player_id, const char *name, con
 			     store_profile_cb cb, void *ud);
 /* The server-wide statistics of a kind (NULL: all), sorted by kind, key. */
 store_req *store_server_stats(store *st, const char *kind, store_stats_cb cb, void *ud);
+/* The shared values of a kind (NULL: all) as committed now, sorted by
+ * kind, key (samples 0). */
+store_req *store_shared_read(store *st, const char *kind, store_stats_cb cb, void *ud);
+/* The same, as store_open read them: rows[*n], owned by the store until
+ * store_free. */
+const store_stat *store_shared_loaded(const store *st, size_t *n);
 
 typedef struct store_game_rec {
 	int64_t id;

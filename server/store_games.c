@@ -1,9 +1,9 @@
 /*
  * store_games.c — the store's requests about finished games, on the store
  * thread (store_int.h): a game's record with its statistics, achievements
- * and the kind's new shared state in one go, a player's profile, the
- * server's statistics, the records listed and read back, and the shared
- * state saved on its own.
+ * and its share of the kind's shared state in one go (once per game), a
+ * player's profile, the server's statistics, the shared values, the
+ * records listed and read back.
  */
 #include "store_int.h"
 
@@ -14,46 +14,60 @@
 #include "../common/log.h"
 #include "../common/util.h"
 
-int store_shared_write(store *st, const char *kind, const char *json)
-{
-	sqlite3_stmt *s = sql_stmt(st, S_SHARED_SAVE);
-	sql_bind_text(s, 1, kind);
-	sql_bind_text(s, 2, json);
-	sqlite3_bind_int64(s, 3, sql_wall_ms());
-	return sql_run(st, s, "saving shared state");
-}
+/* The statements folding a value with each aggregation (game_stat_agg:
+ * SUM, MIN, MAX), into a player's statistics, the server's, or a kind's
+ * shared values. */
+static const enum store_stmt player_folds[3] = {S_PSTAT_SUM, S_PSTAT_MIN, S_PSTAT_MAX};
+static const enum store_stmt server_folds[3] = {S_SSTAT_SUM, S_SSTAT_MIN, S_SSTAT_MAX};
+static const enum store_stmt shared_folds[3] = {S_SHARED_SUM, S_SHARED_MIN, S_SHARED_MAX};
 
-/* The statement folding one value with its aggregation. */
-static enum store_stmt stat_stmt(game_stat_agg agg, bool per_player)
+/* Folds values[n] with defs[n]'s aggregations by folds' statements, bound
+ * (player_id if > 0, kind, key, value); GAME_STAT_NONE skips. */
+static int fold_values(store *st, const enum store_stmt folds[3], int64_t player_id,
+		       const char *kind, const game_stat_def *defs, int n, const int64_t *values)
 {
-	switch (agg) {
-	case GAME_STAT_MIN: return per_player ? S_PSTAT_MIN : S_SSTAT_MIN;
-	case GAME_STAT_MAX: return per_player ? S_PSTAT_MAX : S_SSTAT_MAX;
-	case GAME_STAT_SUM: break;
-	}
-	return per_player ? S_PSTAT_SUM : S_SSTAT_SUM;
-}
-
-/* Folds values[kind->n_stats] into one player's (player_id > 0) or the
- * server-wide (player_id 0) statistics. */
-static int fold_stats(store *st, const game_kind *k, int64_t player_id, const int64_t *values)
-{
-	for (int j = 0; j < k->n_stats; j++) {
+	for (int j = 0; values && j < n; j++) {
 		if (values[j] == GAME_STAT_NONE)
 			continue;
-		const game_stat_def *d = &k->stat_defs[j];
-		sqlite3_stmt *s = sql_stmt(st, stat_stmt(d->agg, player_id > 0));
+		sqlite3_stmt *s = sql_stmt(st, folds[store_agg_index(defs[j].agg)]);
 		int i = 1;
 		if (player_id > 0)
 			sqlite3_bind_int64(s, i++, player_id);
-		sql_bind_text(s, i++, k->name);
-		sql_bind_text(s, i++, d->key);
+		sql_bind_text(s, i++, kind);
+		sql_bind_text(s, i++, defs[j].key);
 		sqlite3_bind_int64(s, i, values[j]);
-		int err = sql_run(st, s, "folding a statistic");
+		int err = sql_run(st, s, "folding a value");
 		if (err)
 			return err;
 	}
 	return STORE_OK;
+}
+
+static int read_stats(store *st, store_req *r, sqlite3_stmt *s);
+
+/* The kind's shared values now, into the request's stats. */
+static int read_shared(store *st, store_req *r, const char *kind)
+{
+	sqlite3_stmt *s = sql_stmt(st, S_SHARED_ALL);
+	sql_bind_text(s, 1, kind);
+	return read_stats(st, r, s);
+}
+
+int store_op_shared_read(store *st, store_req *r)
+{
+	return read_shared(st, r, r->in.kind);
+}
+
+/* The game (live table, started_at) was recorded before: its id, or 0. */
+static int game_recorded_before(store *st, const store_game *g, int64_t *id)
+{
+	sqlite3_stmt *s = sql_stmt(st, S_GAME_ONCE);
+	sqlite3_bind_int64(s, 1, g->live_table_id);
+	sqlite3_bind_int64(s, 2, g->started_at);
+	int rc = sqlite3_step(s);
+	*id = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+	sqlite3_reset(s);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? STORE_OK : sql_fail(st, "finding a game");
 }
 
 int store_op_game_finish(store *st, store_req *r)
@@ -70,9 +84,19 @@ int store_op_game_finish(store *st, store_req *r)
 	sql_bind_text(s, 7, g->result_json);
 	sqlite3_bind_int64(s, 8, g->started_at);
 	sqlite3_bind_int64(s, 9, g->ended_at);
+	if (g->live_table_id > 0)
+		sqlite3_bind_int64(s, 10, g->live_table_id);
+	sql_bind_text(s, 11, r->in.json);
 	int err = sql_run(st, s, "recording a game");
 	if (err)
 		return err == STORE_ERR_DB ? err : STORE_ERR_INVALID;
+	if (sqlite3_changes(st->db) == 0) {
+		/* Recorded before (a retry whose first answer was lost): the
+		 * first record stands, nothing is counted twice. */
+		if ((err = game_recorded_before(st, g, &r->out.id)))
+			return err;
+		return r->out.id > 0 ? read_shared(st, r, k->name) : STORE_ERR_DB;
+	}
 	int64_t game_id = sqlite3_last_insert_rowid(st->db);
 
 	for (int i = 0; i < g->n_seats; i++) {
@@ -91,7 +115,8 @@ int store_op_game_finish(store *st, store_req *r)
 		sqlite3_bind_int64(s, 3, game_id);
 		if ((err = sql_run(st, s, "recording a kind played")))
 			return err;
-		if (seat->stats && (err = fold_stats(st, k, seat->player_id, seat->stats)))
+		if ((err = fold_values(st, player_folds, seat->player_id, k->name, k->stat_defs,
+				       k->n_stats, seat->stats)))
 			return err;
 		for (int j = 0; j < k->n_achievements && j < 32; j++) {
 			if (!(seat->achievements & (1u << j)))
@@ -105,9 +130,10 @@ int store_op_game_finish(store *st, store_req *r)
 				return err;
 		}
 	}
-	if (g->server_stats && (err = fold_stats(st, k, 0, g->server_stats)))
-		return err;
-	if (g->shared_after && (err = store_shared_write(st, k->name, g->shared_after)))
+	if ((err = fold_values(st, server_folds, 0, k->name, k->stat_defs, k->n_stats,
+			       g->server_stats)) ||
+	    (err = fold_values(st, shared_folds, 0, k->name, k->shared_defs, k->n_shared,
+			       g->shared_delta)))
 		return err;
 	if (g->live_table_id > 0) {
 		s = sql_stmt(st, S_LIVE_DELETE);
@@ -116,7 +142,7 @@ int store_op_game_finish(store *st, store_req *r)
 			return err;
 	}
 	r->out.id = game_id;
-	return STORE_OK;
+	return read_shared(st, r, k->name);
 }
 
 static int read_stats(store *st, store_req *r, sqlite3_stmt *s)

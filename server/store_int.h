@@ -50,8 +50,11 @@ enum store_stmt {
 	S_ADMIN_ANY,
 	S_PLAYER_MAKE_ADMIN,
 	S_PLAYER_RENAME,
-	S_SHARED_SAVE,
+	S_SHARED_SUM,
+	S_SHARED_MIN,
+	S_SHARED_MAX,
 	S_SHARED_ALL,
+	S_GAME_ONCE,
 	S_GAME_INSERT,
 	S_GAME_PLAYER_INSERT,
 	S_PSTAT_SUM,
@@ -90,7 +93,7 @@ enum store_op {
 	OP_PLAYER_BY_NAME,
 	OP_PLAYER_RENAME,
 	OP_ADMIN_ISSUE,
-	OP_SHARED_SAVE,
+	OP_SHARED_READ,
 	OP_GAME_FINISH,
 	OP_PROFILE,
 	OP_SERVER_STATS,
@@ -123,6 +126,7 @@ struct store_req {
 		store_player_cb player;
 		store_done_cb done;
 		store_id_cb id;
+		store_record_cb record;
 		store_profile_cb profile;
 		store_stats_cb stats;
 		store_games_cb games;
@@ -219,11 +223,21 @@ struct store {
 	bool ck_running;       /* a checkpoint is under way */
 
 	/* Loaded by store_open; read-only afterwards. */
-	char **shared_kind, **shared_json;
+	store_stat *shared; /* strings the store's */
 	size_t n_shared;
 	store_live_table *live;
 	size_t n_live;
 };
+
+/* A shared value's sum stops here (SQL text: both stores' statements). */
+#define SHARED_CAP "1000000000000"
+
+/* The index of an aggregation in the stores' SUM, MIN, MAX statement
+ * triples. */
+static inline int store_agg_index(game_stat_agg a)
+{
+	return a == GAME_STAT_MIN ? 1 : a == GAME_STAT_MAX ? 2 : 0;
+}
 
 /* store_sql.c */
 
@@ -255,6 +269,8 @@ void store_db_ckpt_close(store *st);
 /* Free what store_db_open loaded: the live tables, the shared states. */
 void store_live_free(store *st);
 void store_shared_free(store *st);
+/* Appends a row to what store_open loaded (copied). */
+void store_shared_add(store *st, const char *kind, const char *key, int64_t value);
 
 /* store_sql.c: what every request's code uses (store thread). */
 /* A statement, reset and unbound, ready for binding. */
@@ -291,7 +307,7 @@ int store_op_player_by_token(store *st, store_req *r);
 int store_op_player_rename(store *st, store_req *r);
 int store_op_admin_issue(store *st, store_req *r);
 int store_op_players_prune(store *st, store_req *r);
-int store_shared_write(store *st, const char *kind, const char *json);
+int store_op_shared_read(store *st, store_req *r);
 int store_op_game_finish(store *st, store_req *r);
 int store_op_profile(store *st, store_req *r);
 int store_op_server_stats(store *st, store_req *r);

@@ -332,74 +332,68 @@ static int op_players_prune(store *st, store_req *r)
 
 /* ---- shared state, finished games ------------------------------------- */
 
-static int shared_write(store *st, const char *kind, const char *json)
-{
-	pgp p = {0};
-	p_txt(&p, kind);
-	p_txt(&p, json);
-	p_i64(&p, sql_wall_ms());
-	return pg_exec(st, "INSERT INTO shared_state (kind, json, updated_at) VALUES ($1, $2, $3) "
-		       "ON CONFLICT (kind) DO UPDATE SET json = excluded.json, "
-		       "updated_at = excluded.updated_at", &p, NULL, "saving shared state");
-}
+/* The upserts folding a value with each aggregation (SUM, MIN, MAX; as
+ * store_games.c's statements): a player's statistics ($1 the player), the
+ * server's, a kind's shared values. */
+#define FOLD_SQL(table, cols, vals, conflict, with)                                        \
+	"INSERT INTO " table " AS s (" cols ") VALUES (" vals ") ON CONFLICT (" conflict   \
+	") DO UPDATE SET " with
+#define PSTAT(with)                                                                        \
+	FOLD_SQL("player_stats", "player_id, kind, key, value, samples", "$1, $2, $3, $4, 1", \
+		 "player_id, kind, key", with ", samples = s.samples + 1")
+#define SSTAT(with)                                                                        \
+	FOLD_SQL("server_stats", "kind, key, value, samples", "$1, $2, $3, 1", "kind, key",   \
+		 with ", samples = s.samples + 1")
+/* A stored value below 0 (a damaged row) counts as none; a sum stops at
+ * SHARED_CAP rather than overflow. */
+#define SHARED(merged)                                                                     \
+	FOLD_SQL("shared_values", "kind, key, value", "$1, $2, $3", "kind, key",           \
+		 "value = CASE WHEN s.value >= 0 THEN " merged " ELSE excluded.value END")
+#define SUM_WITH "value = s.value + excluded.value"
+#define MIN_WITH "value = LEAST(s.value, excluded.value)"
+#define MAX_WITH "value = GREATEST(s.value, excluded.value)"
+static const char *const player_folds[3] = {PSTAT(SUM_WITH), PSTAT(MIN_WITH), PSTAT(MAX_WITH)};
+static const char *const server_folds[3] = {SSTAT(SUM_WITH), SSTAT(MIN_WITH), SSTAT(MAX_WITH)};
+static const char *const shared_folds[3] = {
+	SHARED("LEAST(s.value, " SHARED_CAP " - excluded.value) + excluded.value"),
+	SHARED("LEAST(s.value, excluded.value)"), SHARED("GREATEST(s.value, excluded.value)")};
 
-/* The upsert folding one value with its aggregation (as store_sql.c's). */
-static const char *stat_sql(game_stat_agg agg, bool per_player)
+/* Folds values[n] with defs[n]'s aggregations by folds' upserts, bound
+ * (player_id if > 0, kind, key, value); GAME_STAT_NONE skips. */
+static int fold_values(store *st, const char *const folds[3], int64_t player_id,
+		       const char *kind, const game_stat_def *defs, int n, const int64_t *values)
 {
-	if (per_player)
-		switch (agg) {
-		case GAME_STAT_MIN:
-			return "INSERT INTO player_stats AS s (player_id, kind, key, value, samples) "
-			       "VALUES ($1, $2, $3, $4, 1) ON CONFLICT (player_id, kind, key) DO UPDATE "
-			       "SET value = LEAST(s.value, excluded.value), samples = s.samples + 1";
-		case GAME_STAT_MAX:
-			return "INSERT INTO player_stats AS s (player_id, kind, key, value, samples) "
-			       "VALUES ($1, $2, $3, $4, 1) ON CONFLICT (player_id, kind, key) DO UPDATE "
-			       "SET value = GREATEST(s.value, excluded.value), samples = s.samples + 1";
-		case GAME_STAT_SUM:
-			break;
-		}
-	else
-		switch (agg) {
-		case GAME_STAT_MIN:
-			return "INSERT INTO server_stats AS s (kind, key, value, samples) "
-			       "VALUES ($1, $2, $3, 1) ON CONFLICT (kind, key) DO UPDATE "
-			       "SET value = LEAST(s.value, excluded.value), samples = s.samples + 1";
-		case GAME_STAT_MAX:
-			return "INSERT INTO server_stats AS s (kind, key, value, samples) "
-			       "VALUES ($1, $2, $3, 1) ON CONFLICT (kind, key) DO UPDATE "
-			       "SET value = GREATEST(s.value, excluded.value), samples = s.samples + 1";
-		case GAME_STAT_SUM:
-			break;
-		}
-	return per_player
-		       ? "INSERT INTO player_stats AS s (player_id, kind, key, value, samples) "
-			 "VALUES ($1, $2, $3, $4, 1) ON CONFLICT (player_id, kind, key) DO UPDATE "
-			 "SET value = s.value + excluded.value, samples = s.samples + 1"
-		       : "INSERT INTO server_stats AS s (kind, key, value, samples) "
-			 "VALUES ($1, $2, $3, 1) ON CONFLICT (kind, key) DO UPDATE "
-			 "SET value = s.value + excluded.value, samples = s.samples + 1";
-}
-
-static int fold_stats(store *st, const game_kind *k, int64_t player_id, const int64_t *values)
-{
-	for (int j = 0; j < k->n_stats; j++) {
+	for (int j = 0; values && j < n; j++) {
 		if (values[j] == GAME_STAT_NONE)
 			continue;
-		const game_stat_def *d = &k->stat_defs[j];
 		pgp p = {0};
 		if (player_id > 0)
 			p_i64(&p, player_id);
-		p_txt(&p, k->name);
-		p_txt(&p, d->key);
+		p_txt(&p, kind);
+		p_txt(&p, defs[j].key);
 		p_i64(&p, values[j]);
-		int err = pg_exec(st, stat_sql(d->agg, player_id > 0), &p, NULL,
-				  "folding a statistic");
+		int err = pg_exec(st, folds[store_agg_index(defs[j].agg)], &p, NULL,
+				  "folding a value");
 		if (err)
 			return err;
 	}
 	return STORE_OK;
 }
+
+static int read_stats(store *st, store_req *r, const char *sql, const pgp *p);
+
+/* The kind's shared values now (NULL: every kind's), into the request's
+ * stats. */
+static int read_shared(store *st, store_req *r, const char *kind)
+{
+	pgp p = {0};
+	p_txt(&p, kind);
+	return read_stats(st, r, "SELECT kind, key, value, 0 FROM shared_values "
+			  "WHERE $1::text IS NULL OR kind = $1 "
+			  "ORDER BY kind COLLATE \"C\", key COLLATE \"C\"", &p);
+}
+
+static int op_shared_read(store *st, store_req *r) { return read_shared(st, r, r->in.kind); }
 
 /* Whether live table id is someone else's: STORE_ERR_FENCED if another
  * node owns it, STORE_ERR_NOT_FOUND if no such table (or kept aside). */
@@ -434,14 +428,38 @@ static int op_game_finish(store *st, store_req *r)
 	p_txt(&p, g->result_json);
 	p_i64(&p, g->started_at);
 	p_i64(&p, g->ended_at);
+	if (g->live_table_id > 0)
+		p_i64(&p, g->live_table_id);
+	else
+		p_txt(&p, NULL);
+	p_txt(&p, r->in.json);
 	PGresult *res;
+	/* A game already recorded (the same table and start) is not again. */
 	int err = pg_exec(st, "INSERT INTO games (kind, config, seed, seats, shared, choices, result, "
-			  "started_at, ended_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
-			  "RETURNING id", &p, &res, "recording a game");
+			  "started_at, ended_at, table_id, shared_delta) VALUES ($1, $2, $3, $4, "
+			  "$5, $6, $7, $8, $9, $10, $11) ON CONFLICT DO NOTHING RETURNING id", &p,
+			  &res, "recording a game");
 	if (err)
 		return err == STORE_ERR_DB ? err : STORE_ERR_INVALID;
-	int64_t game_id = col_i64(res, 0, 0);
+	bool again = PQntuples(res) == 0;
+	int64_t game_id = again ? 0 : col_i64(res, 0, 0);
 	PQclear(res);
+	if (again) {
+		/* Recorded before (a retry whose first answer was lost): the
+		 * first record stands, nothing counts twice. A node that lost
+		 * the table learns so. */
+		if (live_not_mine(st, g->live_table_id) == STORE_ERR_FENCED)
+			return STORE_ERR_FENCED;
+		pgp q = {0};
+		p_i64(&q, g->live_table_id);
+		p_i64(&q, g->started_at);
+		if ((err = pg_exec(st, "SELECT id FROM games WHERE table_id = $1 AND started_at = $2",
+				   &q, &res, "finding a game")))
+			return err;
+		r->out.id = PQntuples(res) == 1 ? col_i64(res, 0, 0) : 0;
+		PQclear(res);
+		return r->out.id > 0 ? read_shared(st, r, k->name) : STORE_ERR_DB;
+	}
 	for (int i = 0; i < g->n_seats; i++) {
 		const store_seat *seat = &g->seats[i];
 		if (seat->player_id <= 0)
@@ -461,7 +479,8 @@ static int op_game_finish(store *st, store_req *r)
 				   "VALUES ($1, $2, $3) ON CONFLICT DO NOTHING", &kp, NULL,
 				   "recording a kind played")))
 			return err;
-		if (seat->stats && (err = fold_stats(st, k, seat->player_id, seat->stats)))
+		if ((err = fold_values(st, player_folds, seat->player_id, k->name, k->stat_defs,
+				       k->n_stats, seat->stats)))
 			return err;
 		for (int j = 0; j < k->n_achievements && j < 32; j++) {
 			if (!(seat->achievements & (1u << j)))
@@ -479,9 +498,10 @@ static int op_game_finish(store *st, store_req *r)
 				return err;
 		}
 	}
-	if (g->server_stats && (err = fold_stats(st, k, 0, g->server_stats)))
-		return err;
-	if (g->shared_after && (err = shared_write(st, k->name, g->shared_after)))
+	if ((err = fold_values(st, server_folds, 0, k->name, k->stat_defs, k->n_stats,
+			       g->server_stats)) ||
+	    (err = fold_values(st, shared_folds, 0, k->name, k->shared_defs, k->n_shared,
+			       g->shared_delta)))
 		return err;
 	if (g->live_table_id > 0) {
 		pgp d = {0};
@@ -497,7 +517,7 @@ static int op_game_finish(store *st, store_req *r)
 			return STORE_ERR_FENCED;
 	}
 	r->out.id = game_id;
-	return STORE_OK;
+	return read_shared(st, r, k->name);
 }
 
 static int read_stats(store *st, store_req *r, const char *sql, const pgp *p)
@@ -884,18 +904,14 @@ static int adopt_gone(store *st)
 static int load_shared(store *st)
 {
 	PGresult *res;
-	int err = pg_exec(st, "SELECT kind, json FROM shared_state ORDER BY kind COLLATE \"C\"",
-			  NULL, &res, "loading shared states");
+	int err = pg_exec(st, "SELECT kind, key, value FROM shared_values "
+			  "ORDER BY kind COLLATE \"C\", key COLLATE \"C\"", NULL, &res,
+			  "loading shared values");
 	if (err)
 		return err;
-	size_t n = (size_t)PQntuples(res);
-	st->shared_kind = n ? xcalloc(n, sizeof(char *)) : NULL;
-	st->shared_json = n ? xcalloc(n, sizeof(char *)) : NULL;
-	for (size_t i = 0; i < n; i++) {
-		st->shared_kind[i] = col_dup(NULL, res, (int)i, 0);
-		st->shared_json[i] = col_dup(NULL, res, (int)i, 1);
-	}
-	st->n_shared = n;
+	for (int i = 0; i < PQntuples(res); i++)
+		store_shared_add(st, PQgetvalue(res, i, 0), PQgetvalue(res, i, 1),
+				 col_i64(res, i, 2));
 	PQclear(res);
 	return STORE_OK;
 }
@@ -1226,7 +1242,7 @@ static int op_run(store *st, store_req *r)
 	case OP_PLAYER_BY_NAME: return player_by_name(st, r, r->in.name);
 	case OP_PLAYER_RENAME: return op_player_rename(st, r);
 	case OP_ADMIN_ISSUE: return op_admin_issue(st, r);
-	case OP_SHARED_SAVE: return shared_write(st, r->in.kind, r->in.json);
+	case OP_SHARED_READ: return op_shared_read(st, r);
 	case OP_GAME_FINISH: return op_game_finish(st, r);
 	case OP_PROFILE: return op_profile(st, r);
 	case OP_SERVER_STATS: return op_server_stats(st, r);

@@ -29,6 +29,11 @@
 	"table_id, kind, config, seed, seats, shared, meta, started_at, quarantined, "     \
 	"quarantined_at, last_seq"
 
+#define SHARED_FOLD(merged)                                                                \
+	"INSERT INTO shared_values (kind, key, value) VALUES (?1, ?2, ?3) ON CONFLICT DO "   \
+	"UPDATE SET value = CASE WHEN typeof(value) = 'integer' AND value >= 0 THEN " merged \
+	" ELSE excluded.value END"
+
 static const char *const stmt_sql[S__COUNT] = {
 	[S_BEGIN] = "BEGIN IMMEDIATE",
 	[S_COMMIT] = "COMMIT",
@@ -44,12 +49,17 @@ static const char *const stmt_sql[S__COUNT] = {
 	[S_ADMIN_ANY] = "SELECT id FROM players WHERE role = 1 LIMIT 1",
 	[S_PLAYER_MAKE_ADMIN] = "UPDATE players SET token_hash = ?1, role = 1 WHERE id = ?2",
 	[S_PLAYER_RENAME] = "UPDATE players SET name = ?1 WHERE id = ?2",
-	[S_SHARED_SAVE] = "INSERT INTO shared_state (kind, json, updated_at) VALUES (?1, ?2, ?3) "
-			  "ON CONFLICT (kind) DO UPDATE SET json = excluded.json, "
-			  "updated_at = excluded.updated_at",
-	[S_SHARED_ALL] = "SELECT kind, json FROM shared_state ORDER BY kind",
+	/* Each kind's shared values (the same shape as S_SSTATS); one that
+	 * is not a number (a damaged row) is none. */
+	[S_SHARED_ALL] = "SELECT kind, key, value, 0 FROM shared_values "
+			 "WHERE (?1 IS NULL OR kind = ?1) AND typeof(value) = 'integer' "
+			 "ORDER BY kind, key",
+	/* A game already recorded (the same table and start) is not again. */
 	[S_GAME_INSERT] = "INSERT INTO games (kind, config, seed, seats, shared, choices, result, "
-			  "started_at, ended_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+			  "started_at, ended_at, table_id, shared_delta) "
+			  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) "
+			  "ON CONFLICT DO NOTHING",
+	[S_GAME_ONCE] = "SELECT id FROM games WHERE table_id = ?1 AND started_at = ?2",
 	[S_GAME_PLAYER_INSERT] = "INSERT INTO game_players (game_id, seat, player_id) "
 				 "VALUES (?1, ?2, ?3)",
 	/* The aggregations: in DO UPDATE, a bare column is the stored row. */
@@ -71,6 +81,11 @@ static const char *const stmt_sql[S__COUNT] = {
 	[S_SSTAT_MAX] = "INSERT INTO server_stats (kind, key, value, samples) "
 			"VALUES (?1, ?2, ?3, 1) ON CONFLICT DO UPDATE SET "
 			"value = max(value, excluded.value), samples = samples + 1",
+	/* A stored value that is not a whole number >= 0 (a damaged row)
+	 * counts as none; a sum stops at SHARED_CAP rather than overflow. */
+	[S_SHARED_SUM] = SHARED_FOLD("min(value, " SHARED_CAP " - excluded.value) + excluded.value"),
+	[S_SHARED_MIN] = SHARED_FOLD("min(value, excluded.value)"),
+	[S_SHARED_MAX] = SHARED_FOLD("max(value, excluded.value)"),
 	[S_ACH_UPSERT] = "INSERT INTO player_achievements (player_id, kind, key, count, first_at) "
 			 "VALUES (?1, ?2, ?3, 1, ?4) ON CONFLICT DO UPDATE SET count = count + 1",
 	[S_PSTATS] = "SELECT kind, key, value, samples FROM player_stats WHERE player_id = ?1 "
@@ -255,18 +270,10 @@ static int migrate(store *st, char *err, size_t errlen)
 static int load_shared(store *st)
 {
 	sqlite3_stmt *s = sql_stmt(st, S_SHARED_ALL);
-	size_t cap = 0;
 	int rc;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		if (st->n_shared == cap) {
-			cap = cap ? 2 * cap : 4;
-			st->shared_kind = xrealloc(st->shared_kind, cap * sizeof(char *));
-			st->shared_json = xrealloc(st->shared_json, cap * sizeof(char *));
-		}
-		st->shared_kind[st->n_shared] = xstrdup((const char *)sqlite3_column_text(s, 0));
-		st->shared_json[st->n_shared] = xstrdup((const char *)sqlite3_column_text(s, 1));
-		st->n_shared++;
-	}
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		store_shared_add(st, (const char *)sqlite3_column_text(s, 0),
+				 (const char *)sqlite3_column_text(s, 1), sqlite3_column_int64(s, 2));
 	sqlite3_reset(s);
 	return rc == SQLITE_DONE ? 0 : -1;
 }
@@ -369,15 +376,22 @@ static int load_live(store *st)
 	return 0;
 }
 
+void store_shared_add(store *st, const char *kind, const char *key, int64_t value)
+{
+	st->shared = xrealloc(st->shared, (st->n_shared + 1) * sizeof *st->shared);
+	st->shared[st->n_shared++] = (store_stat){.kind = xstrdup(kind ? kind : ""),
+						  .key = xstrdup(key ? key : ""),
+						  .value = value};
+}
+
 void store_shared_free(store *st)
 {
 	for (size_t i = 0; i < st->n_shared; i++) {
-		free(st->shared_kind[i]);
-		free(st->shared_json[i]);
+		free((char *)st->shared[i].kind);
+		free((char *)st->shared[i].key);
 	}
-	free(st->shared_kind);
-	free(st->shared_json);
-	st->shared_kind = st->shared_json = NULL;
+	free(st->shared);
+	st->shared = NULL;
 	st->n_shared = 0;
 }
 
@@ -527,6 +541,7 @@ bool store_op_reads_only(enum store_op op)
 	case OP_PLAYER_BY_NAME:
 	case OP_PROFILE:
 	case OP_SERVER_STATS:
+	case OP_SHARED_READ:
 	case OP_GAMES_LIST:
 	case OP_GAME_GET:
 	case OP_QUARANTINED:
@@ -544,7 +559,7 @@ static int op_run(store *st, store_req *r)
 	case OP_PLAYER_BY_NAME: return store_read_player_by_name(st, r, r->in.name);
 	case OP_PLAYER_RENAME: return store_op_player_rename(st, r);
 	case OP_ADMIN_ISSUE: return store_op_admin_issue(st, r);
-	case OP_SHARED_SAVE: return store_shared_write(st, r->in.kind, r->in.json);
+	case OP_SHARED_READ: return store_op_shared_read(st, r);
 	case OP_GAME_FINISH: return store_op_game_finish(st, r);
 	case OP_PROFILE: return store_op_profile(st, r);
 	case OP_SERVER_STATS: return store_op_server_stats(st, r);

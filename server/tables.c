@@ -16,6 +16,7 @@
 #include "live.h"
 #include "lobby.h"
 #include "session.h"
+#include "shared.h"
 
 app_table *app_table_find(app *a, uint64_t id) { return idmap_get(&a->tables, id); }
 
@@ -37,6 +38,7 @@ app_table *app_table_add(app *a, table *t, uint64_t lobby_id, int64_t creator)
 static void table_release(app_table *at)
 {
 	durable_forget(at);
+	shared_table_free(at);
 	table_free(at->t);
 	free(at->seats_saved);
 	free(at);

@@ -121,6 +121,16 @@ typedef struct game_kind {
 	void (*shared_free)(void *shared);
 	cJSON *(*shared_json)(const void *shared);
 	void (*shared_fold)(void *shared, const game_event *evs, size_t n);
+	/* The shared state as values the store merges, game by game
+	 * (server/shared.h): each a whole number >= 0 of
+	 * shared_json()'s object, named by its path ("runs",
+	 * "adventure_uses.banker"), with its aggregation (SUM adds, MIN keeps
+	 * the least, MAX the greatest). A game's contribution is a fresh
+	 * state (shared_new(NULL)) folded with its events; shared_new must
+	 * read the merge of contributions, written back as that JSON, as the
+	 * state that folded every game's events in turn. */
+	const game_stat_def *shared_defs;
+	int n_shared;
 
 	/* Creates a game and runs it to its first decision point, emitting
 	 * events into `out`. `shared` is read, never written. NULL on error. */

@@ -50,8 +50,10 @@ static void on_done(void *ud, int err)
 	pending--;
 }
 
-static void on_game(void *ud, int err, int64_t id)
+static void on_game(void *ud, int err, int64_t id, const store_stat *shared, size_t n)
 {
+	(void)shared;
+	(void)n;
 	(void)ud;
 	(void)id;
 	if (err)
@@ -148,7 +150,7 @@ int main(void)
 				   .seats_json = "[1,2,3,4,5]", .shared_json = "{}",
 				   .choices_json = "[[1,1,1,1,1],[0,0,0,0,0]]",
 				   .result_json = "{}", .n_seats = 5, .seats = seats,
-				   .server_stats = v, .shared_after = "{\"uses\":[1]}",
+				   .server_stats = v,
 				   .live_table_id = g < TABLES ? g + 1 : 0};
 		pending++;
 		store_game_finish(st, &game, on_game, NULL);

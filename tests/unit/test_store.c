@@ -45,12 +45,20 @@ static const game_achievement_def fake_achs[] = {
 	{"bold", "Bold"},
 	{"skynet", "Skynet"},
 };
+/* Its shared values: one of each aggregation. */
+static const game_stat_def fake_shared[] = {
+	{"uses.a", "Uses of A", GAME_STAT_SUM},
+	{"best", "Best", GAME_STAT_MAX},
+	{"fastest", "Fastest", GAME_STAT_MIN},
+};
 static const game_kind fake_kind = {
 	.name = "fake",
 	.stat_defs = fake_stats,
 	.n_stats = 4,
 	.achievement_defs = fake_achs,
 	.n_achievements = 3,
+	.shared_defs = fake_shared,
+	.n_shared = 3,
 };
 
 /* ---- environment ------------------------------------------------------- */
@@ -175,6 +183,7 @@ typedef struct res {
 	int role;
 	int order[512]; /* fire order of tagged requests */
 	int n_order;
+	char shared[256]; /* a record's shared values: "key=value;..." */
 } res;
 
 static void cb_player(void *ud, int err, const store_player *p)
@@ -202,6 +211,23 @@ static void cb_id(void *ud, int err, int64_t id)
 	r->fired++;
 	r->err = err;
 	r->id = id;
+}
+
+/* The values as "key=value;" in order. */
+static void values_text(char *out, size_t len, const store_stat *rows, size_t n)
+{
+	size_t o = 0;
+	out[0] = 0;
+	for (size_t i = 0; i < n && o < len; i++)
+		o += (size_t)snprintf(out + o, len - o, "%s=%lld;", rows[i].key,
+				      (long long)rows[i].value);
+}
+
+static void cb_record(void *ud, int err, int64_t id, const store_stat *shared, size_t n)
+{
+	res *r = ud;
+	cb_id(ud, err, id);
+	values_text(r->shared, sizeof r->shared, shared, n);
 }
 
 /* Waits for one request's result (r->fired from 0 to 1). */
@@ -232,6 +258,25 @@ static int64_t db_int(const char *path, const char *sql)
 		if (sqlite3_step(s) == SQLITE_ROW)
 			v = sqlite3_column_int64(s, 0);
 		sqlite3_finalize(s);
+	}
+	sqlite3_close(db);
+	return v;
+#endif
+}
+
+/* Runs a statement that writes, beside the store (a damaged row, a
+ * hostile hand): the rows it changed, or -1. */
+static int64_t db_write(const char *path, const char *sql)
+{
+#ifdef STORE_TEST_PG
+	return test_pg_query(path, sql);
+#else
+	sqlite3 *db;
+	int64_t v = -1;
+	if (sqlite3_open(path, &db) == SQLITE_OK) {
+		sqlite3_busy_timeout(db, 5000);
+		if (sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK)
+			v = sqlite3_changes(db);
 	}
 	sqlite3_close(db);
 	return v;
@@ -269,6 +314,35 @@ TEST(store_migrations_apply_once_and_set_user_version)
 }
 #endif
 
+/* The legacy rows of an upgrade: each kind's state saved whole, with the
+ * app's wrapper, bare, damaged, or not an object. */
+#define LEGACY_SHARED                                                                      \
+	"INSERT INTO shared_state (kind, json, updated_at) VALUES "                        \
+	"('gems', '{\"app_v\":1,\"state\":{\"adventure_uses\":{\"banker\":3,"         \
+	"\"monte\":0},\"best_winning_score\":61,\"deepest_depth\":null},"              \
+	"\"folded\":{\"5:1000\":4}}', 1), "                                               \
+	"('crawl', '{\"runs\":4,\"wins\":1,\"best_score\":-3,\"fastest_win\":2.5}', 1), " \
+	"('torn', '{\"app_v\":1,\"sta', 1), ('odd', '{\"app_v\":1,\"state\":7}', 1)"
+#define LEGACY_VALUES                                                                      \
+	"crawl/runs=4/0;crawl/wins=1/0;gems/adventure_uses.banker=3/0;"                     \
+	"gems/adventure_uses.monte=0/0;gems/best_winning_score=61/0;"
+
+static void shared_now(env *e, char *out, size_t len);
+static void check_values(env *e, const char *want, int64_t games);
+
+/* After the upgrade (store started on the legacy database e): the saved
+ * states are values, the legacy table (counted by legacy_sql) is gone, the
+ * game recorded before stays. */
+static void check_upgraded(env *e, int version, const char *legacy_sql)
+{
+	REQUIRE(env_start(e));
+	CHECK_EQ(store_schema_version(e->st), version);
+	check_values(e, LEGACY_VALUES, -1);
+	CHECK_EQ(db_int(e->path, "SELECT count(*) FROM games WHERE table_id IS NULL"), 1);
+	CHECK_EQ(db_int(e->path, legacy_sql), 0);
+	env_close(e);
+}
+
 #ifndef STORE_TEST_PG /* SQLite's own machinery */
 TEST(store_refuses_a_newer_schema)
 {
@@ -284,6 +358,27 @@ TEST(store_refuses_a_newer_schema)
 	CHECK(st == NULL);
 	CHECK_MSG(strstr(err, "newer") != NULL, "err: %s", err);
 	env_close(&e);
+}
+
+/* A database of the schema before the shared values (0004), with saved
+ * states: the upgrade turns them into values, drops what is not JSON, and
+ * every game recorded before it stays. */
+TEST(store_upgrade_turns_saved_shared_states_into_values)
+{
+	env e;
+	REQUIRE(env_prepare(&e));
+	sqlite3 *db;
+	REQUIRE(sqlite3_open(e.path, &db) == SQLITE_OK);
+	REQUIRE(store_n_migrations >= 5 && store_migrations[4].version == 5);
+	for (int i = 0; i < 4; i++)
+		REQUIRE(sqlite3_exec(db, store_migrations[i].sql, NULL, NULL, NULL) == SQLITE_OK);
+	REQUIRE(sqlite3_exec(db, "PRAGMA user_version = 4; " LEGACY_SHARED "; "
+			     "INSERT INTO games (kind, config, seed, seats, choices, result, "
+			     "started_at, ended_at) VALUES ('gems', '{}', 1, '[]', '[]', '{}', 1, 2)",
+			     NULL, NULL, NULL) == SQLITE_OK);
+	sqlite3_close(db);
+	check_upgraded(&e, store_n_migrations,
+		       "SELECT count(*) FROM sqlite_master WHERE name = 'shared_state'");
 }
 
 TEST(store_bad_path_is_a_clear_error)
@@ -500,7 +595,7 @@ static void cb_stats(void *ud, int err, const store_stat *rows, size_t n)
 /* Writes one game of the fake kind with two players and an AI seat. */
 static int finish(env *e, int64_t p1, const int64_t *s1, uint32_t a1, int64_t p2,
 		  const int64_t *s2, uint32_t a2, const int64_t *server, int64_t ended,
-		  const char *shared_after, int64_t live_id, int64_t *game_id)
+		  const int64_t *shared_delta, int64_t live_id, int64_t *game_id)
 {
 	store_seat seats[3] = {
 		{.player_id = p1, .stats = s1, .achievements = a1},
@@ -520,11 +615,11 @@ static int finish(env *e, int64_t p1, const int64_t *s1, uint32_t a1, int64_t p2
 		.n_seats = 3,
 		.seats = seats,
 		.server_stats = server,
-		.shared_after = shared_after,
+		.shared_delta = shared_delta,
 		.live_table_id = live_id,
 	};
 	res r = {0};
-	store_game_finish(e->st, &g, cb_id, &r);
+	store_game_finish(e->st, &g, cb_record, &r);
 	WAIT(e, &r);
 	if (game_id)
 		*game_id = r.id;
@@ -688,37 +783,179 @@ TEST(store_game_records_list_and_get)
 	env_close(&e);
 }
 
-TEST(store_shared_state_round_trips_across_restart)
+/* The shared values of every kind now, as "kind/key=value;". */
+static void shared_now(env *e, char *out, size_t len)
+{
+	prof p = {0};
+	store_shared_read(e->st, NULL, cb_stats, &p);
+	WAIT(e, &p);
+	CHECK_EQ(p.err, STORE_OK);
+	snprintf(out, len, "%s", p.stats);
+}
+
+/* The shared values are want (as shared_now writes them), and the games
+ * recorded are `games` (-1: not counted). */
+static void check_values(env *e, const char *want, int64_t games)
+{
+	char now[512];
+	shared_now(e, now, sizeof now);
+	CHECK_STR(now, want);
+	if (games >= 0)
+		CHECK_EQ(db_int(e->path, "SELECT count(*) FROM games"), games);
+}
+
+/* A player's profile, and the server's statistics, as read now. */
+static prof read_profile(env *e, int64_t id)
+{
+	prof p = {0};
+	store_profile_get(e->st, id, NULL, NULL, cb_profile, &p);
+	WAIT(e, &p);
+	return p;
+}
+
+static prof read_server_stats(env *e)
+{
+	prof p = {0};
+	store_server_stats(e->st, NULL, cb_stats, &p);
+	WAIT(e, &p);
+	return p;
+}
+
+/* A fresh store with one player, ada. */
+static bool env_open_with_ada(env *e, int64_t *ada)
+{
+	return env_open(e) && create_player(e, "ada", "t", ada) == STORE_OK;
+}
+
+TEST(store_shared_values_merge_game_by_game_and_load_at_open)
+{
+	env e;
+	int64_t ada;
+	REQUIRE(env_open_with_ada(&e, &ada));
+	size_t n = 9;
+	CHECK(store_shared_loaded(e.st, &n) == NULL && n == 0);
+	/* uses.a SUM, best MAX, fastest MIN; NONE leaves a value as it is. */
+	int64_t d1[] = {2, 40, NONE}, d2[] = {0, 90, 12}, d3[] = {5, 60, 30};
+	res r = {0};
+	CHECK_EQ(finish(&e, ada, NULL, 0, 0, NULL, 0, NULL, 1000, d1, 0, NULL), STORE_OK);
+	CHECK_EQ(finish(&e, ada, NULL, 0, 0, NULL, 0, NULL, 2000, d2, 0, NULL), STORE_OK);
+	/* The record's answer: the values after its merge, in its transaction. */
+	store_seat seat = {.player_id = ada};
+	store_game g = {.kind = &fake_kind, .config_json = "{}", .seats_json = "[]",
+			.choices_json = "[]", .result_json = "{}", .started_at = 2500,
+			.ended_at = 3000, .n_seats = 1, .seats = &seat, .shared_delta = d3};
+	store_game_finish(e.st, &g, cb_record, &r);
+	WAIT(&e, &r);
+	CHECK_EQ(r.err, STORE_OK);
+	CHECK_STR(r.shared, "best=90;fastest=12;uses.a=7;");
+	check_values(&e, "fake/best=90/0;fake/fastest=12/0;fake/uses.a=7/0;", -1);
+	/* Each record keeps what it merged. */
+	CHECK_EQ(db_int(e.path, "SELECT count(*) FROM games WHERE shared_delta = "
+			"'{\"uses.a\":2,\"best\":40}'"), 1);
+	REQUIRE(env_reopen(&e));
+	const store_stat *v = store_shared_loaded(e.st, &n);
+	REQUIRE(n == 3 && v);
+	CHECK(!strcmp(v[0].kind, "fake") && !strcmp(v[0].key, "best") && v[0].value == 90);
+	CHECK(!strcmp(v[1].key, "fastest") && v[1].value == 12);
+	CHECK(!strcmp(v[2].key, "uses.a") && v[2].value == 7);
+	/* A SUM that would take a count back is refused, nothing written. */
+	int64_t neg[] = {-1, NONE, NONE};
+	CHECK_EQ(finish(&e, ada, NULL, 0, 0, NULL, 0, NULL, 4000, neg, 0, NULL), STORE_ERR_INVALID);
+	check_values(&e, "fake/best=90/0;fake/fastest=12/0;fake/uses.a=7/0;", -1);
+	env_close(&e);
+}
+
+static int live_start(env *e, int64_t id, uint64_t seed);
+
+/* A record sent again — its first answer lost, or the same game recorded by
+ * a node that took its table over — is the same game (live table,
+ * started_at): nothing of it counts twice. */
+TEST(store_a_game_recorded_again_counts_once)
+{
+	env e;
+	int64_t ada;
+	REQUIRE(env_open_with_ada(&e, &ada));
+	REQUIRE(live_start(&e, 9, 1) == STORE_OK);
+	int64_t v[] = {10, 5, 5, NONE}, d[] = {3, 50, 20};
+	int64_t first = 0, again = 0, other = 0;
+	CHECK_EQ(finish(&e, ada, v, 1u, 0, NULL, 0, v, 5000, d, 9, &first), STORE_OK);
+	/* The same game again, even with other numbers: the first stands. */
+	int64_t d2[] = {100, 900, 1};
+	CHECK_EQ(finish(&e, ada, v, 1u, 0, NULL, 0, v, 5000, d2, 9, &again), STORE_OK);
+	CHECK(first > 0 && again == first);
+	check_values(&e, "fake/best=50/0;fake/fastest=20/0;fake/uses.a=3/0;", -1);
+	prof p = read_profile(&e, ada), all = read_server_stats(&e);
+	CHECK_EQ(p.games, 1);
+	CHECK_STR(p.stats, "fake/best_score=5/1;fake/fastest_win=5/1;fake/gems_looted=10/1;");
+	CHECK_STR(p.achs, "highest_score=1@5000;");
+	CHECK_STR(all.stats, "fake/best_score=5/1;fake/fastest_win=5/1;fake/gems_looted=10/1;");
+	/* The table's next game (another start) is another game. */
+	CHECK_EQ(finish(&e, ada, v, 0u, 0, NULL, 0, v, 9000, d, 9, &other), STORE_OK);
+	CHECK(other > first);
+	check_values(&e, "fake/best=50/0;fake/fastest=20/0;fake/uses.a=6/0;", 2);
+	env_close(&e);
+}
+
+/* Two stores on one database (two lairds: on SQLite a second process on
+ * the file, on PostgreSQL a second node), their records interleaved batch
+ * by batch: the values are the merge of every record, read alike by both,
+ * and each answer is the merge of the records committed before it. */
+TEST(store_two_writers_interleaving_merge_every_record)
 {
 	env e;
 	REQUIRE(env_open(&e));
-	CHECK(store_shared_loaded(e.st, "fake") == NULL);
-	res r = {0};
-	store_shared_save(e.st, "fake", "{\"uses\":[1,2,3]}", cb_done, &r);
-	WAIT(&e, &r);
-	CHECK_EQ(r.err, STORE_OK);
-	memset(&r, 0, sizeof r);
-	store_shared_save(e.st, "other", "{\"x\":1}", cb_done, &r);
-	WAIT(&e, &r);
-	/* Loaded state is the one from open, not changed by saves. */
-	CHECK(store_shared_loaded(e.st, "fake") == NULL);
-	REQUIRE(env_reopen(&e));
-	CHECK_STR(store_shared_loaded(e.st, "fake"), "{\"uses\":[1,2,3]}");
-	CHECK_STR(store_shared_loaded(e.st, "other"), "{\"x\":1}");
-
-	/* A finished game replaces it in the same transaction. */
+	env e2 = e;
+	uv_loop_init(&e2.loop);
+	REQUIRE(env_start(&e2));
 	int64_t ada;
 	REQUIRE(create_player(&e, "ada", "t", &ada) == STORE_OK);
-	CHECK_EQ(finish(&e, ada, NULL, 0, 0, NULL, 0, NULL, 5, "{\"uses\":[2,2,3]}", 0, NULL),
-		 STORE_OK);
-	REQUIRE(env_reopen(&e));
-	CHECK_STR(store_shared_loaded(e.st, "fake"), "{\"uses\":[2,2,3]}");
-	CHECK_STR(store_shared_loaded(e.st, "other"), "{\"x\":1}");
-
-	memset(&r, 0, sizeof r);
-	store_shared_save(e.st, "", "{}", cb_done, &r);
-	WAIT(&e, &r);
-	CHECK_EQ(r.err, STORE_ERR_INVALID);
+	enum { GAMES = 12 };
+	res r[GAMES];
+	memset(r, 0, sizeof r);
+	int64_t d[GAMES][3];
+	int64_t sum = 0, best = NONE, fastest = NONE;
+	store_seat seat = {.player_id = ada};
+	for (int i = 0; i < GAMES; i++) {
+		d[i][0] = i % 4;
+		d[i][1] = i % 3 ? (i * 37) % 101 : NONE;
+		d[i][2] = 50 + (i * 29) % 47;
+		sum += d[i][0];
+		if (d[i][1] != NONE && (best == NONE || d[i][1] > best))
+			best = d[i][1];
+		if (fastest == NONE || d[i][2] < fastest)
+			fastest = d[i][2];
+	}
+	/* Three at a time on each, one batch each, the two stores' batches
+	 * in flight together. */
+	for (int i = 0; i < GAMES; i += 6) {
+		hold(&e, true);
+		hold(&e2, true);
+		for (int j = i; j < i + 6; j++) {
+			env *w = j % 2 ? &e2 : &e;
+			store_game g = {.kind = &fake_kind, .config_json = "{}", .seats_json = "[]",
+					.choices_json = "[]", .result_json = "{}",
+					.started_at = 100 + j, .ended_at = 200 + j, .n_seats = 1,
+					.seats = &seat, .shared_delta = d[j], .live_table_id = 1000 + j};
+			store_game_finish(w->st, &g, cb_record, &r[j]);
+		}
+		hold(&e, false);
+		hold(&e2, false);
+		for (int j = i; j < i + 6; j++)
+			WAIT(j % 2 ? &e2 : &e, &r[j]);
+	}
+	for (int j = 0; j < GAMES; j++)
+		CHECK_EQ(r[j].err, STORE_OK);
+	char want[256], a[512], b[512];
+	snprintf(want, sizeof want, "fake/best=%lld/0;fake/fastest=%lld/0;fake/uses.a=%lld/0;",
+		 (long long)best, (long long)fastest, (long long)sum);
+	shared_now(&e, a, sizeof a);
+	shared_now(&e2, b, sizeof b);
+	CHECK_STR(a, want);
+	CHECK_STR(b, want);
+	CHECK_EQ(db_int(e.path, "SELECT count(*) FROM games"), GAMES);
+	REQUIRE(env_stop(&e2));
+	uv_run(&e2.loop, UV_RUN_NOWAIT);
+	CHECK_EQ(uv_loop_close(&e2.loop), 0);
 	env_close(&e);
 }
 
@@ -775,10 +1012,6 @@ TEST(store_live_tables_and_decisions_round_trip_then_end)
 	WAIT(&e, &r);
 	CHECK_EQ(r.err, STORE_ERR_NOT_FOUND);
 
-	memset(&r, 0, sizeof r);
-	store_shared_save(e.st, "fake", "{\"kept\":1}", cb_done, &r);
-	WAIT(&e, &r);
-
 	REQUIRE(env_reopen(&e));
 	const store_live_table *t = store_live_tables(e.st, &n);
 	REQUIRE(n == 2 && t);
@@ -799,7 +1032,6 @@ TEST(store_live_tables_and_decisions_round_trip_then_end)
 	CHECK_STR(t[1].decisions[2].choices_json, "[1,1]");
 	store_live_tables_release(e.st);
 	CHECK(store_live_tables(e.st, &n) == NULL && n == 0);
-	CHECK_STR(store_shared_loaded(e.st, "fake"), "{\"kept\":1}"); /* not released */
 
 	/* Table 3 closes; table 7's game finishes and ends it atomically. */
 	memset(&r, 0, sizeof r);
@@ -1034,8 +1266,8 @@ TEST(store_failed_game_finish_rolls_back_everything)
 	int64_t v[] = {10, 1, 1, 1};
 	/* Seat 0 is fine (its stats and achievements are written first); seat
 	 * 2's player does not exist: a foreign-key violation mid-transaction. */
-	CHECK_EQ(finish(&e, ada, v, 1u, 424242, v, 1u, v, 100, "{\"new\":1}", 5, NULL),
-		 STORE_ERR_NOT_FOUND);
+	int64_t d[] = {3, 7, 2};
+	CHECK_EQ(finish(&e, ada, v, 1u, 424242, v, 1u, v, 100, d, 5, NULL), STORE_ERR_NOT_FOUND);
 	prof p = {0};
 	store_profile_get(e.st, ada, NULL, NULL, cb_profile, &p);
 	WAIT(&e, &p);
@@ -1052,8 +1284,8 @@ TEST(store_failed_game_finish_rolls_back_everything)
 	WAIT(&e, &g);
 	CHECK_EQ(g.n, 0);
 	REQUIRE(env_reopen(&e));
-	CHECK(store_shared_loaded(e.st, "fake") == NULL);
 	size_t n;
+	CHECK(store_shared_loaded(e.st, &n) == NULL && n == 0); /* nothing merged */
 	const store_live_table *t = store_live_tables(e.st, &n);
 	CHECK(n == 1 && t && t[0].n_decisions == 1); /* the table is still in play */
 	env_close(&e);
@@ -1072,7 +1304,7 @@ TEST(store_a_failing_request_does_not_harm_its_batch)
 			.server_stats = v};
 	hold(&e, true);
 	store_player_create(e.st, "ann", "t1", STORE_ROLE_PLAYER, cb_player, &a);
-	store_game_finish(e.st, &g, cb_id, &bad);
+	store_game_finish(e.st, &g, cb_record, &bad);
 	store_player_create(e.st, "ben", "t2", STORE_ROLE_PLAYER, cb_player, &b);
 	store_player_create(e.st, "ANN", "t3", STORE_ROLE_PLAYER, cb_player, &dup);
 	hold(&e, false);
@@ -1351,6 +1583,91 @@ TEST(store_acknowledged_decision_survives_kill_9)
 	env_close(&e);
 }
 
+/* A laird killed right after its record committed, before it could act
+ * on the answer: the next start replays the game and records it again —
+ * the same game (live table, started_at), so nothing counts twice. */
+TEST(store_a_record_acknowledged_then_kill_9_is_not_merged_twice)
+{
+	env e;
+	int64_t ada;
+	REQUIRE(env_open_with_ada(&e, &ada));
+	REQUIRE(live_start(&e, 6, 1) == STORE_OK);
+	REQUIRE(env_stop(&e));
+	int64_t d[] = {4, 70, 9};
+	fflush(NULL);
+	pid_t pid = fork();
+	REQUIRE(pid >= 0);
+	if (pid == 0) {
+		uv_loop_init(&e.loop);
+		if (!env_start(&e))
+			_exit(2);
+		if (finish(&e, ada, NULL, 0, 0, NULL, 0, NULL, 8000, d, 6, NULL) != STORE_OK)
+			_exit(3);
+		raise(SIGKILL);
+		_exit(4);
+	}
+	int status = 0;
+	REQUIRE(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	REQUIRE(env_start(&e));
+	size_t n = 0;
+	store_live_tables(e.st, &n);
+	CHECK_EQ(n, 0); /* the record ended the live table with it */
+	CHECK_EQ(finish(&e, ada, NULL, 0, 0, NULL, 0, NULL, 8000, d, 6, NULL), STORE_OK);
+	check_values(&e, "fake/best=70/0;fake/fastest=9/0;fake/uses.a=4/0;", 1);
+	env_close(&e);
+}
+
+/* A fresh store with ada, who played one game whose share was d. */
+static bool env_open_with_one_game(env *e, int64_t *ada, const int64_t *d)
+{
+	return env_open_with_ada(e, ada) &&
+	       finish(e, *ada, NULL, 0, 0, NULL, 0, NULL, 1000, d, 0, NULL) == STORE_OK;
+}
+
+/* Rows damaged or written by someone hostile (a value below 0, beyond any
+ * game's, at the edge of overflow) neither stop a record nor touch another
+ * key: the next record's merge takes a value below 0 as none, and a sum
+ * stops at its cap instead of overflowing. */
+TEST(store_a_damaged_shared_row_changes_only_its_own_key)
+{
+	env e;
+	int64_t ada, d[] = {2, 40, 12};
+	REQUIRE(env_open_with_one_game(&e, &ada, d));
+	CHECK_EQ(db_write(e.path, "UPDATE shared_values SET value = -5 WHERE key = 'best'"), 1);
+	CHECK_EQ(db_write(e.path, "UPDATE shared_values SET value = 9000000000000000000 "
+			"WHERE key = 'fastest'"), 1);
+	CHECK_EQ(db_write(e.path, "INSERT INTO shared_values VALUES ('fake', 'nobody', 3), "
+			"('ghost', 'uses.a', 9223372036854775806)"), 2);
+	CHECK_EQ(finish(&e, ada, NULL, 0, 0, NULL, 0, NULL, 2000, d, 0, NULL), STORE_OK);
+	check_values(&e, "fake/best=40/0;fake/fastest=12/0;fake/nobody=3/0;fake/uses.a=4/0;"
+		       "ghost/uses.a=9223372036854775806/0;", -1);
+	/* Taken to the edge: the sum stops at the cap (no overflow, no error);
+	 * a value below 0 is none. */
+	CHECK_EQ(db_write(e.path, "UPDATE shared_values SET value = 9223372036854775806 "
+			"WHERE key = 'uses.a' AND kind = 'fake'"), 1);
+	CHECK_EQ(db_write(e.path, "UPDATE shared_values SET value = -3 WHERE key = 'fastest'"), 1);
+	CHECK_EQ(finish(&e, ada, NULL, 0, 0, NULL, 0, NULL, 3000, d, 0, NULL), STORE_OK);
+	check_values(&e, "fake/best=40/0;fake/fastest=12/0;fake/nobody=3/0;"
+		       "fake/uses.a=" SHARED_CAP "/0;ghost/uses.a=9223372036854775806/0;", -1);
+	env_close(&e);
+}
+
+#ifndef STORE_TEST_PG /* SQLite's own machinery */
+/* SQLite stores what it is given: a shared value that is not a number
+ * counts as none at the next merge. */
+TEST(store_a_shared_value_that_is_text_counts_as_none)
+{
+	env e;
+	int64_t ada, d[] = {2, 40, 12};
+	REQUIRE(env_open_with_one_game(&e, &ada, d));
+	CHECK_EQ(db_write(e.path, "UPDATE shared_values SET value = 'lots'"), 3);
+	CHECK_EQ(finish(&e, ada, NULL, 0, 0, NULL, 0, NULL, 2000, d, 0, NULL), STORE_OK);
+	check_values(&e, "fake/best=40/0;fake/fastest=12/0;fake/uses.a=2/0;", 2);
+	env_close(&e);
+}
+#endif
+
 #ifndef STORE_TEST_PG /* SQLite's own machinery */
 /* Disk full aborts SQLite's whole transaction, not just the statement: the
  * requests of the batch that had succeeded before it were never committed
@@ -1383,7 +1700,7 @@ TEST(store_disk_full_acknowledges_nothing_uncommitted)
 	res d1 = {0}, full = {0}, d2 = {0};
 	hold(&e, true);
 	store_live_decision(e.st, 1, 1, "[1]", 0, cb_done, &d1);
-	store_game_finish(e.st, &g, cb_id, &full);
+	store_game_finish(e.st, &g, cb_record, &full);
 	store_live_decision(e.st, 1, 2, "[2]", 0, cb_done, &d2);
 	hold(&e, false);
 	free(big);
@@ -1455,15 +1772,7 @@ TEST(store_bad_arguments_are_refused_and_names_are_only_values)
 		store_profile_get(e.st, 0, empty[i], NULL, cb_profile, &p);
 		WAIT(&e, &p);
 		CHECK_EQ(p.err, STORE_ERR_INVALID);
-		memset(&r, 0, sizeof r);
-		store_shared_save(e.st, empty[i], "{}", cb_done, &r);
-		WAIT(&e, &r);
-		CHECK_EQ(r.err, STORE_ERR_INVALID);
 	}
-	memset(&r, 0, sizeof r);
-	store_shared_save(e.st, "gems", NULL, cb_done, &r);
-	WAIT(&e, &r);
-	CHECK_EQ(r.err, STORE_ERR_INVALID);
 	int64_t bad_ids[] = {0, -1, INT64_MIN};
 	for (size_t i = 0; i < 3; i++) {
 		memset(&r, 0, sizeof r);

@@ -102,6 +102,22 @@ static int decide_on(env *e, store *st, int64_t id, int64_t seq, const char *cho
 	WAIT(e, &r);
 	return r.err;
 }
+/* A database of pg/0001 with saved states: the upgrade turns them into
+ * values (as SQLite's), drops what is not JSON, keeps the games. */
+TEST(store_pg_upgrade_turns_saved_shared_states_into_values)
+{
+	env e;
+	REQUIRE(env_prepare(&e));
+	REQUIRE(store_pg_n_migrations >= 2 && store_pg_migrations[1].version == 2);
+	CHECK(test_pg_query(e.path, store_pg_migrations[0].sql) >= 0);
+	CHECK_EQ(test_pg_query(e.path, "UPDATE lair_schema SET version = 1"), 1);
+	CHECK_EQ(test_pg_query(e.path, LEGACY_SHARED), 4);
+	CHECK_EQ(test_pg_query(e.path, "INSERT INTO games (kind, config, seed, seats, choices, "
+			       "result, started_at, ended_at) VALUES ('gems', '{}', 1, '[]', "
+			       "'[]', '{}', 1, 2)"), 1);
+	check_upgraded(&e, store_pg_n_migrations,
+		       "SELECT count(*) FROM pg_tables WHERE tablename = 'shared_state'");
+}
 
 /* Each store is a node of its own; a live table takes writes from its
  * owner only: another node's decision, update, end or record of it is
@@ -132,7 +148,7 @@ TEST(store_pg_a_table_takes_writes_from_its_owner_only)
 			.choices_json = "[]", .result_json = "{}", .n_seats = 1, .seats = &seat,
 			.live_table_id = 1};
 	memset(&r, 0, sizeof r);
-	store_game_finish(b, &g, cb_id, &r);
+	store_game_finish(b, &g, cb_record, &r);
 	WAIT(&e, &r);
 	CHECK_EQ(r.err, STORE_ERR_FENCED);
 	CHECK_EQ(db_int(e.path, "SELECT count(*) FROM games"), 0);

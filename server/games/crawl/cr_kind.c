@@ -195,6 +195,14 @@ static void shared_fold(void *s, const game_event *evs, size_t n)
 	}
 }
 
+/* The values the store merges, game by game. */
+static const game_stat_def shared_defs[] = {
+	{"runs", "Runs", GAME_STAT_SUM},
+	{"wins", "Wins", GAME_STAT_SUM},
+	{"best_score", "Best Score", GAME_STAT_MAX},
+	{"fastest_win", "Fastest Win", GAME_STAT_MIN},
+};
+
 /* ---- the game ------------------------------------------------------------------------- */
 
 static game_state *create(const void *config, int seats, uint64_t seed, const void *shared,
@@ -1011,6 +1019,8 @@ const game_kind crawl_kind = {
 	.shared_free = shared_free,
 	.shared_json = shared_json,
 	.shared_fold = shared_fold,
+	.shared_defs = shared_defs,
+	.n_shared = 4,
 	.create = create,
 	.destroy = destroy,
 	.pending = pending,

@@ -121,6 +121,14 @@ int gems_shared_from_json(gems_shared *sh, const cJSON *saved, char *err, size_t
 			return -1;
 		sh->uses[i] = (int32_t)(n > INT32_MAX ? INT32_MAX : n);
 	}
+	/* G10 keeps the least count at 0: counts merged from several games
+	 * (sums of their uses) read relative to the least, as the same uses
+	 * folded one by one would have left them. */
+	int32_t least = INT32_MAX;
+	for (int i = 0; i < GEMS_N_ADV; i++)
+		least = sh->uses[i] < least ? sh->uses[i] : least;
+	for (int i = 0; i < GEMS_N_ADV; i++)
+		sh->uses[i] -= least;
 	int64_t best = -1, deep = -1;
 	if (get_count(saved, "best_winning_score", &best, err, errlen) < 0 ||
 	    get_count(saved, "deepest_depth", &deep, err, errlen) < 0)
@@ -164,6 +172,22 @@ static void shared_fold(void *shared, const game_event *evs, size_t n)
 {
 	gems_shared_fold(shared, evs, n);
 }
+
+/* The values the store merges (gems_shared_from_json reads the sums of
+ * uses relative to the least: G10). */
+#define USES(key, label) {"adventure_uses." key, label " uses", GAME_STAT_SUM}
+static const game_stat_def shared_defs[] = {
+	USES("banker", "Banker"), USES("sun_moon", "Sun & Moon"),
+	USES("ferryman", "Ferryman"), USES("monte", "Monte"),
+	USES("sphinx", "Sphinx"), USES("scout", "Scout"),
+	USES("mushroom", "Mushroom"), USES("poison", "Poison"),
+	USES("devil", "Devil"), USES("little_people", "Little People"),
+	{"best_winning_score", "Best Winning Score", GAME_STAT_MAX},
+	{"deepest_depth", "Deepest Depth", GAME_STAT_MAX},
+};
+#undef USES
+_Static_assert(sizeof shared_defs / sizeof shared_defs[0] == GEMS_N_ADV + 2,
+	       "one use count per adventure, and the two records");
 
 /* ---- the game ------------------------------------------------------------ */
 
@@ -427,6 +451,8 @@ const game_kind gems_kind = {
 	.shared_free = shared_free,
 	.shared_json = shared_json,
 	.shared_fold = shared_fold,
+	.shared_defs = shared_defs,
+	.n_shared = GEMS_N_ADV + 2,
 	.create = create,
 	.destroy = destroy,
 	.pending = pending,
