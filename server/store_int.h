@@ -297,29 +297,42 @@ int store_load_decisions(store *st, store_req *r, store_live_table *t);
 bool store_aside(const store *st, int64_t id);
 void store_aside_set(store *st, int64_t id, bool on);
 
-/* store_players.c, store_games.c, store_live.c: one function per request
- * (enum store_op), run by store_db_run_batch; each returns the request's
- * err and fills its out. */
+/* Every request (enum store_op): the name of the function that runs it
+ * (SQLite: store_op_NAME in store_players.c, store_games.c, store_live.c;
+ * PostgreSQL: op_NAME in store_pg.c), and whether it only reads (a
+ * cancelled one may be skipped; no commit to time). Each backend's
+ * dispatch is made from this one list. */
+#define STORE_OPS(X)                                                                       \
+	X(OP_PLAYER_CREATE, player_create, false)                                          \
+	X(OP_PLAYER_BY_TOKEN, player_by_token, true)                                       \
+	X(OP_PLAYER_BY_NAME, player_by_name, true)                                         \
+	X(OP_PLAYER_RENAME, player_rename, false)                                          \
+	X(OP_ADMIN_ISSUE, admin_issue, false)                                              \
+	X(OP_SHARED_READ, shared_read, true)                                               \
+	X(OP_GAME_FINISH, game_finish, false)                                              \
+	X(OP_PROFILE, profile, true)                                                       \
+	X(OP_SERVER_STATS, server_stats, true)                                             \
+	X(OP_GAMES_LIST, games_list, true)                                                 \
+	X(OP_GAME_GET, game_get, true)                                                     \
+	X(OP_LIVE_START, live_start, false)                                                \
+	X(OP_LIVE_UPDATE, live_update, false)                                              \
+	X(OP_LIVE_DECISION, live_decision, false)                                          \
+	X(OP_LIVE_END, live_end, false)                                                    \
+	X(OP_LIVE_QUARANTINE, live_quarantine, false)                                      \
+	X(OP_QUARANTINED, quarantined, true)                                               \
+	X(OP_QUARANTINED_DROP, quarantined_drop, false)                                    \
+	X(OP_PLAYERS_PRUNE, players_prune, false)                                          \
+	X(OP_LIVE_CLAIM, live_claim, false)
+
+/* The SQLite functions of the list, each returning the request's err and
+ * filling its out; run by store_db_run_batch. */
+#define STORE_OP_DECLARE(op, name, reads) int store_op_##name(store *st, store_req *r);
+STORE_OPS(STORE_OP_DECLARE)
+#undef STORE_OP_DECLARE
 int store_read_player_by_id(store *st, store_req *r, int64_t id);
 int store_read_player_by_name(store *st, store_req *r, const char *name);
-int store_op_player_create(store *st, store_req *r);
-int store_op_player_by_token(store *st, store_req *r);
-int store_op_player_rename(store *st, store_req *r);
-int store_op_admin_issue(store *st, store_req *r);
-int store_op_players_prune(store *st, store_req *r);
-int store_op_shared_read(store *st, store_req *r);
-int store_op_game_finish(store *st, store_req *r);
-int store_op_profile(store *st, store_req *r);
-int store_op_server_stats(store *st, store_req *r);
-int store_op_games_list(store *st, store_req *r);
-int store_op_game_get(store *st, store_req *r);
-int store_op_live_start(store *st, store_req *r);
-int store_op_live_update(store *st, store_req *r);
-int store_op_live_decision(store *st, store_req *r);
-int store_op_live_end(store *st, store_req *r);
-int store_op_live_quarantine(store *st, store_req *r);
-int store_op_quarantined(store *st, store_req *r);
-int store_op_quarantined_drop(store *st, store_req *r);
+/* A failed request's results go (its callback gets none). */
+void store_req_clear_out(store_req *r);
 
 /* store.c: called by the WAL hook after each commit (store thread). */
 void store_ckpt_note(store *st, int wal_frames);

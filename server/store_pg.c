@@ -1234,40 +1234,20 @@ static bool reconnect(store *st)
 
 /* ---- batches ----------------------------------------------------------- */
 
-static int op_run(store *st, store_req *r)
+static int op_player_by_name(store *st, store_req *r)
 {
-	switch (r->op) {
-	case OP_PLAYER_CREATE: return op_player_create(st, r);
-	case OP_PLAYER_BY_TOKEN: return op_player_by_token(st, r);
-	case OP_PLAYER_BY_NAME: return player_by_name(st, r, r->in.name);
-	case OP_PLAYER_RENAME: return op_player_rename(st, r);
-	case OP_ADMIN_ISSUE: return op_admin_issue(st, r);
-	case OP_SHARED_READ: return op_shared_read(st, r);
-	case OP_GAME_FINISH: return op_game_finish(st, r);
-	case OP_PROFILE: return op_profile(st, r);
-	case OP_SERVER_STATS: return op_server_stats(st, r);
-	case OP_GAMES_LIST: return op_games_list(st, r);
-	case OP_GAME_GET: return op_game_get(st, r);
-	case OP_LIVE_START: return op_live_start(st, r);
-	case OP_LIVE_UPDATE: return op_live_update(st, r);
-	case OP_LIVE_DECISION: return op_live_decision(st, r);
-	case OP_LIVE_END: return op_live_end(st, r);
-	case OP_LIVE_QUARANTINE: return op_live_quarantine(st, r);
-	case OP_QUARANTINED: return op_quarantined(st, r);
-	case OP_QUARANTINED_DROP: return op_quarantined_drop(st, r);
-	case OP_PLAYERS_PRUNE: return op_players_prune(st, r);
-	case OP_LIVE_CLAIM: return op_live_claim(st, r);
-	}
-	return STORE_ERR_INVALID;
+	return player_by_name(st, r, r->in.name);
 }
 
-static void clear_out(store_req *r)
+static int op_run(store *st, store_req *r)
 {
-	free(r->out.stats);
-	free(r->out.achs);
-	free(r->out.games);
-	free(r->out.live);
-	memset(&r->out, 0, sizeof r->out);
+#define RUN(o, name, reads)                                                                \
+	case o: return op_##name(st, r);
+	switch (r->op) {
+		STORE_OPS(RUN)
+	}
+#undef RUN
+	return STORE_ERR_INVALID;
 }
 
 /* Every request from `from` up to `to` that had succeeded is failed: its
@@ -1277,7 +1257,7 @@ static void fail_since(store_req *from, store_req *to, int err)
 	for (store_req *r = from; r != to; r = r->next)
 		if (!r->checked_bad && r->err == STORE_OK) {
 			r->err = err;
-			clear_out(r);
+			store_req_clear_out(r);
 		}
 }
 
@@ -1323,7 +1303,7 @@ void store_pg_run_batch(store *st, store_req *batch)
 		}
 		r->err = op_run(st, r);
 		if (r->err) {
-			clear_out(r);
+			store_req_clear_out(r);
 			pg_simple(st, "ROLLBACK TO req");
 		}
 		pg_simple(st, "RELEASE req");

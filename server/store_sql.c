@@ -536,51 +536,40 @@ void store_db_ckpt_close(store *st)
 
 bool store_op_reads_only(enum store_op op)
 {
+#define READS(o, name, reads)                                                              \
+	case o: return reads;
 	switch (op) {
-	case OP_PLAYER_BY_TOKEN:
-	case OP_PLAYER_BY_NAME:
-	case OP_PROFILE:
-	case OP_SERVER_STATS:
-	case OP_SHARED_READ:
-	case OP_GAMES_LIST:
-	case OP_GAME_GET:
-	case OP_QUARANTINED:
-		return true;
-	default:
-		return false;
+		STORE_OPS(READS)
 	}
+#undef READS
+	return false;
+}
+
+/* One process: no other node's tables to take. */
+int store_op_live_claim(store *st, store_req *r)
+{
+	(void)st;
+	(void)r;
+	return STORE_OK;
+}
+
+int store_op_player_by_name(store *st, store_req *r)
+{
+	return store_read_player_by_name(st, r, r->in.name);
 }
 
 static int op_run(store *st, store_req *r)
 {
+#define RUN(o, name, reads)                                                                \
+	case o: return store_op_##name(st, r);
 	switch (r->op) {
-	case OP_PLAYER_CREATE: return store_op_player_create(st, r);
-	case OP_PLAYER_BY_TOKEN: return store_op_player_by_token(st, r);
-	case OP_PLAYER_BY_NAME: return store_read_player_by_name(st, r, r->in.name);
-	case OP_PLAYER_RENAME: return store_op_player_rename(st, r);
-	case OP_ADMIN_ISSUE: return store_op_admin_issue(st, r);
-	case OP_SHARED_READ: return store_op_shared_read(st, r);
-	case OP_GAME_FINISH: return store_op_game_finish(st, r);
-	case OP_PROFILE: return store_op_profile(st, r);
-	case OP_SERVER_STATS: return store_op_server_stats(st, r);
-	case OP_GAMES_LIST: return store_op_games_list(st, r);
-	case OP_GAME_GET: return store_op_game_get(st, r);
-	case OP_LIVE_START: return store_op_live_start(st, r);
-	case OP_LIVE_UPDATE: return store_op_live_update(st, r);
-	case OP_LIVE_DECISION: return store_op_live_decision(st, r);
-	case OP_LIVE_END: return store_op_live_end(st, r);
-	case OP_LIVE_QUARANTINE: return store_op_live_quarantine(st, r);
-	case OP_QUARANTINED: return store_op_quarantined(st, r);
-	case OP_QUARANTINED_DROP: return store_op_quarantined_drop(st, r);
-	case OP_PLAYERS_PRUNE: return store_op_players_prune(st, r);
-	case OP_LIVE_CLAIM: return STORE_OK; /* one process: nobody else's */
+		STORE_OPS(RUN)
 	}
+#undef RUN
 	return STORE_ERR_INVALID;
 }
 
-/* Drops what a failed request had gathered, so callers see no half
- * results. */
-static void clear_out(store_req *r)
+void store_req_clear_out(store_req *r)
 {
 	free(r->out.stats);
 	free(r->out.achs);
@@ -601,7 +590,7 @@ static void fail_since(store_req *from, store_req *to)
 	for (store_req *r = from; r != to; r = r->next)
 		if (!r->checked_bad && r->err == STORE_OK) {
 			r->err = STORE_ERR_DB;
-			clear_out(r);
+			store_req_clear_out(r);
 		}
 }
 
@@ -632,12 +621,12 @@ void store_db_run_batch(store *st, store_req *batch)
 			log_error("store", "transaction aborted: %s", sqlite3_errmsg(st->db));
 			fail_since(tx_first, r);
 			r->err = STORE_ERR_DB;
-			clear_out(r);
+			store_req_clear_out(r);
 			in_tx = false;
 			continue;
 		}
 		if (r->err) {
-			clear_out(r);
+			store_req_clear_out(r);
 			step_ok(st, S_ROLLBACK_TO);
 		}
 		step_ok(st, S_RELEASE);
