@@ -49,6 +49,13 @@ char *xstrdup(const char *s)
 	return d;
 }
 
+void *xmemdup(const void *p, size_t n)
+{
+	void *d = xmalloc(n);
+	memcpy(d, p, n);
+	return d;
+}
+
 void buf_reserve(buf *b, size_t extra)
 {
 	size_t need = b->len + extra + 1;

@@ -27,6 +27,8 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/* A heap copy of n bytes at p (e.g. a parsed struct handed to its owner). */
+void *xmemdup(const void *p, size_t n);
 
 /* Growable byte buffer; always NUL-terminated after any append. The caller
  * owns data and releases it with buf_free. */

@@ -1,6 +1,6 @@
 /*
- * game.c — event buffers, the check of a set of choices every kind makes
- * first, and the registry of built-in game kinds.
+ * game.c — event buffers, the checks of a seat and its choice every kind
+ * makes first, and the registry of built-in game kinds.
  */
 #include "game.h"
 
@@ -23,6 +23,11 @@ int game_choice_expected(uint32_t pending, int seat, game_choice choice, char *e
 		return GAME_ERR_MISSING;
 	}
 	return GAME_OK;
+}
+
+bool game_seat_asked(uint32_t pending, int seats, int seat)
+{
+	return seat >= 0 && seat < seats && (pending >> seat & 1);
 }
 
 /* Each kind adds itself here: one extern and one entry. */

@@ -75,6 +75,12 @@ typedef struct game_stat_def {
 /* A statistic value that does not apply (e.g. a MIN with no sample). */
 #define GAME_STAT_NONE INT64_MIN
 
+/* A MAX statistic after one more sample v (GAME_STAT_NONE: none yet). */
+static inline int64_t game_stat_max(int64_t have, int64_t v)
+{
+	return have == GAME_STAT_NONE || v > have ? v : have;
+}
+
 typedef struct game_achievement_def {
 	const char *key;   /* "highest_score" */
 	const char *label; /* "Highest Score" */
@@ -98,6 +104,10 @@ enum game_err {
  * seat's choice is legal. */
 int game_choice_expected(uint32_t pending, int seat, game_choice choice, char *err,
 			 size_t errlen);
+
+/* Whether `seat` (any int, a client's included) is one of `seats` and is
+ * asked to choose now. */
+bool game_seat_asked(uint32_t pending, int seats, int seat);
 
 typedef struct game_state game_state; /* opaque: each kind defines its own */
 

@@ -791,7 +791,7 @@ static game_choice on_map(const cr_game *g, int seat, rng *r)
 
 game_choice cr_ai_choose(const cr_game *g, int seat)
 {
-	if (g->over || seat < 0 || seat >= g->seats || !(cr_pending(g) >> seat & 1))
+	if (g->over || !game_seat_asked(cr_pending(g), g->seats, seat))
 		return GAME_NO_CHOICE;
 	rng r;
 	rng_seed(&r, rng_derive_seed(rng_derive_seed(g->seed, (uint64_t)g->decision), (uint64_t)seat),

@@ -13,12 +13,12 @@
  * them; never the rest of the level, the ? tiles' odds, the event order,
  * chest contents or a generator's state.
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../../common/util.h"
+#include "../game_json.h"
 #include "crawl.h"
 
 #define ST(p) ((cr_game *)(p))
@@ -108,12 +108,10 @@ game_choice cr_choice_parse_id(const char *id)
 
 static void *config_new(const cJSON *json, char *err, size_t errlen)
 {
-	cr_config *c = xmalloc(sizeof *c);
-	if (cr_config_parse(c, json, err, errlen) != 0) {
-		free(c);
+	cr_config c;
+	if (cr_config_parse(&c, json, err, errlen) != 0)
 		return NULL;
-	}
-	return c;
+	return xmemdup(&c, sizeof c);
 }
 
 static void config_free(void *c) { free(c); }
@@ -126,16 +124,7 @@ typedef struct cr_records {
 
 static int rec_get(const cJSON *o, const char *k, int64_t *out, char *err, size_t errlen)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-	if (!v || cJSON_IsNull(v))
-		return 0;
-	double d = cJSON_IsNumber(v) ? v->valuedouble : -1;
-	if (!(d >= 0 && d <= 1e15) || d != floor(d)) {
-		snprintf(err, errlen, "crawl records: '%s' must be a count", k);
-		return -1;
-	}
-	*out = (int64_t)d;
-	return 0;
+	return game_json_count(o, k, 1e15, out, "crawl records", err, errlen);
 }
 
 static void *shared_new(const cJSON *saved, char *err, size_t errlen)
@@ -152,9 +141,7 @@ static void *shared_new(const cJSON *saved, char *err, size_t errlen)
 		    rec_get(saved, "fastest_win", &r.fastest_win, err, errlen))
 			return NULL;
 	}
-	cr_records *p = xmalloc(sizeof *p);
-	*p = r;
-	return p;
+	return xmemdup(&r, sizeof r);
 }
 
 static void shared_free(void *s) { free(s); }
@@ -165,14 +152,8 @@ static cJSON *shared_json(const void *s)
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddNumberToObject(o, "runs", (double)r->runs);
 	cJSON_AddNumberToObject(o, "wins", (double)r->wins);
-	if (r->best_score >= 0)
-		cJSON_AddNumberToObject(o, "best_score", (double)r->best_score);
-	else
-		cJSON_AddNullToObject(o, "best_score");
-	if (r->fastest_win >= 0)
-		cJSON_AddNumberToObject(o, "fastest_win", (double)r->fastest_win);
-	else
-		cJSON_AddNullToObject(o, "fastest_win");
+	game_json_add_record(o, "best_score", r->best_score);
+	game_json_add_record(o, "fastest_win", r->fastest_win);
 	return o;
 }
 
@@ -235,21 +216,18 @@ static int choice_parse(const game_state *st, int seat, const cJSON *json, game_
 		snprintf(err, errlen, "the run is over");
 		return GAME_ERR_OVER;
 	}
-	const cJSON *id = json;
-	if (cJSON_IsObject(json))
-		id = cJSON_GetObjectItemCaseSensitive(json, "id");
-	if (!cJSON_IsString(id)) {
+	const char *id = game_choice_id(json);
+	if (!id) {
 		snprintf(err, errlen, "a crawl choice is an option id string such as \"n\" or "
 				      "\"use:2\"");
 		return GAME_ERR_MALFORMED;
 	}
-	game_choice c = cr_choice_parse_id(id->valuestring);
+	game_choice c = cr_choice_parse_id(id);
 	if (c == GAME_NO_CHOICE) {
-		snprintf(err, errlen, "unknown crawl choice '%.*s'",
-			 (int)utf8_prefix(id->valuestring, 40), id->valuestring);
+		snprintf(err, errlen, "unknown crawl choice '%.*s'", (int)utf8_prefix(id, 40), id);
 		return GAME_ERR_MALFORMED;
 	}
-	if (seat < 0 || seat >= g->seats || !(cr_pending(g) >> seat & 1)) {
+	if (!game_seat_asked(cr_pending(g), g->seats, seat)) {
 		snprintf(err, errlen, "seat %d is not asked to choose now", seat);
 		return GAME_ERR_NOT_PENDING;
 	}
@@ -711,10 +689,7 @@ static cJSON *event_json(const game_state *st, const game_event *ev, int viewer)
 	(void)viewer; /* C47: what the party experiences is the party's to see */
 	if (ev->type < CR_EV_LEVEL || ev->type > CR_EV_NOTHING)
 		return NULL;
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "event", ev_names[ev->type]);
-	if (ev->seat >= 0)
-		num(o, "seat", ev->seat);
+	cJSON *o = game_event_json_head(ev, "event", ev_names[ev->type]);
 	switch (ev->type) {
 	case CR_EV_LEVEL:
 		num(o, "act", ev->a);
@@ -913,9 +888,7 @@ static void stats(const game_state *st, int seat, uint32_t ai_mask, int64_t *v)
 		v[ST_EVENTS] += h->events_seen;
 		v[ST_POTIONS] += h->potions;
 		v[ST_DAMAGE] += h->damage_taken;
-		int64_t sc = cr_score(g, s);
-		if (v[ST_BEST] == GAME_STAT_NONE || sc > v[ST_BEST])
-			v[ST_BEST] = sc;
+		v[ST_BEST] = game_stat_max(v[ST_BEST], cr_score(g, s));
 	}
 }
 
@@ -998,11 +971,9 @@ static cJSON *result_json(const game_state *st, uint32_t ai_mask)
 		num(p, "falls", h->falls);
 		num(p, "question_marks", h->qmarks);
 		num(p, "events", h->events_seen);
-		cJSON *ach = cJSON_AddArrayToObject(p, "achievements");
-		uint32_t a = achievements(st, s, ai_mask);
-		for (int k = 0; k < N_ACH; k++)
-			if (a >> k & 1)
-				cJSON_AddItemToArray(ach, cJSON_CreateString(ach_defs[k].key));
+		cJSON_AddItemToObject(p, "achievements",
+				      game_achievements_json(ach_defs, N_ACH,
+							     achievements(st, s, ai_mask), false));
 		cJSON_AddItemToArray(ps, p);
 	}
 	return o;

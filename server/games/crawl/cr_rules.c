@@ -948,7 +948,7 @@ static bool legal(const cr_game *g, int seat, game_choice c)
 
 int cr_choice_check(const cr_game *g, int seat, game_choice c, char *err, size_t errlen)
 {
-	if (seat < 0 || seat >= g->seats || !(cr_pending(g) >> seat & 1)) {
+	if (!game_seat_asked(cr_pending(g), g->seats, seat)) {
 		snprintf(err, errlen, "seat %d is not asked to choose now", seat);
 		return -1;
 	}
@@ -964,7 +964,7 @@ int cr_choice_check(const cr_game *g, int seat, game_choice c, char *err, size_t
 
 int cr_options(const cr_game *g, int seat, game_choice *out, int max)
 {
-	if (seat < 0 || seat >= g->seats || !(cr_pending(g) >> seat & 1))
+	if (!game_seat_asked(cr_pending(g), g->seats, seat))
 		return 0;
 	int n = 0;
 #define ADD(c)                                                                                \

@@ -17,18 +17,17 @@
 #include <string.h>
 
 #include "../../../common/util.h"
+#include "../game_json.h"
 
 #define ST(p) ((df_game *)(p))
 #define CST(p) ((const df_game *)(p))
 
 static void *config_new(const cJSON *json, char *err, size_t errlen)
 {
-	df_config *c = xmalloc(sizeof *c);
-	if (df_config_parse(c, json, err, errlen) != 0) {
-		free(c);
+	df_config c;
+	if (df_config_parse(&c, json, err, errlen) != 0)
 		return NULL;
-	}
-	return c;
+	return xmemdup(&c, sizeof c);
 }
 
 static void config_free(void *c) { free(c); }
@@ -65,7 +64,7 @@ static int exits_offered(const df_game *g, int seat)
 static int options(const game_state *st, int seat, game_choice *out, int max)
 {
 	const df_game *g = CST(st);
-	if (g->over || seat < 0 || seat >= g->seats || !(df_pending(g) >> seat & 1))
+	if (g->over || !game_seat_asked(df_pending(g), g->seats, seat))
 		return 0;
 	int n = 0;
 	if (df_can_press(g, seat)) {
@@ -90,7 +89,7 @@ static cJSON *options_json(const game_state *st, int seat)
 {
 	const df_game *g = CST(st);
 	cJSON *arr = cJSON_CreateArray();
-	if (g->over || seat < 0 || seat >= g->seats || !(df_pending(g) >> seat & 1))
+	if (g->over || !game_seat_asked(df_pending(g), g->seats, seat))
 		return arr;
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddNumberToObject(o, "hands", g->pl[seat].party.hands);
@@ -186,7 +185,7 @@ static int choice_parse(const game_state *st, int seat, const cJSON *json, game_
 		snprintf(err, errlen, "the game is over");
 		return GAME_ERR_OVER;
 	}
-	if (seat < 0 || seat >= g->seats || !(df_pending(g) >> seat & 1)) {
+	if (!game_seat_asked(df_pending(g), g->seats, seat)) {
 		snprintf(err, errlen, "seat %d is not pending", seat);
 		return GAME_ERR_NOT_PENDING;
 	}
@@ -398,10 +397,7 @@ static cJSON *event_json(const game_state *st, const game_event *ev, int viewer)
 	(void)viewer; /* every DEEPFALL event is public */
 	if (ev->type < DF_EV_ROUND || ev->type > DF_EV_PLUNDER_FLED)
 		return NULL;
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "event", ev_names[ev->type]);
-	if (ev->seat >= 0)
-		num(o, "seat", ev->seat);
+	cJSON *o = game_event_json_head(ev, "event", ev_names[ev->type]);
 	switch (ev->type) {
 	case DF_EV_ROUND:
 		num(o, "round", ev->a);
@@ -594,11 +590,6 @@ static const game_stat_def stat_defs[N_STATS] = {
 	[ST_ROUNDS] = {"deepfall_rounds", "Rounds Played", GAME_STAT_SUM},
 };
 
-static int64_t max_of(int64_t have, int64_t v)
-{
-	return have == GAME_STAT_NONE || v > have ? v : have;
-}
-
 /* One seat's figures, or the whole table's (seat -1): sums over its seats,
  * the best glory and depth among them; "wins" is then 1 for a game over. */
 static void stats(const game_state *st, int seat, uint32_t ai_mask, int64_t *v)
@@ -615,13 +606,13 @@ static void stats(const game_state *st, int seat, uint32_t ai_mask, int64_t *v)
 	for (int s = lo; s < hi; s++) {
 		const df_player *pl = &g->pl[s];
 		v[ST_GLORY] += pl->glory;
-		v[ST_BEST_GLORY] = max_of(v[ST_BEST_GLORY], pl->glory);
+		v[ST_BEST_GLORY] = game_stat_max(v[ST_BEST_GLORY], pl->glory);
 		v[ST_CASH_OUTS] += pl->cash_outs;
 		v[ST_WORTHY_ENDS] += pl->worthy_ends;
 		v[ST_TAKEN] += pl->taken;
 		v[ST_CLAIMS] += pl->claims;
 		v[ST_SETBACKS] += pl->setbacks;
-		v[ST_DEEPEST] = max_of(v[ST_DEEPEST], pl->deepest);
+		v[ST_DEEPEST] = game_stat_max(v[ST_DEEPEST], pl->deepest);
 	}
 }
 

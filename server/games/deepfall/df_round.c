@@ -98,7 +98,7 @@ int df_choice_check(const df_game *g, int seat, game_choice code, char *err, siz
 		snprintf(err, errlen, "the game is over");
 		return GAME_ERR_OVER;
 	}
-	if (seat < 0 || seat >= g->seats || !(df_pending(g) >> seat & 1)) {
+	if (!game_seat_asked(df_pending(g), g->seats, seat)) {
 		snprintf(err, errlen, "seat %d is not asked to choose now", seat);
 		return GAME_ERR_NOT_PENDING;
 	}

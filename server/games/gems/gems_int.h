@@ -85,7 +85,7 @@ uint32_t gems_adv_options(const gems_game *g, int adv, int seat);
 /* gems_options_mask (gems.h), inline for the AI and the validation. */
 static inline uint32_t gems_options_of(const gems_game *g, int seat)
 {
-	if (g->phase == GEMS_PH_OVER || seat < 0 || seat >= g->seats || !(g->pending >> seat & 1))
+	if (g->phase == GEMS_PH_OVER || !game_seat_asked(g->pending, g->seats, seat))
 		return 0;
 	uint32_t leave = g->seat[seat].owed ? 0 : 1u << GEMS_C_LEAVE; /* G21 */
 	if (g->phase == GEMS_PH_COIN)

@@ -4,12 +4,12 @@
  * state as JSON, options and choices as JSON, and the result. Views and
  * events are rendered in gems_view.c.
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../../common/util.h"
+#include "../game_json.h"
 #include "gems_int.h"
 #include "gems_kind.h"
 
@@ -63,9 +63,7 @@ static void *config_new(const cJSON *json, char *err, size_t errlen)
 	gems_opts o;
 	if (gems_opts_from_json(&o, json, err, errlen) < 0)
 		return NULL;
-	gems_opts *p = xmalloc(sizeof *p);
-	*p = o;
-	return p;
+	return xmemdup(&o, sizeof o);
 }
 
 static void config_free(void *config) { free(config); }
@@ -88,17 +86,7 @@ static cJSON *config_json(const void *config)
 
 static int get_count(const cJSON *o, const char *key, int64_t *out, char *err, size_t errlen)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	if (!v || cJSON_IsNull(v))
-		return 0;
-	/* Written so that NaN fails too: casting it (or an infinity) is undefined. */
-	double d = cJSON_IsNumber(v) ? v->valuedouble : -1;
-	if (!(d >= 0 && d <= 1e12) || d != floor(d)) {
-		snprintf(err, errlen, "gems shared state: '%s' must be a count", key);
-		return -1;
-	}
-	*out = (int64_t)d;
-	return 0;
+	return game_json_count(o, key, 1e12, out, "gems shared state", err, errlen);
 }
 
 int gems_shared_from_json(gems_shared *sh, const cJSON *saved, char *err, size_t errlen)
@@ -144,14 +132,8 @@ cJSON *gems_shared_to_json(const gems_shared *sh)
 	cJSON *uses = cJSON_AddObjectToObject(j, "adventure_uses");
 	for (int i = 0; i < GEMS_N_ADV; i++)
 		cJSON_AddNumberToObject(uses, gems_adv_key(i), sh->uses[i]);
-	if (sh->best_score >= 0)
-		cJSON_AddNumberToObject(j, "best_winning_score", (double)sh->best_score);
-	else
-		cJSON_AddNullToObject(j, "best_winning_score");
-	if (sh->deepest >= 0)
-		cJSON_AddNumberToObject(j, "deepest_depth", sh->deepest);
-	else
-		cJSON_AddNullToObject(j, "deepest_depth");
+	game_json_add_record(j, "best_winning_score", sh->best_score);
+	game_json_add_record(j, "deepest_depth", sh->deepest);
 	return j;
 }
 
@@ -160,9 +142,7 @@ static void *shared_new(const cJSON *saved, char *err, size_t errlen)
 	gems_shared sh;
 	if (gems_shared_from_json(&sh, saved, err, errlen) < 0)
 		return NULL;
-	gems_shared *p = xmalloc(sizeof *p);
-	*p = sh;
-	return p;
+	return xmemdup(&sh, sizeof sh);
 }
 
 static void shared_free(void *shared) { free(shared); }
@@ -294,20 +274,17 @@ int gems_choice_from_json(const gems_game *g, int seat, const cJSON *json, game_
 		snprintf(err, errlen, "the game is over");
 		return GAME_ERR_OVER;
 	}
-	const cJSON *id = json;
-	if (cJSON_IsObject(json))
-		id = cJSON_GetObjectItemCaseSensitive(json, "id");
-	if (!cJSON_IsString(id)) {
+	const char *id = game_choice_id(json);
+	if (!id) {
 		snprintf(err, errlen, "a gems choice is an option id string such as \"stay\"");
 		return GAME_ERR_MALFORMED;
 	}
-	int c = gems_choice_parse_key(id->valuestring);
+	int c = gems_choice_parse_key(id);
 	if (c < 0) {
-		snprintf(err, errlen, "unknown gems choice '%.*s'",
-			 (int)utf8_prefix(id->valuestring, 40), id->valuestring);
+		snprintf(err, errlen, "unknown gems choice '%.*s'", (int)utf8_prefix(id, 40), id);
 		return GAME_ERR_MALFORMED;
 	}
-	if (seat < 0 || seat >= g->seats || !(g->pending >> seat & 1)) {
+	if (!game_seat_asked(g->pending, g->seats, seat)) {
 		snprintf(err, errlen, "seat %d is not asked to choose now", seat);
 		return GAME_ERR_NOT_PENDING;
 	}
@@ -382,13 +359,9 @@ cJSON *gems_result_json(const gems_game *g, uint32_t ai_mask)
 		cJSON_AddNumberToObject(o, "score", g->seat[i].chest);
 		cJSON_AddNumberToObject(o, "bars", g->seat[i].bars);
 		cJSON_AddBoolToObject(o, "winner", g->winners >> i & 1);
-		cJSON *ach = cJSON_AddArrayToObject(o, "achievements");
-		uint32_t a = gems_achievements(g, i, ai_mask);
-		for (int k = 0; k < GEMS_N_ACH; k++) {
-			const char *key = gems_achievement_defs[k].key;
-			if (a >> k & 1)
-				cJSON_AddItemToArray(ach, cJSON_CreateString(key));
-		}
+		cJSON_AddItemToObject(o, "achievements",
+				      game_achievements_json(gems_achievement_defs, GEMS_N_ACH,
+							     gems_achievements(g, i, ai_mask), false));
 		cJSON_AddItemToObject(o, "stats", stats_json(g, i, ai_mask));
 		cJSON_AddItemToArray(seats, o);
 	}
@@ -399,13 +372,9 @@ cJSON *gems_result_json(const gems_game *g, uint32_t ai_mask)
 		cJSON_AddItemToArray(scores, cJSON_CreateNumber(g->seat[i].chest));
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddNumberToObject(o, "seat", i);
-		cJSON *list = cJSON_AddArrayToObject(o, "achievements");
-		uint32_t a = gems_achievements(g, i, ai_mask);
-		for (int k = 0; k < GEMS_N_ACH; k++) {
-			const char *label = gems_achievement_defs[k].label;
-			if (a >> k & 1)
-				cJSON_AddItemToArray(list, cJSON_CreateString(label));
-		}
+		cJSON_AddItemToObject(o, "achievements",
+				      game_achievements_json(gems_achievement_defs, GEMS_N_ACH,
+							     gems_achievements(g, i, ai_mask), true));
 		cJSON_AddItemToArray(achs, o);
 	}
 	cJSON_AddNumberToObject(r, "winning_score", g->win_score);

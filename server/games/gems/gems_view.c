@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "../../../common/util.h"
+#include "../game_json.h"
 #include "gems_int.h"
 #include "gems_kind.h"
 
@@ -305,10 +306,7 @@ cJSON *gems_event_to_json(const game_event *e, int viewer)
 	(void)viewer; /* no event carries anything one seat may see and another not */
 	if (e->type == GEMS_EV_ADV_USED || e->type == 0 || e->type >= GEMS_N_EVENTS)
 		return NULL; /* G10 bookkeeping for the server only: it tells the lair */
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "type", gems_event_key(e->type));
-	if (e->seat >= 0)
-		cJSON_AddNumberToObject(o, "seat", e->seat);
+	cJSON *o = game_event_json_head(e, "type", gems_event_key(e->type));
 	event_fields(e, o);
 	return o;
 }
