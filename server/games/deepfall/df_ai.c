@@ -340,6 +340,18 @@ static df_act leave(const ai_ctx *x, df_act a, double edge)
 	return a;
 }
 
+/* After the Maw is reckoned: aim at the floor safe for `depth_bias`, and
+ * leave (a Last Stand past `edge`) when the party must. True when leaving
+ * settles the act. */
+static bool aim_or_leave(const ai_ctx *x, df_act *a, double depth_bias, double edge)
+{
+	a->target = safe_floor(x, depth_bias);
+	if (!df_must_leave(x->g, x->seat, x->t, x->falls))
+		return false;
+	*a = leave(x, *a, edge);
+	return true;
+}
+
 static df_act standing(const ai_ctx *x, df_act a)
 {
 	/* A Last Stand rides the frontier into the Maw. */
@@ -355,9 +367,8 @@ static df_act cashout(ai_ctx *x)
 	if (x->pa->last_stand)
 		return standing(x, a);
 	reckon_maw(x, g->cfg.max_press); /* fears the worst */
-	a.target = safe_floor(x, 1.0);
-	if (df_must_leave(g, x->seat, x->t, x->falls))
-		return leave(x, a, 1.5);
+	if (aim_or_leave(x, &a, 1.0, 1.5))
+		return a;
 	if (x->bank >= g->cfg.cash_bar * jitter(x) || (x->falls && x->bank > 0 && x->safe <= 1))
 		a.exit = DF_CASH_OUT;
 	return a;
@@ -370,9 +381,7 @@ static df_act presson(ai_ctx *x)
 	if (x->pa->last_stand)
 		return standing(x, a);
 	reckon_maw(x, 2);
-	a.target = safe_floor(x, 0.5);
-	if (df_must_leave(x->g, x->seat, x->t, x->falls))
-		return leave(x, a, 1.0);
+	aim_or_leave(x, &a, 0.5, 1.0);
 	return a;
 }
 
@@ -392,9 +401,8 @@ static df_act worthyend(ai_ctx *x)
 	if (!x->falls) {
 		a.target = best_floor(x, x->F - 1, x->F, 1.0);
 	} else {
-		a.target = safe_floor(x, 1.0);
-		if (df_must_leave(g, x->seat, x->t, x->falls))
-			return leave(x, a, 0.5);
+		if (aim_or_leave(x, &a, 1.0, 0.5))
+			return a;
 		if (x->bank >= 2 * g->cfg.cash_bar)
 			a.exit = DF_CASH_OUT;
 	}
@@ -411,9 +419,8 @@ static df_act balanced(ai_ctx *x)
 	bool trailing = behind(x);
 	reckon_maw(x, trailing ? 2 : 3);
 	double bar = g->cfg.cash_bar * jitter(x);
-	a.target = safe_floor(x, 0.5);
-	if (df_must_leave(g, x->seat, x->t, x->falls))
-		return leave(x, a, trailing ? 0.8 : 1.2);
+	if (aim_or_leave(x, &a, 0.5, trailing ? 0.8 : 1.2))
+		return a;
 	if (x->falls && x->bank >= bar / 2 && x->safe <= 2)
 		a.exit = DF_CASH_OUT;
 	else if (x->bank >= 2 * bar)
