@@ -56,6 +56,14 @@ typedef struct game_events {
 
 void game_events_push(game_events *evs, uint16_t type, int seat, int32_t a, int32_t b,
 		      int32_t c);
+/* Pushes an event unless evs is NULL (the simulator's fast path, which
+ * plays without keeping events). */
+static inline void game_emit(game_events *evs, uint16_t type, int seat, int32_t a, int32_t b,
+			     int32_t c)
+{
+	if (evs)
+		game_events_push(evs, type, seat, a, b, c);
+}
 void game_events_clear(game_events *evs);
 void game_events_free(game_events *evs);
 

@@ -125,7 +125,7 @@ void cr_event_open(cr_game *g, int seat, game_events *evs)
 {
 	int e = cr_event_pick(g);
 	if (e < 0) {
-		cr_emit(evs, CR_EV_NOTHING, seat, 0, 0, 0);
+		game_emit(evs, CR_EV_NOTHING, seat, 0, 0, 0);
 		return;
 	}
 	const cr_event *ev = &g->cfg.ct->event[e];
@@ -135,7 +135,7 @@ void cr_event_open(cr_game *g, int seat, game_events *evs)
 	 * the flag makes no difference and the seat's own screen serves) */
 	if (ev->shared && g->seats > 1) {
 		if (g->n_vote == CR_VOTE_QUEUE) {
-			cr_emit(evs, CR_EV_NOTHING, seat, 0, 0, 0);
+			game_emit(evs, CR_EV_NOTHING, seat, 0, 0, 0);
 			return;
 		}
 		if (g->n_vote == 0)
@@ -145,14 +145,14 @@ void cr_event_open(cr_game *g, int seat, game_events *evs)
 		for (int s = 0; s < g->seats; s++)
 			if (g->h[s].alive)
 				g->h[s].events_seen++;
-		cr_emit(evs, CR_EV_EVENT, -1, e, 1, 0);
+		game_emit(evs, CR_EV_EVENT, -1, e, 1, 0);
 		return;
 	}
 	cr_hero *h = &g->h[seat];
 	h->screen = CR_SC_EVENT;
 	h->event = (int8_t)e;
 	h->events_seen++;
-	cr_emit(evs, CR_EV_EVENT, seat, e, 0, 0);
+	game_emit(evs, CR_EV_EVENT, seat, e, 0, 0);
 }
 
 /* ---- the vote (C24) ------------------------------------------------------------ */
@@ -177,8 +177,8 @@ void cr_vote_resolve(cr_game *g, const game_choice *choices, game_events *evs)
 	}
 	/* a tie is settled by the party's shared generator, uniformly */
 	int pick = n_tied == 1 ? tied[0] : tied[rng_below(&g->shared_rng, (uint32_t)n_tied)];
-	cr_emit(evs, CR_EV_VOTE, -1, e, pick, best | (n_tied > 1) << 8);
-	cr_emit(evs, CR_EV_CHOICE, -1, e, pick, 0);
+	game_emit(evs, CR_EV_VOTE, -1, e, pick, best | (n_tied > 1) << 8);
+	game_emit(evs, CR_EV_CHOICE, -1, e, pick, 0);
 	for (int i = 1; i < g->n_vote; i++)
 		g->vote[i - 1] = g->vote[i];
 	g->n_vote--;
@@ -212,7 +212,7 @@ void cr_effects_draw(cr_game *g, cr_range r, rng *gen, int8_t *out, int seat,
 		out[i] = -1;
 		if (e->op == CR_E_CHANCE) {
 			out[i] = rng_below(gen, 100) < (uint32_t)e->n;
-			cr_emit(evs, CR_EV_CHANCE, seat, e->n, out[i], 0);
+			game_emit(evs, CR_EV_CHANCE, seat, e->n, out[i], 0);
 		}
 	}
 }
@@ -232,13 +232,13 @@ static void run_one(cr_game *g, int seat, const cr_effect *e, rng *gen, game_eve
 			h->hp = (int16_t)(h->hp + e->n < 1 ? (h->hp < 1 ? h->hp : 1) : h->hp + e->n);
 		if (h->hp < before)
 			h->damage_taken += before - h->hp;
-		cr_emit(evs, CR_EV_HP, seat, h->hp - before, h->hp, 0);
+		game_emit(evs, CR_EV_HP, seat, h->hp - before, h->hp, 0);
 		break;
 	}
 	case CR_E_HEAL_FULL: {
 		int before = h->hp;
 		h->hp = h->max_hp;
-		cr_emit(evs, CR_EV_HP, seat, h->hp - before, h->hp, 0);
+		game_emit(evs, CR_EV_HP, seat, h->hp - before, h->hp, 0);
 		break;
 	}
 	case CR_E_MAX_HP: {
@@ -248,19 +248,19 @@ static void run_one(cr_game *g, int seat, const cr_effect *e, rng *gen, game_eve
 			h->hp = (int16_t)(h->hp + e->n);
 		if (h->hp > h->max_hp)
 			h->hp = h->max_hp;
-		cr_emit(evs, CR_EV_STAT, seat, 0, e->n, 0);
+		game_emit(evs, CR_EV_STAT, seat, 0, e->n, 0);
 		break;
 	}
 	case CR_E_ATTACK:
 		h->atk = (int16_t)(h->atk + e->n);
-		cr_emit(evs, CR_EV_STAT, seat, 1, e->n, 0);
+		game_emit(evs, CR_EV_STAT, seat, 1, e->n, 0);
 		break;
 	case CR_E_DEFENSE:
 		h->def = (int16_t)(h->def + e->n);
-		cr_emit(evs, CR_EV_STAT, seat, 2, e->n, 0);
+		game_emit(evs, CR_EV_STAT, seat, 2, e->n, 0);
 		break;
 	case CR_E_XP:
-		cr_emit(evs, CR_EV_STAT, seat, 3, e->n, 0);
+		game_emit(evs, CR_EV_STAT, seat, 3, e->n, 0);
 		cr_gain_xp(g, seat, e->n, evs);
 		break;
 	case CR_E_ITEM: {
@@ -280,7 +280,7 @@ static void run_one(cr_game *g, int seat, const cr_effect *e, rng *gen, game_eve
 			if (k < 0 || (cls >= 0 && g->cfg.ct->item[k].cls != cls) || pick--)
 				continue;
 			h->inv[i] = -1;
-			cr_emit(evs, CR_EV_LOSE_ITEM, seat, k, 0, 0);
+			game_emit(evs, CR_EV_LOSE_ITEM, seat, k, 0, 0);
 			break;
 		}
 		break;
@@ -290,7 +290,7 @@ static void run_one(cr_game *g, int seat, const cr_effect *e, rng *gen, game_eve
 		break;
 	case CR_E_PET:
 		h->pet = true;
-		cr_emit(evs, CR_EV_PET, seat, 0, 0, 0);
+		game_emit(evs, CR_EV_PET, seat, 0, 0, 0);
 		break;
 	case CR_E_IDENTIFY: {
 		/* the first unknown kinds the party carries, seat and slot order */
@@ -308,7 +308,7 @@ static void run_one(cr_game *g, int seat, const cr_effect *e, rng *gen, game_eve
 	}
 	case CR_E_MAP:
 		cr_reveal_map(g);
-		cr_emit(evs, CR_EV_MAP, seat, 0, 0, 0);
+		game_emit(evs, CR_EV_MAP, seat, 0, 0, 0);
 		break;
 	case CR_E_TELEPORT:
 		cr_teleport(g, seat, gen, evs);
@@ -326,7 +326,7 @@ static void run_one(cr_game *g, int seat, const cr_effect *e, rng *gen, game_eve
 			hit++;
 			cr_hurt_monster(g, seat, m, e->n, evs);
 		}
-		cr_emit(evs, CR_EV_FIRE, seat, e->n, hit, 0);
+		game_emit(evs, CR_EV_FIRE, seat, e->n, hit, 0);
 		break;
 	}
 	}
@@ -346,7 +346,7 @@ void cr_effects_run(cr_game *g, int seat, cr_range r, const int8_t *outcome, rng
 				hit = outcome[i];
 			} else {
 				hit = rng_below(gen, 100) < (uint32_t)e->n;
-				cr_emit(evs, CR_EV_CHANCE, seat, e->n, hit, 0);
+				game_emit(evs, CR_EV_CHANCE, seat, e->n, hit, 0);
 			}
 			cr_range b = hit ? (cr_range){e->then_at, e->then_n}
 					 : (cr_range){e->else_at, e->else_n};

@@ -147,7 +147,7 @@ static void end_run(cr_game *g, int why, game_events *evs)
 	for (int s = 0; s < g->seats; s++)
 		if (cr_score(g, s) > best)
 			best = cr_score(g, s);
-	cr_emit(evs, CR_EV_GAME_OVER, -1, why, g->rounds, (int32_t)best);
+	game_emit(evs, CR_EV_GAME_OVER, -1, why, g->rounds, (int32_t)best);
 }
 
 /* ---- gold, experience, items, relics ------------------------------------------- */
@@ -160,7 +160,7 @@ void cr_gain_gold(cr_game *g, int seat, int gold, game_events *evs)
 	h->gold = (int32_t)(v < 0 ? 0 : v > 1000000000L ? 1000000000L : v);
 	if (gold > 0)
 		h->gold_earned += h->gold - before;
-	cr_emit(evs, CR_EV_GOLD, seat, h->gold - before, h->gold, 0);
+	game_emit(evs, CR_EV_GOLD, seat, h->gold - before, h->gold, 0);
 }
 
 void cr_gain_xp(cr_game *g, int seat, int xp, game_events *evs)
@@ -174,7 +174,7 @@ void cr_gain_xp(cr_game *g, int seat, int xp, game_events *evs)
 		h->hp = (int16_t)(h->hp + 4);
 		if (h->level % 2 == 0)
 			h->atk++;
-		cr_emit(evs, CR_EV_LEVEL_UP, seat, h->level, 0, 0);
+		game_emit(evs, CR_EV_LEVEL_UP, seat, h->level, 0, 0);
 	}
 }
 
@@ -187,10 +187,10 @@ int cr_give_item(cr_game *g, int seat, int kind, game_events *evs)
 	for (int i = 0; i < slots; i++)
 		if (h->inv[i] < 0) {
 			h->inv[i] = (int8_t)kind;
-			cr_emit(evs, CR_EV_ITEM, seat, kind, i, 0);
+			game_emit(evs, CR_EV_ITEM, seat, kind, i, 0);
 			return i;
 		}
-	cr_emit(evs, CR_EV_ITEM, seat, kind, -1, 0); /* C41: no room: left behind */
+	game_emit(evs, CR_EV_ITEM, seat, kind, -1, 0); /* C41: no room: left behind */
 	return -1;
 }
 
@@ -250,7 +250,7 @@ void cr_give_relic(cr_game *g, int seat, int relic, rng *r, game_events *evs)
 	}
 	if (rl->special == CR_SP_COMPASS)
 		g->compass_act = g->act; /* C17 */
-	cr_emit(evs, CR_EV_RELIC, seat, relic, 0, 0);
+	game_emit(evs, CR_EV_RELIC, seat, relic, 0, 0);
 }
 
 void cr_identify(cr_game *g, int kind, game_events *evs)
@@ -258,7 +258,7 @@ void cr_identify(cr_game *g, int kind, game_events *evs)
 	if (g->identified >> kind & 1)
 		return;
 	g->identified |= 1u << kind;
-	cr_emit(evs, CR_EV_IDENTIFY, -1, kind, 0, 0);
+	game_emit(evs, CR_EV_IDENTIFY, -1, kind, 0, 0);
 }
 
 void cr_reveal_map(cr_game *g)
@@ -351,7 +351,7 @@ void cr_ambush(cr_game *g, int seat, bool elite, rng *r, game_events *evs)
 			return;
 		int m = add_monster(g, kind, p.x, p.y, true);
 		if (m >= 0)
-			cr_emit(evs, CR_EV_AMBUSH, seat, CR_MON_REF(g, m), 0, 0);
+			game_emit(evs, CR_EV_AMBUSH, seat, CR_MON_REF(g, m), 0, 0);
 	}
 }
 
@@ -364,7 +364,7 @@ static void hero_falls(cr_game *g, int seat, game_events *evs)
 	h->travel = CR_TR_NONE;
 	h->screen = CR_SC_NONE;
 	h->gate = 0;
-	cr_emit(evs, CR_EV_FALL, seat, 0, 0, 0);
+	game_emit(evs, CR_EV_FALL, seat, 0, 0, 0);
 	if (!cr_living(g))
 		end_run(g, CR_END_FALLEN, evs);
 }
@@ -376,7 +376,7 @@ void cr_hurt_monster(cr_game *g, int seat, int m, int dmg, game_events *evs)
 		return;
 	mo->awake = true;
 	mo->hp = (int16_t)(mo->hp - dmg);
-	cr_emit(evs, CR_EV_ATTACK, seat, CR_MON_REF(g, m), dmg, mo->hp > 0 ? mo->hp : 0);
+	game_emit(evs, CR_EV_ATTACK, seat, CR_MON_REF(g, m), dmg, mo->hp > 0 ? mo->hp : 0);
 	if (mo->hp > 0)
 		return;
 	mo->alive = false;
@@ -387,14 +387,14 @@ void cr_hurt_monster(cr_game *g, int seat, int m, int dmg, game_events *evs)
 		h->elite_kills++;
 	int gold = k->gold_lo + (int)rng_below(&g->rules, (uint32_t)(k->gold_hi - k->gold_lo + 1));
 	gold = gold_scaled(g, seat, gold);
-	cr_emit(evs, CR_EV_KILL, seat, CR_MON_REF(g, m), k->xp, gold);
+	game_emit(evs, CR_EV_KILL, seat, CR_MON_REF(g, m), k->xp, gold);
 	if (gold)
 		cr_gain_gold(g, seat, gold, evs);
 	int heal = relic_sum(g, seat, offsetof(cr_relic, heal_on_kill));
 	if (heal && h->hp < h->max_hp) {
 		int before = h->hp;
 		h->hp = (int16_t)(h->hp + heal > h->max_hp ? h->max_hp : h->hp + heal);
-		cr_emit(evs, CR_EV_HP, seat, h->hp - before, h->hp, 0);
+		game_emit(evs, CR_EV_HP, seat, h->hp - before, h->hp, 0);
 	}
 	cr_gain_xp(g, seat, k->xp, evs);
 	if (k->boss)
@@ -419,7 +419,7 @@ static void monster_attacks(cr_game *g, int m, int seat, game_events *evs)
 		dmg = 1;
 	h->hp = (int16_t)(h->hp - dmg);
 	h->damage_taken += dmg;
-	cr_emit(evs, CR_EV_HIT, seat, CR_MON_REF(g, m), dmg, h->hp > 0 ? h->hp : 0);
+	game_emit(evs, CR_EV_HIT, seat, CR_MON_REF(g, m), dmg, h->hp > 0 ? h->hp : 0);
 	if (h->hp <= 0)
 		hero_falls(g, seat, evs);
 }
@@ -505,7 +505,7 @@ static void monsters_act(cr_game *g, game_events *evs)
 			if (!mo->awake)
 				continue;
 			if (k->boss)
-				cr_emit(evs, CR_EV_DEVIL, -1, CR_MON_REF(g, m), 0, 0);
+				game_emit(evs, CR_EV_DEVIL, -1, CR_MON_REF(g, m), 0, 0);
 		}
 		for (int act = 0; act < k->speed && mo->alive && !g->over; act++) {
 			int victim = -1;
@@ -594,7 +594,7 @@ static void arrive(cr_game *g, int act, game_events *evs)
 			h->alive = true;
 			h->hp = (int16_t)((h->max_hp + 1) / 2);
 			g->revives++;
-			cr_emit(evs, CR_EV_REVIVE, s, h->hp, 0, 0);
+			game_emit(evs, CR_EV_REVIVE, s, h->hp, 0, 0);
 		}
 		h->x = lv->start.x;
 		h->y = lv->start.y;
@@ -606,7 +606,7 @@ static void arrive(cr_game *g, int act, game_events *evs)
 	cr_odds_reset(&g->odds); /* C14 */
 	cr_pool_shuffle(g);	 /* C21 */
 	g->n_vote = 0;
-	cr_emit(evs, CR_EV_LEVEL, -1, act, visit, lv->n_qmark);
+	game_emit(evs, CR_EV_LEVEL, -1, act, visit, lv->n_qmark);
 	cr_fov_update(g);
 }
 
@@ -825,7 +825,7 @@ static void stop_travel(cr_game *g, int seat, int why, game_events *evs)
 	if (!g->h[seat].travel)
 		return;
 	g->h[seat].travel = CR_TR_NONE;
-	cr_emit(evs, CR_EV_TRAVEL, seat, 0, why, 0);
+	game_emit(evs, CR_EV_TRAVEL, seat, 0, why, 0);
 }
 
 /* The step toward (tx, ty) along seen tiles, or -1. */
@@ -1025,7 +1025,7 @@ static void open_chest(cr_game *g, int seat, game_events *evs)
 	g->flag[g->h[seat].y][g->h[seat].x] &= (uint8_t)~CR_F_CHEST;
 	int gold = gold_scaled(g, seat, (5 + (int)rng_below(&g->rules, 11)) * g->act);
 	int item = rng_below(&g->rules, 2) ? cr_pick_item(g, &g->rules, CR_PICK_ANY) : -1;
-	cr_emit(evs, CR_EV_CHEST, seat, gold, item, 0);
+	game_emit(evs, CR_EV_CHEST, seat, gold, item, 0);
 	cr_gain_gold(g, seat, gold, evs);
 	if (item >= 0)
 		cr_give_item(g, seat, item, evs);
@@ -1035,7 +1035,7 @@ static void treasure(cr_game *g, int seat, game_events *evs)
 {
 	int gold = gold_scaled(g, seat, (15 + (int)rng_below(&g->rules, 16)) * g->act);
 	bool relic = g->relic_pool && rng_below(&g->rules, 100) < 40;
-	cr_emit(evs, CR_EV_TREASURE, seat, gold, 0, relic);
+	game_emit(evs, CR_EV_TREASURE, seat, gold, 0, relic);
 	cr_gain_gold(g, seat, gold, evs);
 	if (relic)
 		cr_give_relic(g, seat, CR_PICK_ANY, &g->rules, evs);
@@ -1057,7 +1057,7 @@ static void open_shop(cr_game *g, int seat, game_events *evs)
 			if ((g->relic_pool >> i & 1) && pick-- == 0)
 				h->shop_relic = (int8_t)i;
 	}
-	cr_emit(evs, CR_EV_SHOP, seat, 0, 0, 0);
+	game_emit(evs, CR_EV_SHOP, seat, 0, 0, 0);
 }
 
 /* C19, C20: a scoundrel steps on a ? tile. */
@@ -1068,7 +1068,7 @@ static void enter_qmark(cr_game *g, int seat, game_events *evs)
 	if (CT(g)->planisphere >= 0 && (h->relics >> CT(g)->planisphere & 1) && h->hp < h->max_hp) {
 		int before = h->hp; /* C19 */
 		h->hp = (int16_t)(h->hp + 5 > h->max_hp ? h->max_hp : h->hp + 5);
-		cr_emit(evs, CR_EV_HP, seat, h->hp - before, h->hp, 0);
+		game_emit(evs, CR_EV_HP, seat, h->hp - before, h->hp, 0);
 	}
 	cr_qctx q = {.first_run = g->first_run,
 		     .entered = g->qm_entered,
@@ -1079,7 +1079,7 @@ static void enter_qmark(cr_game *g, int seat, game_events *evs)
 	g->qm_entered++;
 	h->qmarks++;
 	g->room_count[g->act][t]++;
-	cr_emit(evs, CR_EV_QMARK, seat, t, rolled, g->qm_entered);
+	game_emit(evs, CR_EV_QMARK, seat, t, rolled, g->qm_entered);
 	switch (t) {
 	case CR_ROOM_NORMAL:
 	case CR_ROOM_ELITE:
@@ -1113,7 +1113,7 @@ static void step(cr_game *g, int seat, int d, game_events *evs)
 		g->lv.tile[ny][nx] = CR_T_DOOR_OPEN;
 		g->doors_opened++;
 	}
-	cr_emit(evs, CR_EV_STEP, seat, nx, ny, 0);
+	game_emit(evs, CR_EV_STEP, seat, nx, ny, 0);
 	if (g->flag[ny][nx] & CR_F_CHEST) {
 		open_chest(g, seat, evs);
 		stop_travel(g, seat, CR_STOP_FOUND, evs);
@@ -1134,14 +1134,14 @@ static void use_item(cr_game *g, int seat, int slot, game_events *evs)
 		int8_t *worn = it->cls == CR_IC_WEAPON ? &h->weapon : &h->armor;
 		h->inv[slot] = *worn; /* what was worn goes back in its place */
 		*worn = (int8_t)k;
-		cr_emit(evs, CR_EV_EQUIP, seat, k, 0, 0);
+		game_emit(evs, CR_EV_EQUIP, seat, k, 0, 0);
 		return;
 	}
 	h->inv[slot] = -1;
 	bool fresh = it->appearance[0] && !(g->identified >> k & 1);
 	if (it->cls == CR_IC_POTION)
 		h->potions++;
-	cr_emit(evs, CR_EV_USE, seat, k, fresh, 0);
+	game_emit(evs, CR_EV_USE, seat, k, fresh, 0);
 	if (fresh) /* C30: trying one tells the party what the kind is */
 		cr_identify(g, k, evs);
 	cr_effects_run(g, seat, it->effects, NULL, &g->rules, CR_EFF_ALL, evs);
@@ -1165,7 +1165,7 @@ void cr_teleport(cr_game *g, int seat, rng *r, game_events *evs)
 				h->y = (uint8_t)y;
 			}
 	h->travel = CR_TR_NONE;
-	cr_emit(evs, CR_EV_TELEPORT, seat, h->x, h->y, 0);
+	game_emit(evs, CR_EV_TELEPORT, seat, h->x, h->y, 0);
 }
 
 static void act_one(cr_game *g, int seat, game_choice c, game_events *evs)
@@ -1180,7 +1180,7 @@ static void act_one(cr_game *g, int seat, game_choice c, game_events *evs)
 	if (c == CR_C_REST) { /* C36: a traveller that does not move */
 		h->travel = CR_TR_REST;
 		h->travel_hp = h->hp;
-		cr_emit(evs, CR_EV_TRAVEL, seat, 1, h->travel, 0);
+		game_emit(evs, CR_EV_TRAVEL, seat, 1, h->travel, 0);
 		return;
 	}
 	if (c == CR_C_EXPLORE || (c >= CR_C_TRAVEL && c < CR_C_TRAVEL + 0x10000)) {
@@ -1188,7 +1188,7 @@ static void act_one(cr_game *g, int seat, game_choice c, game_events *evs)
 		h->tx = (uint8_t)((c - CR_C_TRAVEL) & 0xff);
 		h->ty = (uint8_t)((c - CR_C_TRAVEL) >> 8);
 		h->travel_hp = h->hp;
-		cr_emit(evs, CR_EV_TRAVEL, seat, 1, h->travel, 0);
+		game_emit(evs, CR_EV_TRAVEL, seat, 1, h->travel, 0);
 		game_choice s = travel_step(g, seat, evs);
 		if (s != CR_C_WAIT)
 			step(g, seat, s - CR_C_N, evs);
@@ -1196,7 +1196,7 @@ static void act_one(cr_game *g, int seat, game_choice c, game_events *evs)
 	}
 	if (c == CR_C_PORTAL) {
 		h->gate = (uint8_t)(g->flag[h->y][h->x] & CR_F_DOWN ? g->act + 1 : g->act - 1);
-		cr_emit(evs, CR_EV_GATE, seat, h->gate, 0, 0);
+		game_emit(evs, CR_EV_GATE, seat, h->gate, 0, 0);
 		return;
 	}
 	if (c == CR_C_OUT) {
@@ -1204,7 +1204,7 @@ static void act_one(cr_game *g, int seat, game_choice c, game_events *evs)
 			cr_gain_gold(g, seat, h->gate_fee, evs); /* C37: the fee comes back */
 		h->gate = 0;
 		h->gate_fee = 0;
-		cr_emit(evs, CR_EV_GATE, seat, 0, 0, 0);
+		game_emit(evs, CR_EV_GATE, seat, 0, 0, 0);
 		return;
 	}
 	if (c == CR_C_LEAVE) {
@@ -1217,7 +1217,7 @@ static void act_one(cr_game *g, int seat, game_choice c, game_events *evs)
 		use_item(g, seat, arg, evs);
 		break;
 	case CR_C_DROP:
-		cr_emit(evs, CR_EV_LOSE_ITEM, seat, h->inv[arg], 1, 0);
+		game_emit(evs, CR_EV_LOSE_ITEM, seat, h->inv[arg], 1, 0);
 		h->inv[arg] = -1;
 		break;
 	case CR_C_JUMP: {
@@ -1225,14 +1225,14 @@ static void act_one(cr_game *g, int seat, game_choice c, game_events *evs)
 		cr_gain_gold(g, seat, -fee, evs);
 		h->gate = (uint8_t)arg;
 		h->gate_fee = (int16_t)fee;
-		cr_emit(evs, CR_EV_GATE, seat, arg, fee, 0);
+		game_emit(evs, CR_EV_GATE, seat, arg, fee, 0);
 		break;
 	}
 	case CR_C_EVENT: {
 		int e = h->event;
 		h->screen = CR_SC_NONE; /* C25: out of the room first, then what it does */
 		h->event = -1;
-		cr_emit(evs, CR_EV_CHOICE, seat, e, arg, 0);
+		game_emit(evs, CR_EV_CHOICE, seat, e, arg, 0);
 		cr_effects_run(g, seat, CT(g)->event[e].option[arg].effects, NULL, &h->erng,
 			       CR_EFF_ALL, evs);
 		break;
@@ -1242,13 +1242,13 @@ static void act_one(cr_game *g, int seat, game_choice c, game_events *evs)
 		cr_gain_gold(g, seat, -price, evs);
 		h->bought++;
 		if (arg < CR_SHOP_ITEMS) {
-			cr_emit(evs, CR_EV_BUY, seat, h->shop[arg], -1, price);
+			game_emit(evs, CR_EV_BUY, seat, h->shop[arg], -1, price);
 			cr_give_item(g, seat, h->shop[arg], evs);
 			h->shop[arg] = -1;
 		} else {
 			int r = h->shop_relic;
 			h->shop_relic = -1;
-			cr_emit(evs, CR_EV_BUY, seat, -1, r, price);
+			game_emit(evs, CR_EV_BUY, seat, -1, r, price);
 			cr_give_relic(g, seat, r, &g->rules, evs);
 		}
 		break;

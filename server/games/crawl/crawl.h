@@ -350,13 +350,6 @@ enum cr_stop { CR_STOP_ARRIVED, CR_STOP_MONSTER, CR_STOP_FOUND, CR_STOP_HURT, CR
 
 /* ---- rules (cr_rules.c, cr_events.c, cr_fov.c) ----------------------------- */
 
-static inline void cr_emit(game_events *evs, uint16_t type, int seat, int32_t a, int32_t b,
-			   int32_t c)
-{
-	if (evs)
-		game_events_push(evs, type, seat, a, b, c);
-}
-
 /* A new run: cfg validated, seats 1..CR_MAX_SEATS. */
 void cr_game_init(cr_game *g, const cr_config *cfg, int seats, uint64_t seed, game_events *evs);
 /* One decision: choices[seat] for every pending seat. Checks all first;

@@ -405,14 +405,6 @@ enum df_event {
 
 /* ---- rules (df_round.c, df_rules.c, df_maw.c) -------------------------- */
 
-/* Pushes an event unless evs is NULL (the simulator's fast path). */
-static inline void df_emit(game_events *evs, uint16_t type, int seat, int32_t a, int32_t b,
-			   int32_t c)
-{
-	if (evs)
-		game_events_push(evs, type, seat, a, b, c);
-}
-
 /* Starts a game and rolls the first round's opening hands; seats
  * 1..DF_MAX_SEATS, cfg already validated. Emits into evs (may be NULL: the
  * simulator's fast path). */

@@ -72,7 +72,7 @@ static void flee(df_game *g, int i, game_events *evs)
 	bool waits = !spread(g, f, amount);
 	if (waits)
 		g->pile[f] += amount;
-	df_emit(evs, DF_EV_PLUNDER_FLED, -1, f, amount, waits);
+	game_emit(evs, DF_EV_PLUNDER_FLED, -1, f, amount, waits);
 }
 
 /* DF68: a trailing player's exit payout grows with its glory deficit. */
@@ -121,7 +121,7 @@ static void worthy_end(df_game *g, int seat, int floor, game_events *evs)
 	g->collapse_glory[floor] += payout;
 	g->collapse_worthy[floor] += payout;
 	pl->worthy_ends++;
-	df_emit(evs, DF_EV_WORTHY_END, seat, payout, floor, consumed);
+	game_emit(evs, DF_EV_WORTHY_END, seat, payout, floor, consumed);
 	pa->active = 0;
 	pa->unbanked = 0;
 }
@@ -140,7 +140,7 @@ static void taken(df_game *g, int seat, game_events *evs)
 		}
 	}
 	pl->taken++;
-	df_emit(evs, DF_EV_TAKEN, seat, pa->unbanked, lost, 0);
+	game_emit(evs, DF_EV_TAKEN, seat, pa->unbanked, lost, 0);
 	pa->active = 0;
 	pa->unbanked = 0;
 }
@@ -148,7 +148,7 @@ static void taken(df_game *g, int seat, game_events *evs)
 void df_collapse(df_game *g, int f, game_events *evs)
 {
 	const int R = g->cfg.rooms;
-	df_emit(evs, DF_EV_COLLAPSE, -1, f, 0, 0);
+	game_emit(evs, DF_EV_COLLAPSE, -1, f, 0, 0);
 	for (int s = 0; s < g->seats; s++) {
 		df_party *pa = &g->pl[s].party;
 		if (pa->active && pa->floor == f && pa->last_stand)
@@ -176,7 +176,7 @@ void df_collapse(df_game *g, int f, game_events *evs)
 		int idx = (f - 1) * R + r;
 		if (n == 0) {
 			rise += rm->value * g->cfg.value_rise / 1000;
-			df_emit(evs, DF_EV_ROOM_SCORED, -1, idx, 0, 0);
+			game_emit(evs, DF_EV_ROOM_SCORED, -1, idx, 0, 0);
 		} else {
 			if (f > 1) /* DF56, DF58: part of a scoring room's value rises too */
 				rise += rm->value * g->cfg.held_rise / 1000 +
@@ -192,7 +192,7 @@ void df_collapse(df_game *g, int f, game_events *evs)
 				int act = df_room_strength(g, rm, s) - rm->fallen[s];
 				pl->src[act >= rm->fallen[s] ? DF_SRC_PRESS : DF_SRC_CASH] += share;
 				pl->rooms_scored++;
-				df_emit(evs, DF_EV_ROOM_SCORED, s, idx, share, n);
+				game_emit(evs, DF_EV_ROOM_SCORED, s, idx, share, n);
 			}
 		}
 		rm->alive = 0;
@@ -213,10 +213,10 @@ void df_collapse(df_game *g, int f, game_events *evs)
 	 * no room is left alive it is lost, or with DF57 waits on the floor. */
 	if (f > 1 && rise > 0) {
 		if (spread(g, f - 1, rise))
-			df_emit(evs, DF_EV_VALUE_RISE, -1, f - 1, rise, 0);
+			game_emit(evs, DF_EV_VALUE_RISE, -1, f - 1, rise, 0);
 		else if (g->cfg.plunder_flees) {
 			g->pile[f - 1] += rise;
-			df_emit(evs, DF_EV_VALUE_RISE, -1, f - 1, rise, 1);
+			game_emit(evs, DF_EV_VALUE_RISE, -1, f - 1, rise, 1);
 		}
 	}
 }
@@ -263,7 +263,7 @@ void df_maw_advance(df_game *g, game_events *evs)
 		df_collapse(g, g->frontier, evs);
 	}
 	g->round_dread = g->round_press = 0;
-	df_emit(evs, DF_EV_MAW, -1, speed, g->accum, g->frontier);
+	game_emit(evs, DF_EV_MAW, -1, speed, g->accum, g->frontier);
 }
 
 void df_finish(df_game *g, game_events *evs)
@@ -277,5 +277,5 @@ void df_finish(df_game *g, game_events *evs)
 	for (int s = 0; s < g->seats; s++)
 		if (g->pl[s].glory == best)
 			g->winners |= 1u << s;
-	df_emit(evs, DF_EV_GAME_OVER, -1, g->rounds_played, (int32_t)g->winners, 0);
+	game_emit(evs, DF_EV_GAME_OVER, -1, g->rounds_played, (int32_t)g->winners, 0);
 }

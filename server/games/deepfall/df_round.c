@@ -165,7 +165,7 @@ void df_game_init(df_game *g, const df_config *cfg, int seats, uint64_t seed, ga
 	}
 	for (int s = 0; s < seats; s++)
 		df_draft(g, s, evs);
-	df_emit(evs, DF_EV_ROUND, -1, g->round, g->start_seat, 0);
+	game_emit(evs, DF_EV_ROUND, -1, g->round, g->start_seat, 0);
 	open_round(g, evs);
 }
 
@@ -190,7 +190,7 @@ static void end_round(df_game *g, game_events *evs)
 	for (int s = 0; s < g->seats; s++)
 		if (!g->pl[s].party.active)
 			df_draft(g, s, evs);
-	df_emit(evs, DF_EV_ROUND, -1, g->round, g->start_seat, 0);
+	game_emit(evs, DF_EV_ROUND, -1, g->round, g->start_seat, 0);
 	open_round(g, evs);
 }
 

@@ -95,7 +95,7 @@ void df_draft(df_game *g, int seat, game_events *evs)
 		(*n)++;
 	if (pa->deepest > pl->deepest)
 		pl->deepest = pa->deepest;
-	df_emit(evs, DF_EV_DRAFT, seat, pa->lineage, pa->calling, pa->floor);
+	game_emit(evs, DF_EV_DRAFT, seat, pa->lineage, pa->calling, pa->floor);
 }
 
 /* ---- rolling (DF31, DF32) ----------------------------------------------- */
@@ -122,7 +122,7 @@ void df_roll_hand(df_game *g, int seat, game_events *evs)
 		int32_t packed = 0;
 		for (int f = 0; f < DF_NFACES; f++)
 			packed |= faces[f] << (5 * f);
-		df_emit(evs, DF_EV_ROLL, seat, packed, pa->hands, n);
+		game_emit(evs, DF_EV_ROLL, seat, packed, pa->hands, n);
 	}
 }
 
@@ -197,7 +197,7 @@ void df_setback(df_game *g, int seat, game_events *evs)
 	if (lf & DF_L_SETBACK_RESIST) {
 		/* Golem-born "rarely loses dice": odd Setbacks are shrugged off. */
 		if (pa->golem_setbacks++ % 2 == 0) {
-			df_emit(evs, DF_EV_SETBACK, seat, 0, 0, 1);
+			game_emit(evs, DF_EV_SETBACK, seat, 0, 0, 1);
 			return;
 		}
 	}
@@ -215,7 +215,7 @@ void df_setback(df_game *g, int seat, game_events *evs)
 			loot += l;
 		}
 	}
-	df_emit(evs, DF_EV_SETBACK, seat, dice, loot, 0);
+	game_emit(evs, DF_EV_SETBACK, seat, dice, loot, 0);
 }
 
 /* ---- claiming (DF45-DF47) ----------------------------------------------- */
@@ -285,7 +285,7 @@ void df_claim(df_game *g, int seat, int *tot, bool trinity, game_events *evs)
 		if (d >= 0 && !(cf & DF_C_CALM_DENIZENS) && pa->anger[d] < 255)
 			pa->anger[d]++;
 		pl->claims++;
-		df_emit(evs, DF_EV_CLAIM, seat, (pa->floor - 1) * g->cfg.rooms + best,
+		game_emit(evs, DF_EV_CLAIM, seat, (pa->floor - 1) * g->cfg.rooms + best,
 			rm->act[seat], loot);
 		return;
 	}
@@ -297,7 +297,7 @@ void df_claim(df_game *g, int seat, int *tot, bool trinity, game_events *evs)
 		int s = rm->prog_s[seat] + tot[DF_STEEL], c = rm->prog_c[seat] + tot[DF_CUNNING];
 		rm->prog_s[seat] = (uint8_t)(s > 200 ? 200 : s);
 		rm->prog_c[seat] = (uint8_t)(c > 200 ? 200 : c);
-		df_emit(evs, DF_EV_ASSAULT, seat, (pa->floor - 1) * g->cfg.rooms + target,
+		game_emit(evs, DF_EV_ASSAULT, seat, (pa->floor - 1) * g->cfg.rooms + target,
 			rm->prog_s[seat], rm->prog_c[seat]);
 	} else {
 		/* Every room here is ours: reinforce the weakest (a live bid). */
@@ -313,7 +313,7 @@ void df_claim(df_game *g, int seat, int *tot, bool trinity, game_events *evs)
 		df_room *rm = df_room_at(g, pa->floor, weak);
 		int a = rm->act[seat] + tot[DF_STEEL] + tot[DF_CUNNING];
 		rm->act[seat] = (uint8_t)(a > 250 ? 250 : a);
-		df_emit(evs, DF_EV_CLAIM, seat, (pa->floor - 1) * g->cfg.rooms + weak,
+		game_emit(evs, DF_EV_CLAIM, seat, (pa->floor - 1) * g->cfg.rooms + weak,
 			rm->act[seat], 0);
 	}
 	tot[DF_STEEL] = tot[DF_CUNNING] = 0;
@@ -356,7 +356,7 @@ void df_cash_out(df_game *g, int seat, bool forced, game_events *evs)
 	}
 	pl->cash_outs++;
 	pl->cash_forced += forced;
-	df_emit(evs, DF_EV_CASH_OUT, seat, bank, pl->glory, pa->deepest | forced << 8);
+	game_emit(evs, DF_EV_CASH_OUT, seat, bank, pl->glory, pa->deepest | forced << 8);
 	pa->active = 0;
 	pa->unbanked = 0;
 }
@@ -408,7 +408,7 @@ static void move(df_game *g, int seat, int target, int *tot, game_events *evs)
 	if (pa->deepest > g->pl[seat].deepest)
 		g->pl[seat].deepest = pa->deepest;
 	if (from != pa->floor)
-		df_emit(evs, DF_EV_MOVE, seat, from, pa->floor, bought);
+		game_emit(evs, DF_EV_MOVE, seat, from, pa->floor, bought);
 }
 
 void df_resolve(df_game *g, int seat, df_act a, int falls, game_events *evs)
@@ -421,7 +421,7 @@ void df_resolve(df_game *g, int seat, df_act a, int falls, game_events *evs)
 	df_totals t = pa->tot;
 	int *tot = t.sym;
 	if (t.rolled_dread)
-		df_emit(evs, DF_EV_DREAD, seat, t.rolled_dread, t.cancelled, t.to_mettle);
+		game_emit(evs, DF_EV_DREAD, seat, t.rolled_dread, t.cancelled, t.to_mettle);
 	for (int n = 0; n < t.setbacks; n++)
 		df_setback(g, seat, evs);
 	bool forced = a.exit == DF_CASH_OUT && df_must_leave(g, seat, &t, falls);
@@ -435,7 +435,7 @@ void df_resolve(df_game *g, int seat, df_act a, int falls, game_events *evs)
 			tot[DF_METTLE] -= paid;
 		}
 		pa->last_stand = 1;
-		df_emit(evs, DF_EV_LAST_STAND, seat, paid, 0, 0);
+		game_emit(evs, DF_EV_LAST_STAND, seat, paid, 0, 0);
 	}
 	move(g, seat, a.target, tot, evs);
 	df_claim(g, seat, tot, t.trinity, evs);
@@ -444,14 +444,14 @@ void df_resolve(df_game *g, int seat, df_act a, int falls, game_events *evs)
 	int loot = df_depth_scale(&g->cfg, pa->floor, tot[DF_GREED] * g->cfg.loot_per_greed);
 	if (loot > 0) {
 		pa->unbanked += loot;
-		df_emit(evs, DF_EV_LOOT, seat, loot, pa->unbanked, 0);
+		game_emit(evs, DF_EV_LOOT, seat, loot, pa->unbanked, 0);
 	}
 	if ((cal->flags & DF_C_HEAL) && tot[DF_FAITH] > 0 && pa->n_wound > 0) {
 		tot[DF_FAITH]--;
 		uint8_t d = pa->wound[--pa->n_wound];
 		pa->disc[pa->n_disc++] = d;
 		pa->disc_df = (uint16_t)(pa->disc_df + df_die_df(d));
-		df_emit(evs, DF_EV_HEAL, seat, d, 0, 0);
+		game_emit(evs, DF_EV_HEAL, seat, d, 0, 0);
 	}
 	/* DF49: bag_max bounds every die the party owns, wounded ones
 	 * included: the draw, discard and wound piles each hold at most
@@ -468,7 +468,7 @@ void df_resolve(df_game *g, int seat, df_act a, int falls, game_events *evs)
 			tot[DF_METTLE] -= cost;
 			pa->disc[pa->n_disc++] = cal->recruit;
 			pa->disc_df = (uint16_t)(pa->disc_df + df_die_df(cal->recruit));
-			df_emit(evs, DF_EV_RECRUIT, seat, cal->recruit, 0, 0);
+			game_emit(evs, DF_EV_RECRUIT, seat, cal->recruit, 0, 0);
 		}
 	}
 	memcpy(pa->disc + pa->n_disc, pa->hand, pa->n_hand);
