@@ -82,15 +82,26 @@ void lobby_broadcast(lobby *l, const cJSON *msg)
 	broadcast(l, msg, NULL);
 }
 
+cJSON *lobby_update_new(const lobby *l, const char *type)
+{
+	cJSON *u = proto_new(type, NULL);
+	cJSON_AddNumberToObject(u, "lobby", (double)l->id);
+	return u;
+}
+
+void lobby_tell(lobby *l, cJSON *u, const player *except)
+{
+	broadcast(l, u, except);
+	cJSON_Delete(u);
+}
+
 static void presence(app *a, lobby *l, const player *p, bool joined)
 {
 	cluster_presence(a, l, p, joined);
-	cJSON *u = proto_new("presence", NULL);
-	cJSON_AddNumberToObject(u, "lobby", (double)l->id);
+	cJSON *u = lobby_update_new(l, "presence");
 	cJSON_AddStringToObject(u, "player", p->name);
 	cJSON_AddBoolToObject(u, "joined", joined);
-	broadcast(l, u, p);
-	cJSON_Delete(u);
+	lobby_tell(l, u, p);
 }
 
 void lobby_leave_player(app *a, player *p)
@@ -173,11 +184,9 @@ void lobby_remove_table(app *a, app_table *at)
 		return;
 	lobby_table_id_remove(l, at->id);
 	cluster_table_removed(a, l->id, at->id);
-	cJSON *u = proto_new("table_removed", NULL);
-	cJSON_AddNumberToObject(u, "lobby", (double)l->id);
+	cJSON *u = lobby_update_new(l, "table_removed");
 	cJSON_AddNumberToObject(u, "table", (double)at->id);
-	broadcast(l, u, NULL);
-	cJSON_Delete(u);
+	lobby_tell(l, u, NULL);
 }
 
 void lobby_table_changed(app *a, app_table *at)
@@ -187,19 +196,14 @@ void lobby_table_changed(app *a, app_table *at)
 		cluster_table_changed(a, l, at);
 	if (!l || !l->n_members)
 		return;
-	cJSON *u = proto_new("table_update", NULL);
-	cJSON_AddNumberToObject(u, "lobby", (double)l->id);
+	cJSON *u = lobby_update_new(l, "table_update");
 	cJSON_AddItemToObject(u, "table", table_summary_json(at->t));
-	broadcast(l, u, NULL);
-	cJSON_Delete(u);
+	lobby_tell(l, u, NULL);
 }
 
 void lobby_close(app *a, lobby *l)
 {
-	cJSON *u = proto_new("lobby_closed", NULL);
-	cJSON_AddNumberToObject(u, "lobby", (double)l->id);
-	broadcast(l, u, NULL);
-	cJSON_Delete(u);
+	lobby_tell(l, lobby_update_new(l, "lobby_closed"), NULL);
 	for (size_t i = 0; i < l->n_members; i++)
 		l->members[i]->lobby = NULL;
 	l->n_members = 0;
@@ -397,13 +401,11 @@ void lobby_chat_show(lobby *l, const char *from, const char *text, int64_t at)
 	c->text = xstrdup(text);
 	strlcpy_safe(c->from, from, sizeof c->from);
 	c->at = at;
-	cJSON *u = proto_new("chat", NULL);
-	cJSON_AddNumberToObject(u, "lobby", (double)l->id);
+	cJSON *u = lobby_update_new(l, "chat");
 	cJSON_AddStringToObject(u, "from", from);
 	cJSON_AddStringToObject(u, "text", text);
 	cJSON_AddNumberToObject(u, "at", (double)at);
-	broadcast(l, u, NULL);
-	cJSON_Delete(u);
+	lobby_tell(l, u, NULL);
 }
 
 void handle_table_list(session *s, proto_msg *m)

@@ -27,6 +27,12 @@ void lobby_close(app *a, lobby *l);
  * chat line from the bus, kept and shown. */
 lobby *lobby_new_with_id(app *a, uint64_t id, const char *name);
 void lobby_broadcast(lobby *l, const cJSON *msg);
+/* An update for l's members: {"type": type, "lobby": l's id}; the caller
+ * adds its fields and hands it to lobby_tell. */
+cJSON *lobby_update_new(const lobby *l, const char *type);
+/* Sends update u to every member of l here but `except` (NULL: all of
+ * them), then frees it. */
+void lobby_tell(lobby *l, cJSON *u, const player *except);
 void lobby_table_id_add(lobby *l, uint64_t id);
 void lobby_table_id_remove(lobby *l, uint64_t id);
 void lobby_chat_show(lobby *l, const char *from, const char *text, int64_t at);
