@@ -7,7 +7,8 @@
  *
  * that tests/bench/run collects into build-bench/bench.json. Every figure
  * carries the load average of the moment it was taken: on a busy machine a
- * figure means little without it.
+ * figure means little without it. The kinds' benchmarks also share
+ * bench_vtable_games(), the server's path through a kind.
  */
 #ifndef LAIR_BENCH_H
 #define LAIR_BENCH_H
@@ -16,6 +17,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+
+#include "../../server/games/game.h"
 
 /* CPU time of the calling thread: the figure is per core even when other
  * processes share it. */
@@ -48,6 +51,34 @@ static inline void bench_figure(const char *key, double value, const char *unit)
 	else
 		printf("figure %s %.3f %s (load %s)\n", key, value, unit, bench_loadavg());
 	fflush(stdout);
+}
+
+/* `games` all-AI games of kind k (its default config, `seats` seats, game
+ * i seeded i) through the game_kind vtable, every event kept: the server's
+ * path, JSON left out. Games per CPU second. */
+static inline double bench_vtable_games(const game_kind *k, int seats, long games)
+{
+	char err[200];
+	void *cfg = k->config_new(NULL, err, sizeof err);
+	game_events evs = {0};
+	uint64_t t0 = bench_cpu_ns();
+	for (long i = 0; i < games; i++) {
+		game_events_clear(&evs);
+		game_state *st = k->create(cfg, seats, (uint64_t)i, NULL, &evs, err, sizeof err);
+		while (!k->is_over(st)) {
+			game_choice ch[GAME_MAX_SEATS];
+			uint32_t p = k->pending(st);
+			for (int s = 0; s < GAME_MAX_SEATS; s++)
+				ch[s] = p >> s & 1 ? k->ai_choose(st, s) : GAME_NO_CHOICE;
+			game_events_clear(&evs);
+			k->apply(st, ch, &evs, err, sizeof err);
+		}
+		k->destroy(st);
+	}
+	double secs = (double)(bench_cpu_ns() - t0) / 1e9;
+	game_events_free(&evs);
+	k->config_free(cfg);
+	return (double)games / secs;
 }
 
 #endif

@@ -110,31 +110,6 @@ static double creates(int n, int seats)
 	return n / t;
 }
 
-static double vtable_runs(int seats, int n)
-{
-	const game_kind *k = &crawl_kind;
-	char err[200];
-	void *cfg = k->config_new(NULL, err, sizeof err);
-	game_events evs = {0};
-	double t0 = cpu_s();
-	for (int i = 0; i < n; i++) {
-		game_events_clear(&evs);
-		game_state *st = k->create(cfg, seats, (uint64_t)i, NULL, &evs, err, sizeof err);
-		while (!k->is_over(st)) {
-			game_choice ch[GAME_MAX_SEATS];
-			uint32_t p = k->pending(st);
-			for (int s = 0; s < GAME_MAX_SEATS; s++)
-				ch[s] = p >> s & 1 ? k->ai_choose(st, s) : GAME_NO_CHOICE;
-			game_events_clear(&evs);
-			k->apply(st, ch, &evs, err, sizeof err);
-		}
-		k->destroy(st);
-	}
-	game_events_free(&evs);
-	k->config_free(cfg);
-	return n / (cpu_s() - t0);
-}
-
 static int profile(int argc, char **argv, const cr_config *cfg)
 {
 	int n = argc > 3 ? atoi(argv[3]) : 0, seats = argc > 4 ? atoi(argv[4]) : 1;
@@ -192,7 +167,7 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("crawl: %.0f AI runs/s through the game_kind vtable, 3 seats, every event kept\n",
-	       vtable_runs(3, 300));
+	       bench_vtable_games(&crawl_kind, 3, 300));
 	printf("crawl: sizeof(cr_game) = %zu bytes, no allocation per run\n", sizeof(cr_game));
 	return 0;
 }

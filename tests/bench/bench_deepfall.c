@@ -41,21 +41,15 @@
 #include "../../common/rng.h"
 #include "../../common/util.h"
 #include "../../server/games/deepfall/deepfall.h"
+#include "bench.h"
 
 #define GAMES 200000
-
-static uint64_t cpu_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static double run_native(df_game *g, const df_config *cfg, long games, game_events *evs,
 			 double *rounds, double *decisions, double *events)
 {
 	char err[128];
-	uint64_t t0 = cpu_ns(), nr = 0, nd = 0, nev = 0;
+	uint64_t t0 = bench_cpu_ns(), nr = 0, nd = 0, nev = 0;
 	for (long i = 0; i < games; i++) {
 		if (evs)
 			game_events_clear(evs);
@@ -72,36 +66,11 @@ static double run_native(df_game *g, const df_config *cfg, long games, game_even
 		nr += (uint64_t)g->rounds_played;
 		nev += evs ? evs->len : 0;
 	}
-	double secs = (double)(cpu_ns() - t0) / 1e9;
+	double secs = (double)(bench_cpu_ns() - t0) / 1e9;
 	*rounds = (double)nr / (double)games;
 	*decisions = (double)nd / (double)games;
 	*events = (double)nev / (double)games;
 	return (double)games / secs;
-}
-
-static double run_vtable(long games)
-{
-	const game_kind *k = &deepfall_kind;
-	char err[128];
-	void *cfg = k->config_new(NULL, err, sizeof err);
-	game_events evs = {0};
-	uint64_t t0 = cpu_ns();
-	for (long i = 0; i < games; i++) {
-		game_events_clear(&evs);
-		game_state *st = k->create(cfg, 4, (uint64_t)i, NULL, &evs, err, sizeof err);
-		game_choice ch[GAME_MAX_SEATS];
-		while (!k->is_over(st)) {
-			uint32_t p = k->pending(st);
-			for (int s = 0; s < GAME_MAX_SEATS; s++)
-				ch[s] = p >> s & 1 ? k->ai_choose(st, s) : GAME_NO_CHOICE;
-			game_events_clear(&evs);
-			k->apply(st, ch, &evs, err, sizeof err);
-		}
-		k->destroy(st);
-	}
-	game_events_free(&evs);
-	k->config_free(cfg);
-	return (double)games / ((double)(cpu_ns() - t0) / 1e9);
 }
 
 int main(void)
@@ -110,20 +79,10 @@ int main(void)
 	df_config cfg;
 	df_config_defaults(&cfg);
 	double rounds, decisions, events;
-	char load[64] = "?";
-	FILE *f = fopen("/proc/loadavg", "r");
-	if (f) {
-		if (!fgets(load, sizeof load, f))
-			load[0] = 0;
-		fclose(f);
-		for (char *p = load; *p; p++)
-			if (*p == '\n')
-				*p = 0;
-	}
 	run_native(&g, &cfg, 10000, NULL, &rounds, &decisions, &events); /* warm up */
 	double fast = run_native(&g, &cfg, GAMES, NULL, &rounds, &decisions, &events);
 	printf("deepfall: %.0f games/s per core by CPU time (4 seats, AI; target 50000) "
-	       "[load %s]\n", fast, load);
+	       "[load %s]\n", fast, bench_loadavg());
 	printf("deepfall: %.2f rounds, %.2f decisions per game\n", rounds, decisions);
 	game_events evs = {0};
 	double with_events = run_native(&g, &cfg, GAMES / 4, &evs, &rounds, &decisions, &events);
@@ -131,7 +90,7 @@ int main(void)
 	       with_events, events);
 	game_events_free(&evs);
 	printf("deepfall: %.0f games/s through the game_kind vtable (create/apply/ai/destroy)\n",
-	       run_vtable(GAMES / 8));
+	       bench_vtable_games(&deepfall_kind, 4, GAMES / 8));
 	printf("deepfall: sizeof(df_game) = %zu bytes, no allocation per game\n", sizeof(df_game));
 	return 0;
 }

@@ -84,29 +84,6 @@ static double run_native(uint64_t games, game_events *evs, double *rooms, double
 	return (double)games / secs;
 }
 
-static double run_vtable(uint64_t games)
-{
-	const game_kind *k = &gems_kind;
-	char err[128];
-	game_events evs = {0};
-	uint64_t t0 = bench_cpu_ns();
-	for (uint64_t i = 0; i < games; i++) {
-		game_events_clear(&evs);
-		game_state *st = k->create(NULL, 5, i, NULL, &evs, err, sizeof err);
-		game_choice ch[GAME_MAX_SEATS];
-		while (!k->is_over(st)) {
-			uint32_t p = k->pending(st);
-			for (int s = 0; s < 5; s++)
-				ch[s] = p >> s & 1 ? k->ai_choose(st, s) : GAME_NO_CHOICE;
-			game_events_clear(&evs);
-			k->apply(st, ch, &evs, err, sizeof err);
-		}
-		k->destroy(st);
-	}
-	game_events_free(&evs);
-	return (double)games / ((double)(bench_cpu_ns() - t0) / 1e9);
-}
-
 int main(int argc, char **argv)
 {
 	double rooms, events;
@@ -126,7 +103,7 @@ int main(int argc, char **argv)
 	       with_events, events);
 	game_events_free(&evs);
 	printf("gems: %.0f games/s through the game_kind vtable (create/apply/ai/destroy)\n",
-	       run_vtable(GAMES / 4));
+	       bench_vtable_games(&gems_kind, 5, GAMES / 4));
 	printf("gems: sizeof(gems_game) = %zu bytes, no allocation per game\n", sizeof(gems_game));
 	printf("gems: target 100000 games/s per core (on a quiet machine): %s\n",
 	       fast >= 100000 ? "met" : "NOT MET");
