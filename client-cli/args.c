@@ -1,6 +1,7 @@
 /*
  * args.c — lair's option parser (see args.h).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +95,19 @@ int args_id(const char *s, long long *out)
 			return -1;
 	}
 	if (v < 1)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int args_u64(const char *s, uint64_t *out)
+{
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end)
 		return -1;
 	*out = v;
 	return 0;

@@ -7,6 +7,7 @@
 #define LAIR_ARGS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct arg_opt {
 	const char *name;   /* "server" for --server */
@@ -29,5 +30,10 @@ int args_has(int argc, char **argv, const char *arg);
 
 /* Parses a positive decimal id (1 … 2^53); returns 0 or -1. */
 int args_id(const char *s, long long *out);
+
+/* Parses a decimal count of digits only (0 … 2^64 - 1): strtoull would also
+ * take leading blanks and a sign (" -1" is 2^64 - 1). 0 or -1; s may be
+ * NULL (a missing value). */
+int args_u64(const char *s, uint64_t *out);
 
 #endif

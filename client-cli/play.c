@@ -140,16 +140,22 @@ static int reply_is_error(const cJSON *m, char *why, size_t n)
 	return 0;
 }
 
+/* An error reply becomes the notice, shown at once: true when m was one. */
+static bool notice_error(struct play *p, const cJSON *m)
+{
+	char why[256];
+	if (!reply_is_error(m, why, sizeof why))
+		return false;
+	set_notice(p, "%s", why);
+	draw(p);
+	return true;
+}
+
 /* Replies that need nothing but an error notice. */
 static void on_ok(struct lsess *s, const cJSON *m, void *ud)
 {
-	struct play *p = ud;
-	char why[256];
 	(void)s;
-	if (reply_is_error(m, why, sizeof why)) {
-		set_notice(p, "%s", why);
-		draw(p);
-	}
+	notice_error(ud, m);
 }
 
 static void request(struct play *p, cJSON *req, lsess_reply_fn fn)
@@ -226,13 +232,9 @@ static void add_chat(struct play *p, const cJSON *m)
 static void on_lobby(struct lsess *s, const cJSON *m, void *ud)
 {
 	struct play *p = ud;
-	char why[256];
 	(void)s;
-	if (reply_is_error(m, why, sizeof why)) {
-		set_notice(p, "%s", why);
-		draw(p);
+	if (notice_error(p, m))
 		return;
-	}
 	const cJSON *l = cJSON_GetObjectItemCaseSensitive(m, "lobby");
 	const cJSON *id = cJSON_GetObjectItemCaseSensitive(l, "id");
 	const cJSON *nm = cJSON_GetObjectItemCaseSensitive(l, "name");
@@ -257,12 +259,8 @@ static void on_lobby(struct lsess *s, const cJSON *m, void *ud)
 static void on_lobbies(struct lsess *s, const cJSON *m, void *ud)
 {
 	struct play *p = ud;
-	char why[256];
-	if (reply_is_error(m, why, sizeof why)) {
-		set_notice(p, "%s", why);
-		draw(p);
+	if (notice_error(p, m))
 		return;
-	}
 	/* Next lobby after the current one, wrapping. */
 	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(m, "lobbies"), *it;
 	int64_t first = 0, next = 0;

@@ -4,10 +4,10 @@
  * --question-marks N, the ? tile study (sim_crawl_qmark.c), printing text or
  * one JSON object (--json).
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "sim.h"
 #include "sim_crawl.h"
 
@@ -41,20 +41,6 @@ static void usage(FILE *f)
 		SR_MAX_GAMES, CR_MAX_SEATS, SQ_MAX_TILES);
 }
 
-/* Digits only: strtoull would also take blanks and a sign. */
-static int parse_u64(const char *s, uint64_t *out)
-{
-	if (!s || *s < '0' || *s > '9')
-		return -1;
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || *end)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static void print_json(FILE *out, cJSON *j)
 {
 	char *s = cJSON_PrintUnformatted(j);
@@ -72,7 +58,7 @@ int sim_crawl_cli(int argc, char **argv, FILE *out, FILE *err)
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 		uint64_t n = 0;
-		bool num = parse_u64(v, &n) == 0;
+		bool num = args_u64(v, &n) == 0;
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			usage(out);
 			return 0;

@@ -3,7 +3,6 @@
  * runs the simulator (sim_gems_run.c) and prints its summary as text or as
  * JSON (--json, for scripts).
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,21 +30,6 @@ static void usage(FILE *f)
 		   "  --help      this text\n");
 }
 
-/* Digits only: strtoull would also take leading blanks and a sign (" -1" is
- * 2^64 − 1 games). */
-static int parse_u64(const char *s, uint64_t *out)
-{
-	if (!s || *s < '0' || *s > '9')
-		return -1;
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || *end)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 int sim_gems_cli(int argc, char **argv, FILE *out, FILE *err)
 {
 	sim_gems_opts o = {.games = 1000, .seed = 1, .seats = 5, .progress = true};
@@ -58,16 +42,16 @@ int sim_gems_cli(int argc, char **argv, FILE *out, FILE *err)
 			return 0;
 		} else if (strcmp(a, "--json") == 0) {
 			json = true;
-		} else if (strcmp(a, "--games") == 0 && parse_u64(i + 1 < argc ? argv[i + 1] : NULL,
+		} else if (strcmp(a, "--games") == 0 && args_u64(i + 1 < argc ? argv[i + 1] : NULL,
 								  &v) == 0 && v >= 1 &&
 			   v <= SIM_GEMS_MAX_GAMES) {
 			o.games = v;
 			i++;
-		} else if (strcmp(a, "--seed") == 0 && parse_u64(i + 1 < argc ? argv[i + 1] : NULL,
+		} else if (strcmp(a, "--seed") == 0 && args_u64(i + 1 < argc ? argv[i + 1] : NULL,
 								 &v) == 0) {
 			o.seed = v;
 			i++;
-		} else if (strcmp(a, "--seats") == 0 && parse_u64(i + 1 < argc ? argv[i + 1] : NULL,
+		} else if (strcmp(a, "--seats") == 0 && args_u64(i + 1 < argc ? argv[i + 1] : NULL,
 								  &v) == 0 && v >= 1 && v <= 9) {
 			o.seats = (int)v;
 			i++;

@@ -18,33 +18,11 @@
 #include "../common/util.h"
 #include "../proto/proto_msg.h"
 #include "view_crawl.h"
+#include "view_json.h"
 
 #define MAP_W 56
 #define MAP_H 17
 #define PANEL 57
-#define NUM_MAX 1000000000LL
-
-static const cJSON *get(const cJSON *o, const char *k)
-{
-	return cJSON_GetObjectItemCaseSensitive(o, k);
-}
-
-static int ival(const cJSON *o, const char *k, int lo, int hi, int dflt)
-{
-	int64_t v;
-	return proto_json_int(get(o, k), lo, hi, &v) ? (int)v : dflt;
-}
-
-static int count(const cJSON *o, const char *k)
-{
-	return ival(o, k, (int)-NUM_MAX, (int)NUM_MAX, 0);
-}
-
-static const char *sval(const cJSON *o, const char *k, const char *dflt)
-{
-	const cJSON *v = get(o, k);
-	return cJSON_IsString(v) ? v->valuestring : dflt;
-}
 
 /* The party entry of a seat. */
 static const cJSON *hero(const cJSON *view, int seat)

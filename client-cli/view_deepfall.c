@@ -24,46 +24,24 @@
 #include "../common/util.h"
 #include "../proto/proto_msg.h"
 #include "view_deepfall.h"
+#include "view_json.h"
 
-#define NUM_MAX 1000000000LL /* the largest count shown */
 #define FLOORS_MAX 99        /* tolerant of a config above today's 12 */
 #define FLOOR_ROWS 8
 
 const char *const view_deepfall_exit_names[VIEW_DEEPFALL_NEXIT] = {"persist", "cash_out",
 								   "last_stand"};
 
-static const cJSON *get(const cJSON *o, const char *k)
-{
-	return cJSON_GetObjectItemCaseSensitive(o, k);
-}
-
-/* An integer field of o within [lo, hi]; dflt when absent or unreadable. */
-static int ival(const cJSON *o, const char *k, int lo, int hi, int dflt)
-{
-	int64_t v;
-	return proto_json_int(get(o, k), lo, hi, &v) ? (int)v : dflt;
-}
-
-static int count(const cJSON *o, const char *k)
-{
-	return ival(o, k, (int)-NUM_MAX, (int)NUM_MAX, 0);
-}
-
-/* A fraction (the Maw's speeds): finite and within ±NUM_MAX, else dflt. */
+/* A fraction (the Maw's speeds): finite and within ±VIEW_NUM_MAX, else dflt. */
 static double fval(const cJSON *o, const char *k, double dflt)
 {
 	const cJSON *v = get(o, k);
 	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) ||
-	    fabs(v->valuedouble) > (double)NUM_MAX)
+	    fabs(v->valuedouble) > (double)VIEW_NUM_MAX)
 		return dflt;
 	return v->valuedouble;
 }
 
-static const char *sval(const cJSON *o, const char *k, const char *dflt)
-{
-	const cJSON *v = get(o, k);
-	return cJSON_IsString(v) ? v->valuestring : dflt;
-}
 
 /* The view's player object of a seat (by its "seat", else by position). */
 static const cJSON *vplayer(const cJSON *view, int seat)
@@ -268,7 +246,7 @@ static int dice_text(const cJSON *bag, char *out, int n, int size)
 	cJSON_ArrayForEach(it, bag)
 	{
 		int64_t c;
-		if (!it->string || !proto_json_int(it, 0, NUM_MAX, &c) || c == 0 || n >= size)
+		if (!it->string || !proto_json_int(it, 0, VIEW_NUM_MAX, &c) || c == 0 || n >= size)
 			continue;
 		n += snprintf(out + n, (size_t)(size - n), "%s%s%lld", any++ ? " " : "",
 			      die_abbr(it->string), (long long)c);
@@ -454,7 +432,8 @@ static void draw_party(struct scr *s, const struct tv *tv, const cJSON *v)
 	cJSON_ArrayForEach(an, get(pa, "anger"))
 	{
 		int64_t c;
-		if (!an->string || !proto_json_int(an, 1, NUM_MAX, &c) || n >= (int)sizeof line - 20)
+		if (!an->string || !proto_json_int(an, 1, VIEW_NUM_MAX, &c) ||
+		    n >= (int)sizeof line - 20)
 			continue;
 		const char *word = strrchr(an->string, '_');
 		n += snprintf(line + n, sizeof line - (size_t)n, "%s%.8s%lld", angry++ ? " " : " anger ",
@@ -561,8 +540,8 @@ static void draw_result(struct scr *s, const struct tv *tv)
 				pl = it;
 		}
 		int64_t glory = 0;
-		if (!proto_json_int(cJSON_GetArrayItem(get(r, "scores"), i), -NUM_MAX, NUM_MAX,
-				    &glory))
+		if (!proto_json_int(cJSON_GetArrayItem(get(r, "scores"), i), -VIEW_NUM_MAX,
+				    VIEW_NUM_MAX, &glory))
 			glory = count(pl, "glory");
 		const cJSON *ge = get(pl, "glory_by_exit");
 		char tmp[32];
@@ -633,7 +612,7 @@ static const char *who(const cJSON *ev, const struct tv *tv, char *tmp, size_t n
 /* A room id as "F3.2" (floor, room on it) when the rooms per floor are known. */
 static void room_name(const cJSON *ev, const struct tv *tv, char *out, size_t n)
 {
-	int id = ival(ev, "room", 0, (int)NUM_MAX, -1);
+	int id = ival(ev, "room", 0, (int)VIEW_NUM_MAX, -1);
 	const cJSON *f0 = cJSON_GetArrayItem(get(tv->view, "floors"), 0);
 	int per = cJSON_GetArraySize(get(f0, "rooms"));
 	if (id < 0)

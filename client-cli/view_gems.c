@@ -29,11 +29,8 @@
 #include "../common/util.h"
 #include "../proto/proto_msg.h"
 #include "view_gems.h"
+#include "view_json.h"
 
-static const cJSON *get(const cJSON *o, const char *k)
-{
-	return cJSON_GetObjectItemCaseSensitive(o, k);
-}
 
 /* Counts the screen shows (gems, bars, rooms): whole numbers within
  * ±VIEW_GEMS_NUM_MAX, so that the (int) casts below are defined; anything else

@@ -13,14 +13,11 @@
 #include "../common/util.h"
 #include "../proto/proto_msg.h"
 #include "view.h"
+#include "view_json.h"
 #include "view_crawl.h"
 #include "view_deepfall.h"
 #include "view_gems.h"
 
-static const cJSON *get(const cJSON *o, const char *k)
-{
-	return cJSON_GetObjectItemCaseSensitive(o, k);
-}
 
 /* Option i is a plain {id, label} (or a string) that one key can choose. */
 static int simple_option(const struct tv *tv, int i)
