@@ -82,23 +82,26 @@ $(BUILD)/%.o: %.c
 	@[ "$(V)" = 1 ] || echo "  CC    $<"
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/gen/migrations.c: $(MIGRATIONS) migrations/embed.sh migrations
+$(BUILD)/gen/migrations.c: $(MIGRATIONS) common/embed_text.sh migrations
 	@mkdir -p $(dir $@)
-	sh migrations/embed.sh $(MIGRATIONS) >$@.tmp && mv $@.tmp $@
+	sh common/embed_text.sh store_int.h store_migration store_migrations store_n_migrations \
+		--numbered $(MIGRATIONS) >$@.tmp && mv $@.tmp $@
 
 $(BUILD)/gen/migrations.o: $(BUILD)/gen/migrations.c
 	$(CC) $(ALL_CFLAGS) -Iserver -MMD -MP -c $< -o $@
 
-$(BUILD)/gen/pg_migrations.c: $(PG_MIGRATIONS) migrations/embed.sh migrations/pg
+$(BUILD)/gen/pg_migrations.c: $(PG_MIGRATIONS) common/embed_text.sh migrations/pg
 	@mkdir -p $(dir $@)
-	EMBED_NAME=store_pg_migrations sh migrations/embed.sh $(PG_MIGRATIONS) >$@.tmp && mv $@.tmp $@
+	sh common/embed_text.sh store_int.h store_migration store_pg_migrations store_pg_n_migrations \
+		--numbered $(PG_MIGRATIONS) >$@.tmp && mv $@.tmp $@
 
 $(BUILD)/gen/pg_migrations.o: $(BUILD)/gen/pg_migrations.c
 	$(CC) $(ALL_CFLAGS) -Iserver -MMD -MP -c $< -o $@
 
-$(BUILD)/gen/crawl_data.c: $(CRAWL_DATA) server/games/crawl/data/embed.sh
+$(BUILD)/gen/crawl_data.c: $(CRAWL_DATA) common/embed_text.sh
 	@mkdir -p $(dir $@)
-	sh server/games/crawl/data/embed.sh $(CRAWL_DATA) >$@.tmp && mv $@.tmp $@
+	sh common/embed_text.sh crawl_data.h cr_data_file cr_data_files cr_data_n_files \
+		$(CRAWL_DATA) >$@.tmp && mv $@.tmp $@
 
 $(BUILD)/gen/crawl_data.o: $(BUILD)/gen/crawl_data.c
 	$(CC) $(ALL_CFLAGS) -Iserver/games/crawl -MMD -MP -c $< -o $@

@@ -1,6 +1,6 @@
 /*
  * crawl_data.h — crawl's data files (data/NAME.json: monsters, items, relics,
- * events), embedded in the program at build time by data/embed.sh (the
+ * events), embedded in the program at build time by common/embed_text.sh (the
  * Makefile writes $(BUILD)/gen/crawl_data.c), so that nothing is read from
  * disk. cr_data.c parses and validates them (docs/rules/crawl.md C29).
  */
