@@ -352,20 +352,11 @@ static bool aim_or_leave(const ai_ctx *x, df_act *a, double depth_bias, double e
 	return true;
 }
 
-static df_act standing(const ai_ctx *x, df_act a)
-{
-	/* A Last Stand rides the frontier into the Maw. */
-	a.target = x->F;
-	return a;
-}
-
 /* DF72 */
 static df_act cashout(ai_ctx *x)
 {
 	const df_game *g = x->g;
 	df_act a = {0, 1, DF_PERSIST};
-	if (x->pa->last_stand)
-		return standing(x, a);
 	reckon_maw(x, g->cfg.max_press); /* fears the worst */
 	if (aim_or_leave(x, &a, 1.0, 1.5))
 		return a;
@@ -378,8 +369,6 @@ static df_act cashout(ai_ctx *x)
 static df_act presson(ai_ctx *x)
 {
 	df_act a = {0, 1, DF_PERSIST};
-	if (x->pa->last_stand)
-		return standing(x, a);
 	reckon_maw(x, 2);
 	aim_or_leave(x, &a, 0.5, 1.0);
 	return a;
@@ -390,8 +379,6 @@ static df_act worthyend(ai_ctx *x)
 {
 	const df_game *g = x->g;
 	df_act a = {x->F, 1, DF_PERSIST};
-	if (x->pa->last_stand)
-		return standing(x, a);
 	reckon_maw(x, 2);
 	/* Deep and able to stand: declare it and ride the frontier down. */
 	if (df_stand_offered_t(g, x->seat, x->t) && x->pa->deepest >= x->F - 1) {
@@ -414,8 +401,6 @@ static df_act balanced(ai_ctx *x)
 {
 	const df_game *g = x->g;
 	df_act a = {0, 1, DF_PERSIST};
-	if (x->pa->last_stand)
-		return standing(x, a);
 	bool trailing = behind(x);
 	reckon_maw(x, trailing ? 2 : 3);
 	double bar = g->cfg.cash_bar * jitter(x);
@@ -433,6 +418,23 @@ static df_act balanced(ai_ctx *x)
 	return a;
 }
 
+/* The act of a party that stopped pressing, by its strategy. */
+static df_act act(ai_ctx *x, int strategy)
+{
+	if (x->pa->last_stand) /* whatever the strategy: it rides the frontier into the Maw */
+		return (df_act){x->F, 1, DF_PERSIST};
+	switch (strategy) {
+	case DF_AI_CASHOUT:
+		return cashout(x);
+	case DF_AI_PRESSON:
+		return presson(x);
+	case DF_AI_WORTHYEND:
+		return worthyend(x);
+	default:
+		return balanced(x);
+	}
+}
+
 game_choice df_ai_choose(const df_game *g, int seat, int strategy)
 {
 	if (g->over || seat < 0 || seat >= g->seats || !g->pl[seat].party.active ||
@@ -443,21 +445,7 @@ game_choice df_ai_choose(const df_game *g, int seat, int strategy)
 	if (df_can_press(g, seat) && press_rule(&x, strategy))
 		return DF_PRESS;
 	ctx_act(&x);
-	df_act a;
-	switch (strategy) {
-	case DF_AI_CASHOUT:
-		a = cashout(&x);
-		break;
-	case DF_AI_PRESSON:
-		a = presson(&x);
-		break;
-	case DF_AI_WORTHYEND:
-		a = worthyend(&x);
-		break;
-	default:
-		a = balanced(&x);
-		break;
-	}
+	df_act a = act(&x, strategy);
 	if (a.target < 1)
 		a.target = 1;
 	if (a.target > g->frontier)
