@@ -49,6 +49,11 @@ struct kind_view {
 /* The view for a kind; the generic one for an unknown kind (never NULL). */
 const struct kind_view *kind_view_find(const char *kind);
 
+/* Clears the screen and writes its top row: the table, its name, `kind`,
+ * `progress` (may be NULL; e.g. "round 3  ") and the table's state, and
+ * "[watching]" for a spectator. */
+void view_header(struct scr *s, const struct tv *tv, const char *kind, const char *progress);
+
 /* The bottom row of a kind's screen: the window's countdown, or `what`
  * (may be NULL) and the seconds left to choose, then `keys`; at its right
  * "connection lost" or the notice. */

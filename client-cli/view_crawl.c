@@ -491,18 +491,11 @@ static void draw_result(struct scr *s, const struct tv *tv)
 void view_crawl_draw(struct scr *s, const struct tv *tv, const struct view_ui *ui)
 {
 	const cJSON *v = tv->view;
-	char line[160];
-	scr_clear(s);
-	scr_fill(s, 0, 0, SA_REVERSE);
-	int n = snprintf(line, sizeof line, " lair  table %lld \"%.20s\"  crawl  ",
-			 (long long)tv->table, tv->name);
+	char progress[64] = "";
 	if (get(v, "act"))
-		n += snprintf(line + n, sizeof line - (size_t)n, "act %d/%d  round %d  ",
-			      count(v, "act"), count(v, "acts"), count(v, "round"));
-	snprintf(line + n, sizeof line - (size_t)n, "%s", tv->state);
-	scr_put(s, 0, 0, SA_REVERSE | SA_BOLD, line);
-	if (tv->seat < 0)
-		scr_put(s, 0, SCR_W - 10, SA_REVERSE, "[watching]");
+		snprintf(progress, sizeof progress, "act %d/%d  round %d  ", count(v, "act"),
+			 count(v, "acts"), count(v, "round"));
+	view_header(s, tv, "crawl", progress);
 	if (tv->result) {
 		draw_result(s, tv);
 		for (int r = 0; r < 6 && tv->log_len - 6 + r >= 0; r++)

@@ -558,17 +558,10 @@ static void draw_result(struct scr *s, const struct tv *tv)
 void view_deepfall_draw(struct scr *s, const struct tv *tv, const struct view_ui *ui)
 {
 	const cJSON *v = tv->view;
-	char line[160];
-	scr_clear(s);
-	scr_fill(s, 0, 0, SA_REVERSE);
-	int n = snprintf(line, sizeof line, " lair  table %lld \"%.20s\"  deepfall  ",
-			 (long long)tv->table, tv->name);
+	char progress[32] = "";
 	if (count(v, "round") > 0)
-		n += snprintf(line + n, sizeof line - (size_t)n, "round %d  ", count(v, "round"));
-	snprintf(line + n, sizeof line - (size_t)n, "%s", tv->state);
-	scr_put(s, 0, 0, SA_REVERSE | SA_BOLD, line);
-	if (tv->seat < 0)
-		scr_put(s, 0, SCR_W - 10, SA_REVERSE, "[watching]");
+		snprintf(progress, sizeof progress, "round %d  ", count(v, "round"));
+	view_header(s, tv, "deepfall", progress);
 	int row;
 	if (tv->result) {
 		draw_result(s, tv);

@@ -114,14 +114,7 @@ static void draw_result(struct scr *s, const struct tv *tv)
 
 void view_generic_draw(struct scr *s, const struct tv *tv, const struct view_ui *ui)
 {
-	char line[160];
-	scr_clear(s);
-	scr_fill(s, 0, 0, SA_REVERSE);
-	snprintf(line, sizeof line, " lair  table %lld \"%.20s\"  %s  %s", (long long)tv->table,
-		 tv->name, tv->kind, tv->state);
-	scr_put(s, 0, 0, SA_REVERSE | SA_BOLD, line);
-	if (tv->seat < 0)
-		scr_put(s, 0, SCR_W - 10, SA_REVERSE, "[watching]");
+	view_header(s, tv, tv->kind, NULL);
 	if (tv->result) {
 		draw_result(s, tv);
 		scr_put(s, 23, 0, 0, "[R]ematch (host)  [L]obby  [Q]uit");
@@ -138,7 +131,7 @@ void view_generic_draw(struct scr *s, const struct tv *tv, const struct view_ui 
 	int start = tv->log_len > 7 ? tv->log_len - 7 : 0;
 	for (int r = 0; start + r < tv->log_len; r++)
 		scr_put(s, 13 + r, 1, 0, tv->log[start + r]);
-	char keys[32];
+	char keys[32], line[160];
 	int n = generic_keys(tv, keys, 32), col = 0, row = 21, any = 0;
 	for (int i = 0; i < n; i++) {
 		if (!keys[i])
@@ -162,6 +155,18 @@ void view_generic_draw(struct scr *s, const struct tv *tv, const struct view_ui 
 		scr_put(s, 23, 50, SC_RED | SA_BOLD, "connection lost: resuming...");
 	else if (ui->notice)
 		scr_printf(s, 23, 40, SC_RED, "%.39s", ui->notice);
+}
+
+void view_header(struct scr *s, const struct tv *tv, const char *kind, const char *progress)
+{
+	char line[160];
+	scr_clear(s);
+	scr_fill(s, 0, 0, SA_REVERSE);
+	snprintf(line, sizeof line, " lair  table %lld \"%.20s\"  %s  %s%s", (long long)tv->table,
+		 tv->name, kind, progress ? progress : "", tv->state);
+	scr_put(s, 0, 0, SA_REVERSE | SA_BOLD, line);
+	if (tv->seat < 0)
+		scr_put(s, 0, SCR_W - 10, SA_REVERSE, "[watching]");
 }
 
 void view_footer(struct scr *s, const struct tv *tv, const struct view_ui *ui, const char *what,
