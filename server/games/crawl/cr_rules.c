@@ -1342,18 +1342,10 @@ int cr_apply(cr_game *g, const game_choice *choices, game_events *evs, char *err
 	}
 	uint32_t pend = cr_pending(g);
 	for (int s = 0; s < g->seats; s++) {
-		if (!(pend >> s & 1)) {
-			if (choices[s] != GAME_NO_CHOICE) {
-				snprintf(err, errlen, "seat %d is not asked to choose now", s);
-				return GAME_ERR_NOT_PENDING;
-			}
-			continue;
-		}
-		if (choices[s] == GAME_NO_CHOICE) {
-			snprintf(err, errlen, "seat %d has not chosen", s);
-			return GAME_ERR_MISSING;
-		}
-		if (cr_choice_check(g, s, choices[s], err, errlen) != 0)
+		int rc = game_choice_expected(pend, s, choices[s], err, errlen);
+		if (rc != GAME_OK)
+			return rc;
+		if (pend >> s & 1 && cr_choice_check(g, s, choices[s], err, errlen) != 0)
 			return GAME_ERR_ILLEGAL;
 	}
 	if (g->n_vote)
