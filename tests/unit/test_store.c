@@ -1653,6 +1653,74 @@ TEST(store_a_damaged_shared_row_changes_only_its_own_key)
 	env_close(&e);
 }
 
+#ifndef STORE_TEST_PG /* the kinds themselves: once is enough */
+/* Counts the number leaves of a kind's shared JSON that no def names (a
+ * value the store would not keep), and fails each def whose path is not a
+ * number or null there. */
+static int unnamed_leaves(const game_kind *k, const cJSON *o, const char *prefix)
+{
+	int n = 0;
+	for (const cJSON *c = o->child; c; c = c->next) {
+		char path[128];
+		snprintf(path, sizeof path, "%s%s%s", prefix, *prefix ? "." : "", c->string);
+		if (cJSON_IsObject(c)) {
+			n += unnamed_leaves(k, c, path);
+			continue;
+		}
+		bool named = false;
+		for (int d = 0; d < k->n_shared; d++)
+			named |= strcmp(k->shared_defs[d].key, path) == 0;
+		if (!named && !cJSON_IsNull(c)) {
+			printf("  %s: %s is in its shared state, not in its shared_defs\n", k->name, path);
+			n++;
+		}
+	}
+	return n;
+}
+
+/* Every value of every kind's shared state is one the store merges: a
+ * kind that adds to its state must say how it merges. */
+TEST(store_every_kinds_shared_state_is_named_by_its_defs)
+{
+	for (int i = 0; i < game_kind_count(); i++) {
+		const game_kind *k = game_kind_at(i);
+		if (!k->shared_new)
+			continue;
+		char err[160] = "";
+		void *st = k->shared_new(NULL, err, sizeof err);
+		REQUIRE(st);
+		cJSON *j = k->shared_json(st);
+		CHECK_EQ(unnamed_leaves(k, j, ""), 0);
+		CHECK(k->n_shared > 0);
+		cJSON_Delete(j);
+		k->shared_free(st);
+	}
+}
+
+/* G10 over merged counts: the sums of several games' uses read as the uses
+ * folded one by one would have left them, the least at 0. */
+TEST(store_gems_reads_merged_use_counts_relative_to_the_least)
+{
+	const game_kind *k = game_kind_find("gems");
+	REQUIRE(k);
+	cJSON *saved = cJSON_Parse("{\"adventure_uses\":{\"banker\":7,\"sun_moon\":5,"
+				   "\"ferryman\":5,\"monte\":6,\"sphinx\":5,\"scout\":9,"
+				   "\"mushroom\":5,\"poison\":5,\"devil\":5,\"little_people\":5},"
+				   "\"best_winning_score\":40}");
+	char err[160] = "";
+	void *st = k->shared_new(saved, err, sizeof err);
+	REQUIRE(st);
+	cJSON *j = k->shared_json(st);
+	char *text = cJSON_PrintUnformatted(cJSON_GetObjectItem(j, "adventure_uses"));
+	CHECK_STR(text, "{\"banker\":2,\"sun_moon\":0,\"ferryman\":0,\"monte\":1,\"sphinx\":0,"
+			"\"scout\":4,\"mushroom\":0,\"poison\":0,\"devil\":0,\"little_people\":0}");
+	free(text);
+	cJSON_Delete(j);
+	cJSON_Delete(saved);
+	k->shared_free(st);
+}
+#endif
+
 #ifndef STORE_TEST_PG /* SQLite's own machinery */
 /* SQLite stores what it is given: a shared value that is not a number
  * counts as none at the next merge. */
