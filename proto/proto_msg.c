@@ -113,6 +113,7 @@ static const type_spec types[PROTO_TYPE_COUNT] = {
 		 OFF(hello.token)},
 		{"client", F_STR, false, 0, 64, 0, C_NONE, OFF(hello.client)},
 		{"resume", F_OBJ, false, 0, 0, 0, C_NONE, OFF(hello.resume)},
+		{"caps", F_ANY, false, 0, 0, 0, C_NONE, OFF(hello.caps)},
 	}},
 	[PROTO_PING] = {"ping", {{0}}},
 	[PROTO_RENAME] = {"rename", {
@@ -433,6 +434,29 @@ static void set_default(const field_spec *f, proto_msg *msg)
 	}
 }
 
+/* hello's caps: an array of at most PROTO_CAPS_MAX names of at most
+ * PROTO_CAP_NAME_MAX bytes. A name this server does not know is ignored
+ * (a newer client on an older server), a malformed list is refused. */
+static enum proto_err check_caps(const cJSON *caps, proto_error *err)
+{
+	if (!caps)
+		return PROTO_OK;
+	if (!cJSON_IsArray(caps) || cJSON_GetArraySize(caps) > PROTO_CAPS_MAX)
+		return fail(err, PROTO_E_BAD_FIELD, "caps",
+			    "caps must be an array of at most %d capability names",
+			    PROTO_CAPS_MAX);
+	const cJSON *c;
+	cJSON_ArrayForEach(c, caps)
+	{
+		if (!cJSON_IsString(c) || !c->valuestring[0] ||
+		    strlen(c->valuestring) > PROTO_CAP_NAME_MAX)
+			return fail(err, PROTO_E_BAD_FIELD, "caps",
+				    "each capability is a name of 1 to %d bytes",
+				    PROTO_CAP_NAME_MAX);
+	}
+	return PROTO_OK;
+}
+
 /* Rules that involve more than one field. */
 static enum proto_err cross_checks(proto_msg *msg, proto_error *err)
 {
@@ -446,7 +470,7 @@ static enum proto_err cross_checks(proto_msg *msg, proto_error *err)
 			return fail(err, PROTO_E_BAD_MESSAGE, NULL,
 				    "hello needs exactly one of name (new player) and token "
 				    "(returning player)");
-		break;
+		return check_caps(msg->u.hello.caps, err);
 	case PROTO_TABLE_CREATE:
 		if (msg->u.create.ai > msg->u.create.seats)
 			return fail(err, PROTO_E_BAD_FIELD, "ai",
@@ -479,6 +503,18 @@ static bool json_has_nul_escape(const char *text, size_t len)
 		}
 	}
 	return false;
+}
+
+uint32_t proto_hello_caps(const cJSON *caps)
+{
+	uint32_t mask = 0;
+	const cJSON *c;
+	cJSON_ArrayForEach(c, caps)
+	{
+		if (cJSON_IsString(c) && !strcmp(c->valuestring, "view_patch"))
+			mask |= PROTO_CAP_VIEW_PATCH;
+	}
+	return mask;
 }
 
 enum proto_err proto_decode(const char *text, size_t len, proto_msg *msg, proto_error *err)

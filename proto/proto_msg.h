@@ -154,6 +154,8 @@ typedef struct proto_msg {
 			int protocol;
 			const char *name, *token, *client;
 			const cJSON *resume; /* object {table id: seq} or NULL */
+			const cJSON *caps;   /* what the client asks for (checked by
+					      * proto_hello_caps), or NULL */
 		} hello;
 		struct {
 			const char *text;
@@ -217,6 +219,16 @@ typedef struct proto_msg {
 /* Decodes one text frame. Returns PROTO_OK, or an error code with *err
  * filled; either way msg must be released with proto_msg_free (on error
  * msg->id is set when the id could be read, so the error can echo it). */
+/* hello's `caps` (PROTOCOL.md §3): what a client may ask for. */
+#define PROTO_CAPS_MAX 16
+#define PROTO_CAP_NAME_MAX 32
+/* "view_patch": a reveal to the client's seat carries view_patch (the
+ * changes since its last view, proto/view_patch.h) instead of view. */
+#define PROTO_CAP_VIEW_PATCH (1u << 0)
+/* The capabilities of a checked caps list this server knows (a bit each;
+ * unknown names are ignored); 0 for NULL. */
+uint32_t proto_hello_caps(const cJSON *caps);
+
 enum proto_err proto_decode(const char *text, size_t len, proto_msg *msg, proto_error *err);
 void proto_msg_free(proto_msg *msg);
 

@@ -90,6 +90,8 @@ struct session {
 	cJSON *resume;     /* hello's resume object (owned), or NULL */
 	char hello_token[PROTO_TOKEN_HEX + 1]; /* a new player's token until welcome */
 	char client[65];       /* hello's `client` (at most 64 bytes), for the log */
+	uint32_t caps;         /* hello's caps this server knows (PROTO_CAP_*) */
+	bool caps_asked;       /* hello had caps: welcome says which it took */
 	queued_frame *queue;   /* SESSION_QUEUE_MAX slots, allocated when first needed */
 	int q_head, q_len;
 	uint64_t opened_ms;    /* now_ms() at open: the hello timeout */

@@ -22,6 +22,12 @@ static void host_send(void *ud, uint64_t player_id, const char *json, size_t len
 		app_send_text(p->sess, json, len);
 }
 
+static bool host_view_patch(void *ud, uint64_t player_id)
+{
+	player *p = player_find(ud, (int64_t)player_id);
+	return p && p->sess && (p->sess->caps & PROTO_CAP_VIEW_PATCH);
+}
+
 static const void *host_shared(void *ud, const game_kind *kind)
 {
 	return shared_state(ud, kind);
@@ -119,6 +125,7 @@ table_host host_callbacks(app *a)
 	return (table_host){
 		.ud = a,
 		.send = host_send,
+		.view_patch = host_view_patch,
 		.shared = host_shared,
 		.events = host_events,
 		.start = host_start,

@@ -183,6 +183,11 @@ static void welcome(session *s, const store_player *sp, const char *token)
 		cJSON_AddNumberToObject(e, "seq", (double)table_seq(at->t));
 		cJSON_AddItemToArray(tables, e);
 	}
+	if (s->caps_asked) { /* only to a client that asked: old ones see no change */
+		cJSON *caps = cJSON_AddArrayToObject(w, "caps");
+		if (s->caps & PROTO_CAP_VIEW_PATCH)
+			cJSON_AddItemToArray(caps, cJSON_CreateString("view_patch"));
+	}
 	cJSON *lim = cJSON_AddObjectToObject(w, "limits");
 	cJSON_AddNumberToObject(lim, "max_frame_bytes", (double)a->cfg->max_frame_bytes);
 	cJSON_AddNumberToObject(lim, "rate_msgs_per_sec", a->cfg->rate_msgs_per_sec);
@@ -240,6 +245,8 @@ void handle_hello(session *s, proto_msg *m)
 	s->req_id = m->id ? cJSON_Duplicate(m->id, true) : NULL;
 	s->hello_token[0] = 0;
 	strlcpy_safe(s->client, m->u.hello.client ? m->u.hello.client : "", sizeof s->client);
+	s->caps = proto_hello_caps(m->u.hello.caps);
+	s->caps_asked = m->u.hello.caps != NULL;
 	if (m->u.hello.name) {
 		/* Identities cost the database: one address makes only so many. */
 		if (!iprate_take(a->new_players, conn_peer_ip(s->c), now_ms())) {

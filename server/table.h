@@ -128,6 +128,10 @@ typedef struct table_host {
 	/* One message to one player (seated or watching). `json` is valid only
 	 * during the call. Players without a connection: drop it. */
 	void (*send)(void *ud, uint64_t player, const char *json, size_t len);
+	/* Whether the player's connection asked for reveals that carry
+	 * `view_patch` (the changes to its seat's view) instead of `view`
+	 * (hello's caps, proto/table.md §5.6). NULL: nobody did. */
+	bool (*view_patch)(void *ud, uint64_t player);
 	/* The kind's current server-wide shared state (borrowed), read when a
 	 * game is created; NULL for none. */
 	const void *(*shared)(void *ud, const game_kind *kind);

@@ -112,9 +112,15 @@ void update_emit(table *t, cJSON *all, cJSON **per_seat);
  * empty buf: no rendering. Frees the buffers. */
 typedef struct update_text {
 	buf r[GAME_MAX_SEATS + 1];
+	/* p[i], when not empty: what seat i's player is sent instead of
+	 * r[1 + i] (a reveal with view_patch); r[1 + i] is still what resume
+	 * sends, so a replay never depends on the connection's caps. */
+	buf p[GAME_MAX_SEATS];
 } update_text;
 void update_emit_text(table *t, update_text *u);
 void update_text_free(update_text *u);
+/* Seat `seat`'s player takes reveals with view_patch (host.view_patch). */
+bool update_wants_view_patch(const table *t, int seat);
 /* An update's text begun: {"type":type,"table":id */
 void update_head(buf *b, const table *t, const char *type);
 /* True when anyone at all would receive an update (else builders may skip

@@ -140,6 +140,8 @@ static void emit(table *t, update_text *u, uint64_t quiet)
 			continue;
 		buf_append(&u->r[i], seq, (size_t)sl);
 		e.bytes += u->r[i].len + 1;
+		if (i && u->p[i - 1].len)
+			buf_append(&u->p[i - 1], seq, (size_t)sl);
 	}
 	if (!e.bytes) {
 		t->seq--; /* nothing rendered: no update */
@@ -160,14 +162,19 @@ static void emit(table *t, update_text *u, uint64_t quiet)
 			e.seat[i - 1] = p;
 		p += len[i] + 1;
 	}
-	update_text_free(u);
 	/* Sent with the lengths known from rendering (a reveal is kilobytes,
 	 * sent to every seat). */
-	for (int i = 0; i < t->s.seats; i++)
-		if (t->seats[i].kind == SEAT_HUMAN && (e.seat[i] || e.all) &&
-		    t->seats[i].player != quiet)
+	for (int i = 0; i < t->s.seats; i++) {
+		if (t->seats[i].kind != SEAT_HUMAN || !(e.seat[i] || e.all) ||
+		    t->seats[i].player == quiet)
+			continue;
+		if (e.seat[i] && u->p[i].len)
+			send_len(t, t->seats[i].player, u->p[i].data, u->p[i].len);
+		else
 			send_len(t, t->seats[i].player, e.seat[i] ? e.seat[i] : e.all,
 				 e.seat[i] ? len[1 + i] : len[0]);
+	}
+	update_text_free(u);
 	for (int i = 0; e.all && i < t->n_spec; i++)
 		if (t->spec[i].player != quiet)
 			send_len(t, t->spec[i].player, e.all, len[0]);
@@ -178,6 +185,15 @@ void update_text_free(update_text *u)
 {
 	for (int i = 0; i < GAME_MAX_SEATS + 1; i++)
 		buf_free(&u->r[i]);
+	for (int i = 0; i < GAME_MAX_SEATS; i++)
+		buf_free(&u->p[i]);
+}
+
+bool update_wants_view_patch(const table *t, int seat)
+{
+	const struct table_seat *st = &t->seats[seat];
+	return st->kind == SEAT_HUMAN && st->player && t->host.view_patch &&
+	       t->host.view_patch(t->host.ud, st->player);
 }
 
 void update_emit_text(table *t, update_text *u) { emit(t, u, 0); }

@@ -35,6 +35,7 @@
 #include "../common/log.h"
 #include "../common/util.h"
 #include "../proto/json_out.h"
+#include "../proto/view_patch.h"
 #include "table_int.h"
 
 static void resolve(table *t);
@@ -241,6 +242,63 @@ static void render_reveal(table *t, int viewer, void *arg, buf *b)
 	put_view(b, t, viewer);
 	put_key(b, "t_close_us");
 	json_put_int(b, (long long)t->t_close_us);
+}
+
+/* A reveal to a seat whose player takes view_patch (update_text.p): r
+ * gets the whole view, as resume sends it; p the changes from `before`,
+ * the seat's view before the decision, which is the view its player holds
+ * (from the last reveal, the start or a snapshot: seq has no gap, else
+ * the client resyncs). */
+static void render_reveal_patched(table *t, int viewer, const buf *choices, const cJSON *before,
+				  buf *r, buf *p)
+{
+	cJSON *v = table_view_json(t, viewer);
+	if (!v) {
+		render_reveal(t, viewer, (void *)choices, r);
+		return;
+	}
+	update_head(r, t, "reveal");
+	put_decision(r, t);
+	put_key(r, "choices");
+	buf_append(r, choices->data, choices->len);
+	put_key(r, "events");
+	put_events(r, t, viewer);
+	buf_append(p, r->data, r->len);
+	put_key(r, "view");
+	json_put_item(r, v);
+	put_key(p, "view_patch");
+	put_tree(p, view_patch_diff(before, v));
+	cJSON_Delete(v);
+	buf tail = {0};
+	put_key(&tail, "t_close_us");
+	json_put_int(&tail, (long long)t->t_close_us);
+	buf_append(r, tail.data, tail.len);
+	buf_append(p, tail.data, tail.len);
+	buf_free(&tail);
+}
+
+/* The reveal to every viewer; before[i]: seat i's view before the
+ * decision when its player takes view_patch, else NULL (freed here). */
+static void emit_reveal(table *t, const buf *choices, cJSON **before)
+{
+	if (!update_has_audience(t)) {
+		update_skip(t);
+	} else {
+		update_text u = {0};
+		for (int i = 0; i < t->s.seats; i++) {
+			if (t->seats[i].kind != SEAT_HUMAN)
+				continue;
+			if (before[i])
+				render_reveal_patched(t, i, choices, before[i], &u.r[1 + i], &u.p[i]);
+			else
+				render_reveal(t, i, (void *)choices, &u.r[1 + i]);
+		}
+		if (t->n_spec)
+			render_reveal(t, -1, (void *)choices, &u.r[0]);
+		update_emit_text(t, &u);
+	}
+	for (int i = 0; i < t->s.seats; i++)
+		cJSON_Delete(before[i]);
 }
 
 static void render_result(table *t, int viewer, void *arg, buf *b)
@@ -514,6 +572,12 @@ void table_decision_durable(table *t, uint64_t n)
 		return;
 	resume_from_pause(t);
 	const game_kind *k = t->s.kind;
+	/* The views the patched reveals are written against: each such
+	 * seat's view now, before the set is applied. */
+	cJSON *before[GAME_MAX_SEATS] = {0};
+	for (int i = 0; i < t->s.seats; i++)
+		if (update_wants_view_patch(t, i))
+			before[i] = table_view_json(t, i);
 	/* The choices' text before the state moves on: the same for every
 	 * viewer. */
 	buf choices = {0};
@@ -538,6 +602,8 @@ void table_decision_durable(table *t, uint64_t n)
 	game_events_clear(&t->evs);
 	if (k->apply(t->game, t->commit, &t->evs, err, sizeof err) != GAME_OK) {
 		buf_free(&choices);
+		for (int i = 0; i < t->s.seats; i++)
+			cJSON_Delete(before[i]);
 		abort_game(t, err);
 		return;
 	}
@@ -548,7 +614,7 @@ void table_decision_durable(table *t, uint64_t n)
 	}
 	if (t->host.events && t->evs.len)
 		t->host.events(t->host.ud, t, t->evs.v, t->evs.len, false);
-	emit_rendered(t, render_reveal, &choices);
+	emit_reveal(t, &choices, before);
 	buf_free(&choices);
 	if (k->is_over(t->game))
 		finish(t);
