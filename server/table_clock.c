@@ -2,13 +2,16 @@
  * table_clock.c — the round engine's time on a libuv loop. The engine
  * (table_round.c) owns no handle: it says when it must run next
  * (round_wake) and runs what is due when told (round_advance). Here each
- * table owns one timer and one idle handle (libuv's model: small handles
- * with one owner), armed for that wake after anything that may have moved
- * the round (table_clock_sync):
+ * table owns one timer, one idle and one check handle (libuv's model:
+ * small handles with one owner), armed for that wake after anything that
+ * may have moved the round (table_clock_sync):
  *   a deadline or a window closing  the timer, then round_advance;
  *   a step after a pause            the timer, then (with a pacer) a turn;
  *   a step without a pause          the loop's next turn: the idle handle,
- *                                   or a turn of the pacer.
+ *                                   or a turn of the pacer;
+ *   a seat's status changed         the check handle, at the end of this
+ *                                   iteration: one `status` update for all
+ *                                   the changes of the iteration.
  * The pacer shares a loop's turns among its tables (table_pacer_new).
  *
  * A table without a loop has no clock: its time stands at what
@@ -24,6 +27,7 @@ struct table_clock {
 	table *t;           /* NULL once the table is freed (handles closing) */
 	uv_timer_t timer;
 	uv_idle_t idle;
+	uv_check_t check;   /* the end of this iteration: the coalesced status */
 	uint64_t timer_at;  /* the loop time the timer is armed for; 0: stopped */
 	int64_t late_us;    /* while the timer closes a window: how late; else -1 */
 	int open_handles;
@@ -150,6 +154,19 @@ static void on_idle(uv_idle_t *h)
 	table_clock_sync(c->t);
 }
 
+static void on_check(uv_check_t *h)
+{
+	struct table_clock *c = h->data;
+	uv_check_stop(h);
+	round_flush_status(c->t);
+}
+
+void table_clock_flush_soon(table *t)
+{
+	if (t->clock)
+		uv_check_start(&t->clock->check, on_check);
+}
+
 void table_clock_init(table *t, uv_loop_t *loop)
 {
 	if (!loop)
@@ -159,9 +176,10 @@ void table_clock_init(table *t, uv_loop_t *loop)
 	c->t = t;
 	uv_timer_init(loop, &c->timer);
 	uv_idle_init(loop, &c->idle);
-	c->timer.data = c->idle.data = c;
+	uv_check_init(loop, &c->check);
+	c->timer.data = c->idle.data = c->check.data = c;
 	c->late_us = -1;
-	c->open_handles = 2;
+	c->open_handles = 3;
 	t->clock = c;
 }
 
@@ -210,6 +228,7 @@ void table_clock_free(table *t)
 	t->clock = NULL;
 	uv_close((uv_handle_t *)&c->timer, on_closed);
 	uv_close((uv_handle_t *)&c->idle, on_closed);
+	uv_close((uv_handle_t *)&c->check, on_closed);
 }
 
 /* --- without a loop ------------------------------------------------------------ */

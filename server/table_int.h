@@ -61,6 +61,9 @@ struct table {
 	} *spec; /* spectators, in arrival order */
 	int n_spec, cap_spec;
 	uint64_t seq;
+	bool status_dirty; /* a seat's status changed; its `status` update goes
+			    * at the end of the loop's iteration (or before the
+			    * next update): round_flush_status */
 
 	/* the current or last game */
 	uint64_t games;        /* games started here (the current one's number) */
@@ -168,6 +171,9 @@ void round_log_append(table *t, const game_choice *set);
 /* A seat went to the AI, or came back (mid-decision). */
 void round_seat_to_ai(table *t, int seat);
 int64_t round_ms_left(const table *t, uint64_t at);
+/* The `status` update the seats' changes since the last one are waiting
+ * for (status_dirty), now; nothing when none is. */
+void round_flush_status(table *t);
 
 /* table_clock.c: the round's time on a libuv loop — one timer and one idle
  * handle per table, owned here, and the pacer. */
@@ -181,6 +187,8 @@ uint64_t table_clock_now(const table *t);
 /* Arms the timer (or the idle handle, or a pacer turn) for round_wake, or
  * stops it: after anything that may have moved the round. */
 void table_clock_sync(table *t);
+/* round_flush_status at the end of this loop iteration (a check handle). */
+void table_clock_flush_soon(table *t);
 
 /* table.c */
 void table_notify_changed(table *t);

@@ -132,6 +132,10 @@ static void tree_text(cJSON *m, buf *b)
  * resume all the same. Frees u's buffers. */
 static void emit(table *t, update_text *u, uint64_t quiet)
 {
+	/* A status change waiting for the end of the iteration goes first:
+	 * updates keep the order of what happened. */
+	if (t->status_dirty)
+		round_flush_status(t);
 	struct table_hist e = {.seq = ++t->seq};
 	char seq[32];
 	int sl = snprintf(seq, sizeof seq, ",\"seq\":%llu}", (unsigned long long)e.seq);

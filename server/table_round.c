@@ -78,9 +78,17 @@ static void ai_pick(table *t, int seat)
  * table_int.h: no tree but the kind's own parts, printed in place). */
 typedef void (*render_fn)(table *t, int viewer, void *arg, buf *b);
 
+static void render_options(table *t, int viewer, void *arg, buf *b);
+static void render_window(table *t, int viewer, void *arg, buf *b);
+
 /* One update rendered for the spectators and for each human seat. */
 static void emit_rendered(table *t, render_fn f, void *arg)
 {
+	/* A status still waiting for the end of the iteration: options and
+	 * window carry every seat's status, so they stand for it; anything
+	 * else follows it (emit sends it first). */
+	if (f == render_options || f == render_window)
+		t->status_dirty = false;
 	if (!update_has_audience(t)) {
 		update_skip(t);
 		return;
@@ -315,7 +323,27 @@ static void render_result(table *t, int viewer, void *arg, buf *b)
 	json_put_string(b, s);
 }
 
-static void emit_status(table *t) { emit_rendered(t, render_status, NULL); }
+/* A seat's status changed. On a loop the `status` update waits for the
+ * end of the loop's iteration (table_clock_flush_soon), so the changes of
+ * one iteration go out as one update: round_flush_status. Without a loop
+ * (a table driven by hand) it goes at once. */
+static void emit_status(table *t)
+{
+	if (!t->clock) {
+		emit_rendered(t, render_status, NULL);
+		return;
+	}
+	t->status_dirty = true;
+	table_clock_flush_soon(t);
+}
+
+void round_flush_status(table *t)
+{
+	if (!t->status_dirty)
+		return;
+	t->status_dirty = false;
+	emit_rendered(t, render_status, NULL);
+}
 
 /* --- the decision ------------------------------------------------------------- */
 

@@ -225,6 +225,10 @@ static inline void h_two_humans(const game_kind *k, int window_ms, int timeout_m
 		CHECK_MSG((cond), "never happened: %s", #cond);                           \
 	} while (0)
 
+/* One turn of the loop without waiting: what waits for the end of the
+ * iteration (the coalesced `status`, table.md §3) goes out. */
+static inline void h_turn(void) { uv_run(&H.loop, UV_RUN_NOWAIT); }
+
 static inline const char *h_type(const hmsg *m)
 {
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(m->obj, "type");

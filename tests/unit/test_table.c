@@ -27,6 +27,7 @@ TEST(table_window_change_inside_applies_and_nothing_revealed_before_close)
 	h_two_humans(&coin_kind, 40, 60000);
 	CHECK_EQ(h_count(1, "options"), 1);
 	CHECK_EQ(table_choose_code(H.t, 1, -1, 1, COIN_HEADS, err, sizeof err), TABLE_OK);
+	h_turn();
 	/* p2 sees p1 as "chosen", never what */
 	const cJSON *st = h_last(2, "status");
 	REQUIRE(st);
@@ -269,6 +270,7 @@ TEST(table_leave_mid_game_hands_seat_to_ai)
 		n2 += H.m[i].player == 2;
 	CHECK_EQ(table_leave(H.t, 2), TABLE_OK);
 	CHECK_EQ(table_seat_kind_of(H.t, 1), SEAT_AI);
+	h_turn();
 	/* the AI chose for it at once */
 	CHECK_STR(h_status(h_last(1, "status"), 1), "chosen");
 	table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
@@ -500,6 +502,8 @@ TEST(table_the_choice_opening_the_window_sends_the_window_instead_of_a_status)
 {
 	h_two_humans(&coin_kind, 60000, 600000);
 	CHECK_EQ(table_choose_code(H.t, 1, -1, 1, COIN_HEADS, err, sizeof err), TABLE_OK);
+	CHECK_EQ(h_count(2, "status"), 0); /* at the end of the loop's iteration: */
+	h_turn();
 	CHECK_EQ(h_count(2, "status"), 1); /* not the last choice: a status */
 	int before = H.n;
 	CHECK_EQ(table_choose_code(H.t, 2, -1, 1, COIN_TAILS, err, sizeof err), TABLE_OK);
@@ -512,6 +516,7 @@ TEST(table_the_choice_opening_the_window_sends_the_window_instead_of_a_status)
 	CHECK(h_has(w, "tails")); /* p2's own choice */
 	CHECK(!h_has(h_last(1, "window"), "tails"));
 	CHECK_EQ(table_choose_code(H.t, 2, -1, 1, COIN_HEADS, err, sizeof err), TABLE_OK);
+	h_turn();
 	CHECK_EQ(h_count(1, "status"), 2); /* the change: a status */
 	CHECK_EQ(h_count(1, "window"), 1);
 	CHECK(h_has(h_last(2, "status"), "heads"));
@@ -522,8 +527,10 @@ TEST(table_selecting_status)
 {
 	h_two_humans(&coin_kind, 20, 60000);
 	CHECK_EQ(table_selecting(H.t, 1), TABLE_OK);
+	h_turn();
 	CHECK_STR(h_status(h_last(2, "status"), 0), "selecting");
 	table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
+	h_turn();
 	int n = H.n;
 	CHECK_EQ(table_selecting(H.t, 1), TABLE_OK); /* chosen stays chosen */
 	CHECK_EQ(H.n, n);
@@ -656,6 +663,7 @@ TEST(table_resume_class_not_rendered_gets_snapshot)
 	h_two_humans(&coin_kind, 1, 60000);
 	uint64_t since = table_seq(H.t);
 	table_choose_code(H.t, 1, -1, 0, COIN_HEADS, err, sizeof err);
+	h_turn(); /* its status goes out before anyone watches */
 	CHECK_EQ(table_spectate(H.t, 3, "p3", NULL, TABLE_NOTIFY_ALL), TABLE_OK);
 	bool snap = false;
 	CHECK_EQ(table_resume(H.t, 3, since, &snap), TABLE_OK);

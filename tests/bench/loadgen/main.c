@@ -17,6 +17,10 @@
  *     --think-ms A-B     the bots' think time (1000-3000)
  *     --leave P          chance to leave when it may (0.35)
  *     --change P         chance to change its mind in the window (0.2)
+ *     --full-views       the play bots ask for no caps in hello: every
+ *                        reveal carries the whole view, as an old client
+ *                        gets it (by default they ask for view_patch, as
+ *                        our clients do)
  *     --ramp-sec S       bound on opening the connections (120)
  *     --measure-sec S    the play measurement (45)
  *     --in-flight K      connections upgrading at once (256)
@@ -119,7 +123,7 @@ static void on_fatal_signal(int sig)
 static int usage(const char *why)
 {
 	fprintf(stderr, "loadgen: %s\nusage: loadgen [--laird PATH | --connect HOST:PORT [--pid PID]] "
-			"[--idle N] [--play N] [--think-ms A-B] [--leave P] [--change P] "
+			"[--idle N] [--play N] [--think-ms A-B] [--leave P] [--change P] [--full-views] "
 			"[--ramp-sec S] [--measure-sec S] [--in-flight K] [--seed S] "
 			"[--json FILE] [--smoke] [--laird-arg ARG]... [--nice N]\n",
 		why);
@@ -137,7 +141,10 @@ static int parse(int argc, char **argv, options *o)
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 		bool takes = true;
-		if (!strcmp(a, "--check")) {
+		if (!strcmp(a, "--full-views")) {
+			takes = false;
+			o->po.full_views = true;
+		} else if (!strcmp(a, "--check")) {
 			takes = false;
 			o->check = true;
 		} else if (!strcmp(a, "--smoke")) {

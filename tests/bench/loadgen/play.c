@@ -325,8 +325,10 @@ static void bot_message(lg_ws *ws, const char *text, size_t len, uint64_t stamp)
 static void bot_open(lg_ws *ws)
 {
 	play_bot *b = ws->data;
-	sendf(b, "{\"type\":\"hello\",\"id\":1,\"protocol\":1,\"name\":\"p%sx%u\"}", R.ctx->tag,
-	      b->idx);
+	/* view_patch: the reveals carry what changed in the view (the bots
+	 * read no view, so there is nothing to apply). */
+	sendf(b, "{\"type\":\"hello\",\"id\":1,\"protocol\":1,\"name\":\"p%sx%u\"%s}", R.ctx->tag,
+	      b->idx, R.o->full_views ? "" : ",\"caps\":[\"view_patch\"]");
 }
 
 static void bot_closed(lg_ws *ws, int code, const char *why)
@@ -582,9 +584,10 @@ int lg_play_run(lg_ctx *ctx, const lg_play_opts *o)
 		b->timer.data = b;
 		R.timers_open++;
 	}
-	printf("play: %zu bots at %zu tables, think %d-%d ms, leave p=%.2f, change of mind p=%.2f\n",
+	printf("play: %zu bots at %zu tables, think %d-%d ms, leave p=%.2f, change of mind p=%.2f, "
+	       "%s\n",
 	       R.n_tables * SEATS, R.n_tables, o->think_min_ms, o->think_max_ms, o->leave_p,
-	       o->change_p);
+	       o->change_p, o->full_views ? "whole views" : "view_patch");
 	uint64_t t0 = now_ns();
 	start_more();
 	bool ramped = lg_run_until(ctx, all_started, NULL, o->ramp_sec);

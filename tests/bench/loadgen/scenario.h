@@ -39,6 +39,7 @@ typedef struct lg_play_opts {
 	int think_min_ms, think_max_ms;
 	int window_ms; /* the server's, for the change-of-mind timing */
 	double leave_p, change_p;
+	bool full_views; /* no caps in hello: whole views, as an old client */
 } lg_play_opts;
 
 /* Each prints its figures (lg_figure) and returns 0 when the run held (all

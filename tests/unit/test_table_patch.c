@@ -1,0 +1,209 @@
+/*
+ * test_table_patch.c — what a table sends to save bytes and frames
+ * (proto/table.md §3 and §5.6): a seat whose player asked for view_patch
+ * gets reveals with the changes to its view, which applied to the view it
+ * had are the view a snapshot shows, while the other seats and every
+ * resume get the whole view; and the status changes of one loop iteration
+ * go out as one `status` update. Real gems tables on a real uv loop.
+ */
+#include "../../proto/view_patch.h"
+#include "table_harness.h"
+
+static char err[256];
+static uint32_t patch_players; /* bit p: player p asked for view_patch */
+
+static bool h_view_patch(void *ud, uint64_t player)
+{
+	(void)ud;
+	return player < 32 && (patch_players >> player & 1);
+}
+
+static table_host patch_host(void)
+{
+	table_host h = h_host;
+	h.view_patch = h_view_patch;
+	return h;
+}
+
+static table_host host;
+
+/* A gems table of `seats` seats, players 1..humans seated, started. */
+static void open_gems(int seats, int humans, int window_ms, uint64_t seed)
+{
+	table_settings s = h_settings(game_kind_find("gems"), seats);
+	s.seed = seed;
+	s.window_ms = window_ms;
+	s.turn_timeout_ms = 600000;
+	h_init(s.kind);
+	host = patch_host();
+	H.t = table_new(&H.loop, &host, &s, err, sizeof err);
+	REQUIRE(H.t != NULL);
+	for (int i = 0; i < humans; i++)
+		CHECK_EQ(table_join(H.t, (uint64_t)i + 1, "p", i, NULL, NULL, TABLE_NOTIFY_ALL),
+			 TABLE_OK);
+	CHECK_EQ(table_start(H.t, 1), TABLE_OK);
+}
+
+/* Every human seat pending now chooses its first legal option. */
+static void humans_choose(int humans)
+{
+	const game_state *g = table_game(H.t);
+	const game_kind *k = table_get_settings(H.t)->kind;
+	for (int i = 0; i < humans; i++) {
+		if (!(k->pending(g) >> i & 1))
+			continue;
+		game_choice opts[64];
+		REQUIRE(k->options(g, i, opts, 64) > 0);
+		CHECK_EQ(table_choose_code(H.t, (uint64_t)i + 1, -1, 0, opts[0], err, sizeof err),
+			 TABLE_OK);
+	}
+}
+
+static const cJSON *field(const cJSON *o, const char *k)
+{
+	return cJSON_GetObjectItemCaseSensitive(o, k);
+}
+
+/* The view in player p's snapshot now. */
+static cJSON *snapshot_view(uint64_t p)
+{
+	cJSON *snap = table_snapshot_json(H.t, p);
+	cJSON *v = cJSON_Duplicate(field(field(snap, "game"), "view"), true);
+	cJSON_Delete(snap);
+	return v;
+}
+
+/* Player 1's reveal H.m[i]: its patch applied to *held is the view of
+ * its snapshot (the table has run no decision since); a resume from just
+ * before it replays the reveal whole. */
+static void check_reveal(int i, cJSON **held, uint64_t seed)
+{
+	const cJSON *mine = H.m[i].obj;
+	CHECK(field(mine, "view_patch") && !field(mine, "view"));
+	CHECK(field(mine, "events") && field(mine, "choices") && field(mine, "t_close_us"));
+	REQUIRE(view_patch_apply(held, field(mine, "view_patch")));
+	cJSON *want = snapshot_view(1);
+	CHECK_MSG(cJSON_Compare(*held, want, true), "seed %llu decision %.0f",
+		  (unsigned long long)seed, h_num(mine, "decision"));
+	cJSON_Delete(want);
+	int n = H.n;
+	bool snap = true;
+	CHECK_EQ(table_resume(H.t, 1, (uint64_t)h_num(mine, "seq") - 1, &snap), TABLE_OK);
+	REQUIRE(H.n > n);
+	if (!snap) {
+		CHECK_STR(h_type(&H.m[n]), "reveal");
+		CHECK(field(H.m[n].obj, "view") && !field(H.m[n].obj, "view_patch"));
+	}
+}
+
+TEST(table_view_patch_reveals_apply_to_the_view_held)
+{
+	for (uint64_t seed = 1; seed <= 4; seed++) {
+		patch_players = 1u << 1; /* player 1 asked, player 2 did not */
+		open_gems(4, 2, 0, seed);
+		RUN_UNTIL(h_count(1, "options") == 1);
+		cJSON *held = cJSON_Duplicate(field(h_last(1, "start"), "view"), true);
+		REQUIRE(held != NULL);
+		int seen = 0, reveals = 0, whole = 0;
+		double chosen = 0;
+		for (int turns = 0; turns < 20000 && table_get_state(H.t) == TABLE_PLAYING;
+		     turns++) {
+			/* What came since the last look: a table runs one decision
+			 * a turn, so at most one reveal. */
+			int fresh = 0, n = H.n;
+			for (; seen < n; seen++) {
+				if (H.m[seen].player == 2 && !strcmp(h_type(&H.m[seen]), "reveal"))
+					whole += field(H.m[seen].obj, "view") &&
+						 !field(H.m[seen].obj, "view_patch");
+				if (H.m[seen].player != 1 || strcmp(h_type(&H.m[seen]), "reveal"))
+					continue;
+				fresh++;
+				reveals++;
+				check_reveal(seen, &held, seed);
+			}
+			seen = H.n; /* the resume's replays are not news */
+			CHECK(fresh <= 1);
+			const cJSON *o = h_last(1, "options");
+			if (o && h_num(o, "decision") > chosen &&
+			    h_num(o, "decision") > (double)reveals) {
+				chosen = h_num(o, "decision");
+				humans_choose(2);
+			} else {
+				uv_run(&H.loop, UV_RUN_ONCE);
+			}
+		}
+		CHECK(reveals > 5);
+		CHECK_EQ(whole, reveals); /* player 2 asked for nothing: whole views */
+		CHECK(table_get_state(H.t) == TABLE_FINISHED);
+		cJSON_Delete(held);
+		h_close();
+	}
+	patch_players = 0;
+}
+
+/* Two seats choosing in one turn of the loop: one `status` to each seat,
+ * with both chosen; before the end of the turn, none. */
+TEST(table_status_changes_of_one_iteration_are_one_update)
+{
+	open_gems(3, 3, 60000, 42);
+	RUN_UNTIL(h_count(1, "options") == 1);
+	const game_state *g = table_game(H.t);
+	const game_kind *k = table_get_settings(H.t)->kind;
+	REQUIRE(k->pending(g) == 7);
+	game_choice opts[64];
+	REQUIRE(k->options(g, 0, opts, 64) > 0);
+	uint64_t seq = table_seq(H.t);
+	CHECK_EQ(table_choose_code(H.t, 1, -1, 0, opts[0], err, sizeof err), TABLE_OK);
+	CHECK_EQ(table_choose_code(H.t, 2, -1, 0, opts[0], err, sizeof err), TABLE_OK);
+	CHECK_EQ(h_count(3, "status"), 0);
+	CHECK_EQ(table_seq(H.t), seq);
+	h_turn();
+	CHECK_EQ(table_seq(H.t), seq + 1);
+	for (uint64_t p = 1; p <= 3; p++) {
+		CHECK_EQ(h_count(p, "status"), 1);
+		CHECK_STR(h_status(h_last(p, "status"), 0), "chosen");
+		CHECK_STR(h_status(h_last(p, "status"), 1), "chosen");
+		CHECK_STR(h_status(h_last(p, "status"), 2), "waiting");
+	}
+	/* seat 0's own rendering carries its choice, the others' do not */
+	CHECK(field(h_last(1, "status"), "choice"));
+	CHECK(!field(h_last(3, "status"), "choice"));
+	/* a change then the set completed in one turn: the window stands for
+	 * the status (it carries every seat's) */
+	CHECK_EQ(table_choose_code(H.t, 1, -1, 0, opts[1], err, sizeof err), TABLE_OK);
+	CHECK_EQ(table_choose_code(H.t, 3, -1, 0, opts[0], err, sizeof err), TABLE_OK);
+	h_turn();
+	CHECK_EQ(h_count(3, "status"), 1);
+	CHECK_EQ(h_count(3, "window"), 1);
+	CHECK_STR(h_status(h_last(3, "window"), 0), "chosen");
+	CHECK_EQ(table_seq(H.t), seq + 2);
+	h_close();
+}
+
+/* A status waiting for the end of the turn goes before any other update
+ * (here the seats update of a player leaving): seq order is the order of
+ * what happened. */
+TEST(table_status_waiting_goes_before_the_next_update)
+{
+	open_gems(3, 3, 60000, 42);
+	RUN_UNTIL(h_count(1, "options") == 1);
+	game_choice opts[64];
+	const game_kind *k = table_get_settings(H.t)->kind;
+	REQUIRE(k->options(table_game(H.t), 0, opts, 64) > 0);
+	CHECK_EQ(table_choose_code(H.t, 1, -1, 0, opts[0], err, sizeof err), TABLE_OK);
+	int n = H.n;
+	CHECK_EQ(table_leave(H.t, 2), TABLE_OK); /* seat 1 to the AI: it chooses */
+	REQUIRE(H.n > n);
+	CHECK_STR(h_type(&H.m[n]), "status");
+	CHECK_STR(h_status(H.m[n].obj, 0), "chosen");
+	uint64_t last = 0;
+	for (int i = n; i < H.n; i++) {
+		if (H.m[i].player != 1)
+			continue;
+		CHECK(h_num(H.m[i].obj, "seq") > (double)last);
+		last = (uint64_t)h_num(H.m[i].obj, "seq");
+	}
+	h_turn(); /* the AI's choice for seat 1: a status at the end of the turn */
+	CHECK_STR(h_status(h_last(1, "status"), 1), "chosen");
+	h_close();
+}
