@@ -140,6 +140,9 @@ static void send_hello(struct lsess *s)
 	cJSON_AddNumberToObject(m, "id", (double)s->hello_id);
 	cJSON_AddNumberToObject(m, "protocol", 1);
 	cJSON_AddStringToObject(m, "client", "lair/" LAIR_VERSION);
+	/* Reveals with the changes to our view, not all of it (tview.c). */
+	cJSON *caps = cJSON_AddArrayToObject(m, "caps");
+	cJSON_AddItemToArray(caps, cJSON_CreateString("view_patch"));
 	if (s->token[0])
 		cJSON_AddStringToObject(m, "token", s->token);
 	else

@@ -2,6 +2,7 @@
  * tview.c — the table model (see tview.h). Tolerant by design: the protocol
  * may add fields and update types within version 1, so unknown ones are
  * ignored and every field is read only when it has the expected JSON type.
+ * A reveal's view comes whole or as view_patch (lsess.c asks for it).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 
 #include "../common/util.h"
 #include "../proto/proto_msg.h"
+#include "../proto/view_patch.h"
 #include "tview.h"
 
 void tv_init(struct tv *tv)
@@ -227,8 +229,16 @@ int tv_apply(struct tv *tv, const cJSON *m, uint64_t now, tv_event_fn ev_fn)
 			if (s > tv->seq + 1)
 				return TV_GAP;
 		}
-		tv->seq = s;
 	}
+	/* A reveal with view_patch (we ask for it in hello): the changes to
+	 * the view we hold. One that does not apply (no view yet, a broken
+	 * patch) is not folded: like a gap, table_sync resends it, whole
+	 * (a resume always sends whole views) or as a snapshot. */
+	const cJSON *vp = get(m, "view_patch");
+	if (vp && !is_snapshot && (!tv->view || !view_patch_apply(&tv->view, vp)))
+		return TV_GAP;
+	if (jint(seq, 0, TV_ID_MAX, &s))
+		tv->seq = s;
 	copy_str(tv->state, sizeof tv->state, get(m, "state"));
 	take_seats(tv, get(m, "seats"));
 	const cJSON *st = get(m, "status");

@@ -375,6 +375,46 @@ TEST(client_tview_snapshot_then_updates_in_seq_order)
 	tv_free(&tv);
 }
 
+/* A reveal with view_patch (lair asks for it in hello) patches the view it
+ * holds; one that does not apply is not folded: a gap, so table_sync
+ * resends it (whole). */
+TEST(client_tview_reveal_with_view_patch)
+{
+	struct tv tv;
+	tv_init(&tv);
+	apply_text(&tv, SNAPSHOT, 1000);
+	REQUIRE(tv.view != NULL);
+	cJSON *want = cJSON_Duplicate(tv.view, 1);
+	cJSON_ReplaceItemInObjectCaseSensitive(want, "depth", cJSON_CreateNumber(5));
+	cJSON_ReplaceItemInObjectCaseSensitive(
+		cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(want, "players"), 0), "hand",
+		cJSON_CreateNumber(7));
+	/* a patch that leads nowhere: nothing changes, a gap */
+	int f = apply_text(&tv, "{\"type\":\"reveal\",\"table\":7,\"seq\":13,\"decision\":5,"
+				"\"choices\":[],\"events\":[],"
+				"\"view_patch\":[[[\"players\",9,\"hand\"],7]]}",
+			   2000);
+	CHECK_EQ(f, TV_GAP);
+	CHECK_EQ(tv.seq, 12);
+	CHECK(tv.reveal == NULL);
+	f = apply_text(&tv, "{\"type\":\"reveal\",\"table\":7,\"seq\":13,\"decision\":5,"
+			    "\"choices\":[],\"events\":[],"
+			    "\"view_patch\":[[[\"depth\"],5],[[\"players\",0,\"hand\"],7]]}",
+		       2000);
+	CHECK(f & TV_REVEAL);
+	CHECK_EQ(tv.seq, 13);
+	CHECK(cJSON_Compare(tv.view, want, 1));
+	/* without a view to patch (none yet): a gap */
+	cJSON_Delete(tv.view);
+	tv.view = NULL;
+	CHECK_EQ(apply_text(&tv, "{\"type\":\"reveal\",\"table\":7,\"seq\":14,"
+				 "\"view_patch\":[]}",
+			    3000),
+		 TV_GAP);
+	cJSON_Delete(want);
+	tv_free(&tv);
+}
+
 TEST(client_tview_monte_deal_result_and_close)
 {
 	struct tv tv;
