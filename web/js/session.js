@@ -75,7 +75,8 @@ export class Session {
 	}
 
 	hello() {
-		const m = { protocol: 1, client: 'lair-web/1' };
+		// view_patch: reveals carry the changes to our view (table.js).
+		const m = { protocol: 1, client: 'lair-web/1', caps: ['view_patch'] };
 		const token = this.token;
 		if (token && !this.pendingName) {
 			m.token = token;

@@ -5,6 +5,8 @@
 // Tolerant like the protocol asks: unknown fields and update types are
 // ignored, a missing field keeps what we had.
 
+import { applyViewPatch } from './patch.js';
+
 export const F = {
 	CHANGED: 1, GAP: 2, OPTIONS: 4, REVEAL: 8, RESULT: 16, CLOSED: 32, START: 64, SEATS: 128,
 };
@@ -49,13 +51,19 @@ export class Table {
 	apply(m, eventLine) {
 		if (m.table !== undefined && m.table !== this.id) return 0;
 		const snap = m.type === 'table';
-		if (Number.isInteger(m.seq)) {
-			if (!snap && this.seq > 0) {
-				if (m.seq <= this.seq) return 0;
-				if (m.seq > this.seq + 1) return F.GAP;
-			}
-			this.seq = m.seq;
+		if (Number.isInteger(m.seq) && !snap && this.seq > 0) {
+			if (m.seq <= this.seq) return 0;
+			if (m.seq > this.seq + 1) return F.GAP;
 		}
+		// A reveal with view_patch (we ask for it in hello): the changes to
+		// our view. One that does not apply is not folded: like a gap,
+		// table_sync resends it whole.
+		let patched = null;
+		if (m.view_patch !== undefined && !snap) {
+			patched = this.view ? applyViewPatch(this.view, m.view_patch) : null;
+			if (patched === null) return F.GAP;
+		}
+		if (Number.isInteger(m.seq)) this.seq = m.seq;
 		let f = F.CHANGED;
 		if (m.state === 'waiting' && this.state === 'finished') {
 			// A rematch: the same seats, a game not started yet.
@@ -74,6 +82,7 @@ export class Table {
 		if (Number.isInteger(m.spectators)) this.spectators = m.spectators;
 		if (Array.isArray(m.status)) this.status = m.status.slice();
 		if (m.view !== undefined && m.view !== null) this.view = m.view;
+		if (patched !== null) this.view = patched;
 		if (m.type === 'start') this.addLog('A new game begins.', 'info');
 		this.events = Array.isArray(m.events) ? m.events : [];
 		for (const ev of this.events) {
