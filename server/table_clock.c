@@ -2,16 +2,16 @@
  * table_clock.c — the round engine's time on a libuv loop. The engine
  * (table_round.c) owns no handle: it says when it must run next
  * (round_wake) and runs what is due when told (round_advance). Here each
- * table owns one timer, one idle and one check handle (libuv's model:
+ * table owns one timer, one idle and one prepare handle (libuv's model:
  * small handles with one owner), armed for that wake after anything that
  * may have moved the round (table_clock_sync):
  *   a deadline or a window closing  the timer, then round_advance;
  *   a step after a pause            the timer, then (with a pacer) a turn;
  *   a step without a pause          the loop's next turn: the idle handle,
  *                                   or a turn of the pacer;
- *   a seat's status changed         the check handle, at the end of this
- *                                   iteration: one `status` update for all
- *                                   the changes of the iteration.
+ *   a seat's status changed         the prepare handle, before the loop
+ *                                   waits again: one `status` update for
+ *                                   all the changes of the iteration.
  * The pacer shares a loop's turns among its tables (table_pacer_new).
  *
  * A table without a loop has no clock: its time stands at what
@@ -27,7 +27,7 @@ struct table_clock {
 	table *t;           /* NULL once the table is freed (handles closing) */
 	uv_timer_t timer;
 	uv_idle_t idle;
-	uv_check_t check;   /* the end of this iteration: the coalesced status */
+	uv_prepare_t prepare; /* before the loop next waits: the coalesced status */
 	uint64_t timer_at;  /* the loop time the timer is armed for; 0: stopped */
 	int64_t late_us;    /* while the timer closes a window: how late; else -1 */
 	int open_handles;
@@ -154,17 +154,22 @@ static void on_idle(uv_idle_t *h)
 	table_clock_sync(c->t);
 }
 
-static void on_check(uv_check_t *h)
+/* Runs right before the loop waits for I/O: after every callback of this
+ * iteration that could change a status (a choice read from a socket, a
+ * deadline), and before the loop could block. A check handle (after the
+ * poll) would not do: a status changed by a timer would wait for the next
+ * I/O. */
+static void on_prepare(uv_prepare_t *h)
 {
 	struct table_clock *c = h->data;
-	uv_check_stop(h);
+	uv_prepare_stop(h);
 	round_flush_status(c->t);
 }
 
 void table_clock_flush_soon(table *t)
 {
 	if (t->clock)
-		uv_check_start(&t->clock->check, on_check);
+		uv_prepare_start(&t->clock->prepare, on_prepare);
 }
 
 void table_clock_init(table *t, uv_loop_t *loop)
@@ -176,8 +181,8 @@ void table_clock_init(table *t, uv_loop_t *loop)
 	c->t = t;
 	uv_timer_init(loop, &c->timer);
 	uv_idle_init(loop, &c->idle);
-	uv_check_init(loop, &c->check);
-	c->timer.data = c->idle.data = c->check.data = c;
+	uv_prepare_init(loop, &c->prepare);
+	c->timer.data = c->idle.data = c->prepare.data = c;
 	c->late_us = -1;
 	c->open_handles = 3;
 	t->clock = c;
@@ -228,7 +233,7 @@ void table_clock_free(table *t)
 	t->clock = NULL;
 	uv_close((uv_handle_t *)&c->timer, on_closed);
 	uv_close((uv_handle_t *)&c->idle, on_closed);
-	uv_close((uv_handle_t *)&c->check, on_closed);
+	uv_close((uv_handle_t *)&c->prepare, on_closed);
 }
 
 /* --- without a loop ------------------------------------------------------------ */

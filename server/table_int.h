@@ -1,7 +1,8 @@
 /*
  * table_int.h — the table's private parts, shared by table.c (seats,
  * spectators, life, snapshots), table_msg.c (sequence numbers, history,
- * sending), table_round.c (the round engine), table_clock.c (its timers)
+ * sending), table_render.c (what each viewer is sent), table_round.c (the
+ * round engine), table_clock.c (its timers)
  * and table_replay.c (records, replay, crash recovery). Nothing outside
  * server/table*.c includes it.
  */
@@ -142,6 +143,28 @@ cJSON *table_view_json(const table *t, int viewer);
  * player `quiet` (0: sent to everyone), see enum table_notify. */
 void update_emit_seats(table *t, uint64_t quiet);
 
+/* table_render.c: each viewer's text of the round's updates, emitted. */
+void render_emit_start(table *t);
+void render_emit_options(table *t);
+void render_emit_window(table *t);
+void render_emit_result(table *t);
+/* A seat's status changed: a `status` update before the loop waits again
+ * (or before the next update; at once without a loop). */
+void render_status_changed(table *t);
+/* The `status` update the seats' changes since the last one are waiting
+ * for (status_dirty), now; nothing when none is. */
+void round_flush_status(table *t);
+/* What a reveal needs from before the set is applied: the choices' text
+ * and, for each seat whose player takes view_patch, its view then. */
+typedef struct reveal_prep {
+	buf choices;
+	cJSON *before[GAME_MAX_SEATS];
+} reveal_prep;
+void render_reveal_prepare(table *t, reveal_prep *r);
+/* The reveal to every viewer (the set applied); frees r. */
+void render_emit_reveal(table *t, reveal_prep *r);
+void render_reveal_free(table *t, reveal_prep *r);
+
 /* table_round.c: the round engine. It keeps no timers: it reads the time
  * (table_clock_now), says when it must run next (round_wake) and runs what
  * is due when told (round_advance). */
@@ -171,9 +194,6 @@ void round_log_append(table *t, const game_choice *set);
 /* A seat went to the AI, or came back (mid-decision). */
 void round_seat_to_ai(table *t, int seat);
 int64_t round_ms_left(const table *t, uint64_t at);
-/* The `status` update the seats' changes since the last one are waiting
- * for (status_dirty), now; nothing when none is. */
-void round_flush_status(table *t);
 
 /* table_clock.c: the round's time on a libuv loop — one timer and one idle
  * handle per table, owned here, and the pacer. */
@@ -187,7 +207,7 @@ uint64_t table_clock_now(const table *t);
 /* Arms the timer (or the idle handle, or a pacer turn) for round_wake, or
  * stops it: after anything that may have moved the round. */
 void table_clock_sync(table *t);
-/* round_flush_status at the end of this loop iteration (a check handle). */
+/* round_flush_status before the loop waits again (a prepare handle). */
 void table_clock_flush_soon(table *t);
 
 /* table.c */

@@ -22,6 +22,8 @@
  * moves on after pacing_ms, and with 0 on the loop's next turn, so one
  * turn of the loop never runs more than one of its decisions.
  *
+ * What each viewer is sent is written in table_render.c.
+ *
  * The engine owns no timer: it reads the time (table_clock_now), says when
  * it must run next (round_wake: a deadline, the window closing, the next
  * step) and runs what is due when told (round_advance). table_clock.c
@@ -34,9 +36,9 @@
 
 #include "../common/log.h"
 #include "../common/util.h"
-#include "../proto/json_out.h"
-#include "../proto/view_patch.h"
 #include "table_int.h"
+
+static bool is_pending(const table *t, int seat) { return t->pending & (1u << seat); }
 
 static void resolve(table *t);
 static void finish(table *t);
@@ -57,7 +59,6 @@ static bool has_live_human(const table *t)
 	return false;
 }
 
-static bool is_pending(const table *t, int seat) { return t->pending & (1u << seat); }
 
 static bool plays_itself(const struct table_seat *st)
 {
@@ -72,279 +73,6 @@ static void ai_pick(table *t, int seat)
 	st->status = STATUS_CHOSEN;
 }
 
-/* --- rendering per viewer ------------------------------------------------- */
-
-/* Each renderer writes one viewer's text of an update (update_text in
- * table_int.h: no tree but the kind's own parts, printed in place). */
-typedef void (*render_fn)(table *t, int viewer, void *arg, buf *b);
-
-static void render_options(table *t, int viewer, void *arg, buf *b);
-static void render_window(table *t, int viewer, void *arg, buf *b);
-
-/* One update rendered for the spectators and for each human seat. */
-static void emit_rendered(table *t, render_fn f, void *arg)
-{
-	/* A status still waiting for the end of the iteration: options and
-	 * window carry every seat's status, so they stand for it; anything
-	 * else follows it (emit sends it first). */
-	if (f == render_options || f == render_window)
-		t->status_dirty = false;
-	if (!update_has_audience(t)) {
-		update_skip(t);
-		return;
-	}
-	/* The spectators' rendering only when someone watches: a seat's own
-	 * is what its player gets, and resume snapshots a class not kept. */
-	update_text u = {0};
-	for (int i = 0; i < t->s.seats; i++)
-		if (t->seats[i].kind == SEAT_HUMAN)
-			f(t, i, arg, &u.r[1 + i]);
-	if (t->n_spec)
-		f(t, -1, arg, &u.r[0]);
-	update_emit_text(t, &u);
-}
-
-/* ,"key":  (a field after the first) */
-static void put_key(buf *b, const char *key)
-{
-	buf_append(b, ",", 1);
-	json_put_string(b, key);
-	buf_append(b, ":", 1);
-}
-
-/* A tree from the kind, printed and freed (NULL: null). */
-static void put_tree(buf *b, cJSON *v)
-{
-	json_put_item(b, v);
-	cJSON_Delete(v);
-}
-
-static void put_status(buf *b, const table *t)
-{
-	put_key(b, "status");
-	for (int i = 0; i < t->s.seats; i++) {
-		buf_append(b, i ? "," : "[", 1);
-		json_put_string(b, table_status_name(t->seats[i].status));
-	}
-	buf_append(b, t->s.seats ? "]" : "[]", t->s.seats ? 1 : 2);
-}
-
-static void put_events(buf *b, const table *t, int viewer)
-{
-	buf_append(b, "[", 1);
-	bool first = true;
-	for (size_t i = 0; i < t->evs.len; i++) {
-		cJSON *e = t->s.kind->event_json(t->game, &t->evs.v[i], viewer);
-		if (!e)
-			continue;
-		if (!first)
-			buf_append(b, ",", 1);
-		first = false;
-		put_tree(b, e);
-	}
-	buf_append(b, "]", 1);
-}
-
-/* The kind's view for viewer; no field when it has none. */
-static void put_view(buf *b, const table *t, int viewer)
-{
-	cJSON *v = table_view_json(t, viewer);
-	if (v) {
-		put_key(b, "view");
-		put_tree(b, v);
-	}
-}
-
-static void put_decision(buf *b, const table *t)
-{
-	put_key(b, "decision");
-	json_put_int(b, (long long)t->decision);
-}
-
-static void render_start(table *t, int viewer, void *arg, buf *b)
-{
-	(void)arg;
-	update_head(b, t, "start");
-	put_key(b, "seats");
-	put_tree(b, table_seats_json(t));
-	put_key(b, "events");
-	put_events(b, t, viewer);
-	put_view(b, t, viewer);
-}
-
-static void put_own_choice(buf *b, const table *t, int viewer)
-{
-	if (viewer < 0 || !is_pending(t, viewer) || t->seats[viewer].choice == GAME_NO_CHOICE)
-		return;
-	cJSON *c = t->s.kind->choice_json(t->game, viewer, t->seats[viewer].choice);
-	if (c) {
-		put_key(b, "choice");
-		put_tree(b, c);
-	}
-}
-
-static void render_options(table *t, int viewer, void *arg, buf *b)
-{
-	(void)arg;
-	update_head(b, t, "options");
-	put_decision(b, t);
-	put_key(b, "pending");
-	buf_append(b, "[", 1);
-	bool first = true;
-	for (int i = 0; i < t->s.seats; i++)
-		if (is_pending(t, i)) {
-			if (!first)
-				buf_append(b, ",", 1);
-			first = false;
-			json_put_int(b, i);
-		}
-	buf_append(b, "]", 1);
-	put_key(b, "deadline");
-	if (t->deadline_at)
-		json_put_int(b, round_ms_left(t, t->deadline_at));
-	else
-		buf_puts(b, "null");
-	put_status(b, t);
-	if (viewer >= 0 && is_pending(t, viewer)) {
-		put_key(b, "seat");
-		json_put_int(b, viewer);
-		cJSON *o = t->s.kind->options_json(t->game, viewer);
-		if (o) {
-			put_key(b, "options");
-			put_tree(b, o);
-		}
-		put_own_choice(b, t, viewer);
-	}
-}
-
-static void render_status(table *t, int viewer, void *arg, buf *b)
-{
-	(void)arg;
-	update_head(b, t, "status");
-	put_decision(b, t);
-	put_status(b, t);
-	put_own_choice(b, t, viewer);
-}
-
-static void render_window(table *t, int viewer, void *arg, buf *b)
-{
-	(void)arg;
-	update_head(b, t, "window");
-	put_decision(b, t);
-	put_key(b, "closes_in_ms");
-	json_put_int(b, round_ms_left(t, t->window_at));
-	put_status(b, t);
-	put_own_choice(b, t, viewer);
-}
-
-/* arg: the choices' text (a buf), written before the set was applied. */
-static void render_reveal(table *t, int viewer, void *arg, buf *b)
-{
-	const buf *choices = arg;
-	update_head(b, t, "reveal");
-	put_decision(b, t);
-	put_key(b, "choices");
-	buf_append(b, choices->data, choices->len);
-	put_key(b, "events");
-	put_events(b, t, viewer);
-	put_view(b, t, viewer);
-	put_key(b, "t_close_us");
-	json_put_int(b, (long long)t->t_close_us);
-}
-
-/* A reveal to a seat whose player takes view_patch (update_text.p): r
- * gets the whole view, as resume sends it; p the changes from `before`,
- * the seat's view before the decision, which is the view its player holds
- * (from the last reveal, the start or a snapshot: seq has no gap, else
- * the client resyncs). */
-static void render_reveal_patched(table *t, int viewer, const buf *choices, const cJSON *before,
-				  buf *r, buf *p)
-{
-	cJSON *v = table_view_json(t, viewer);
-	if (!v) {
-		render_reveal(t, viewer, (void *)choices, r);
-		return;
-	}
-	update_head(r, t, "reveal");
-	put_decision(r, t);
-	put_key(r, "choices");
-	buf_append(r, choices->data, choices->len);
-	put_key(r, "events");
-	put_events(r, t, viewer);
-	buf_append(p, r->data, r->len);
-	put_key(r, "view");
-	json_put_item(r, v);
-	put_key(p, "view_patch");
-	put_tree(p, view_patch_diff(before, v));
-	cJSON_Delete(v);
-	buf tail = {0};
-	put_key(&tail, "t_close_us");
-	json_put_int(&tail, (long long)t->t_close_us);
-	buf_append(r, tail.data, tail.len);
-	buf_append(p, tail.data, tail.len);
-	buf_free(&tail);
-}
-
-/* The reveal to every viewer; before[i]: seat i's view before the
- * decision when its player takes view_patch, else NULL (freed here). */
-static void emit_reveal(table *t, const buf *choices, cJSON **before)
-{
-	if (!update_has_audience(t)) {
-		update_skip(t);
-	} else {
-		update_text u = {0};
-		for (int i = 0; i < t->s.seats; i++) {
-			if (t->seats[i].kind != SEAT_HUMAN)
-				continue;
-			if (before[i])
-				render_reveal_patched(t, i, choices, before[i], &u.r[1 + i], &u.p[i]);
-			else
-				render_reveal(t, i, (void *)choices, &u.r[1 + i]);
-		}
-		if (t->n_spec)
-			render_reveal(t, -1, (void *)choices, &u.r[0]);
-		update_emit_text(t, &u);
-	}
-	for (int i = 0; i < t->s.seats; i++)
-		cJSON_Delete(before[i]);
-}
-
-static void render_result(table *t, int viewer, void *arg, buf *b)
-{
-	(void)viewer, (void)arg;
-	update_head(b, t, "result");
-	put_key(b, "decisions");
-	json_put_int(b, (long long)t->decision);
-	put_key(b, "result");
-	json_put_item(b, t->result);
-	char s[24];
-	snprintf(s, sizeof s, "%llu", (unsigned long long)t->seed);
-	put_key(b, "seed");
-	json_put_string(b, s);
-}
-
-/* A seat's status changed. On a loop the `status` update waits for the
- * end of the loop's iteration (table_clock_flush_soon), so the changes of
- * one iteration go out as one update: round_flush_status. Without a loop
- * (a table driven by hand) it goes at once. */
-static void emit_status(table *t)
-{
-	if (!t->clock) {
-		emit_rendered(t, render_status, NULL);
-		return;
-	}
-	t->status_dirty = true;
-	table_clock_flush_soon(t);
-}
-
-void round_flush_status(table *t)
-{
-	if (!t->status_dirty)
-		return;
-	t->status_dirty = false;
-	emit_rendered(t, render_status, NULL);
-}
-
 /* --- the decision ------------------------------------------------------------- */
 
 /* The result goes out: the record is durable (or there is none to wait
@@ -353,7 +81,7 @@ static void send_result(table *t)
 {
 	t->state = TABLE_FINISHED;
 	t->phase = PH_NONE;
-	emit_rendered(t, render_result, NULL);
+	render_emit_result(t);
 	table_notify_changed(t);
 	if (!t->aborted && t->host.finished)
 		t->host.finished(t->host.ud, t);
@@ -492,7 +220,7 @@ void table_start_durable(table *t, uint64_t game, bool ok)
 void round_begin(table *t)
 {
 	t->phase = PH_BETWEEN;
-	emit_rendered(t, render_start, NULL);
+	render_emit_start(t);
 	if (t->s.kind->is_over(t->game))
 		finish(t);
 	else
@@ -529,7 +257,7 @@ static void check_all_chosen(table *t)
 	if (window_due(t)) {
 		t->phase = PH_WINDOW;
 		t->window_at = table_clock_now(t) + (uint64_t)t->s.window_ms;
-		emit_rendered(t, render_window, NULL);
+		render_emit_window(t);
 	} else {
 		resolve(t);
 	}
@@ -561,7 +289,7 @@ void round_post_decision(table *t)
 	}
 	if (wait)
 		t->deadline_at = table_clock_now(t) + (uint64_t)t->s.turn_timeout_ms;
-	emit_rendered(t, render_options, NULL);
+	render_emit_options(t);
 	check_all_chosen(t);
 }
 
@@ -600,38 +328,13 @@ void table_decision_durable(table *t, uint64_t n)
 		return;
 	resume_from_pause(t);
 	const game_kind *k = t->s.kind;
-	/* The views the patched reveals are written against: each such
-	 * seat's view now, before the set is applied. */
-	cJSON *before[GAME_MAX_SEATS] = {0};
-	for (int i = 0; i < t->s.seats; i++)
-		if (update_wants_view_patch(t, i))
-			before[i] = table_view_json(t, i);
-	/* The choices' text before the state moves on: the same for every
-	 * viewer. */
-	buf choices = {0};
-	buf_append(&choices, "[", 1);
-	bool first = true;
-	for (int i = 0; i < t->s.seats; i++) {
-		if (t->commit[i] == GAME_NO_CHOICE)
-			continue;
-		buf_puts(&choices, first ? "{\"seat\":" : ",{\"seat\":");
-		first = false;
-		json_put_int(&choices, i);
-		cJSON *c = k->choice_json(t->game, i, t->commit[i]);
-		if (c) {
-			put_key(&choices, "choice");
-			put_tree(&choices, c);
-		}
-		put_key(&choices, "ai");
-		buf_puts(&choices, (t->commit_ai >> i) & 1 ? "true}" : "false}");
-	}
-	buf_append(&choices, "]", 1);
+	/* What the reveal needs from before the state moves on. */
+	reveal_prep prep;
+	render_reveal_prepare(t, &prep);
 	char err[200] = "";
 	game_events_clear(&t->evs);
 	if (k->apply(t->game, t->commit, &t->evs, err, sizeof err) != GAME_OK) {
-		buf_free(&choices);
-		for (int i = 0; i < t->s.seats; i++)
-			cJSON_Delete(before[i]);
+		render_reveal_free(t, &prep);
 		abort_game(t, err);
 		return;
 	}
@@ -642,8 +345,7 @@ void table_decision_durable(table *t, uint64_t n)
 	}
 	if (t->host.events && t->evs.len)
 		t->host.events(t->host.ud, t, t->evs.v, t->evs.len, false);
-	emit_reveal(t, &choices, before);
-	buf_free(&choices);
+	render_emit_reveal(t, &prep);
 	if (k->is_over(t->game))
 		finish(t);
 	else
@@ -671,7 +373,7 @@ static void deadline_passed(table *t)
 	t->deadline_at = 0;
 	if (seats_changed)
 		update_emit_seats(t, 0);
-	emit_status(t);
+	render_status_changed(t);
 	resolve(t);
 }
 
@@ -727,7 +429,7 @@ void round_seat_to_ai(table *t, int seat)
 	    t->seats[seat].status == STATUS_CHOSEN)
 		return;
 	ai_pick(t, seat);
-	emit_status(t);
+	render_status_changed(t);
 	check_all_chosen(t);
 }
 
@@ -781,7 +483,7 @@ static void set_choice(table *t, uint64_t player, int seat, bool takeover, game_
 	/* The last choice that opens the window needs no status of its own:
 	 * the window carries every seat's status and the viewer's choice. */
 	if (t->phase != PH_CHOOSING || !window_due(t))
-		emit_status(t);
+		render_status_changed(t);
 	if (takeover) /* its new seat's view, options and choice */
 		table_send_json(t, player, table_snapshot_json(t, player));
 	check_all_chosen(t);
@@ -846,7 +548,7 @@ enum table_err table_selecting(table *t, uint64_t player)
 	struct table_seat *st = &t->seats[seat];
 	if (st->status == STATUS_WAITING) {
 		st->status = STATUS_SELECTING;
-		emit_status(t);
+		render_status_changed(t);
 	}
 	return TABLE_OK;
 }

@@ -1,0 +1,334 @@
+/*
+ * table_render.c — what each viewer of a table is sent, written as text:
+ * the round's updates (start, options, status, window, reveal, result)
+ * rendered once per viewer class (each human seat, and the spectators when
+ * someone watches) and handed to table_msg.c, which numbers, sends and
+ * keeps them. The round engine (table_round.c) says when; this says what.
+ *
+ * Two savings live here (proto/table.md §3, §5.6): a seat's status changes
+ * within one loop iteration go out as one `status` (table_clock.c's prepare
+ * handle calls round_flush_status), and a seat whose player asked for
+ * view_patch gets reveals with the changes to its view, while the whole
+ * view is what the history keeps for resume.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../proto/json_out.h"
+#include "../proto/view_patch.h"
+#include "table_int.h"
+
+static bool is_pending(const table *t, int seat) { return t->pending & (1u << seat); }
+
+/* Each renderer writes one viewer's text of an update (update_text in
+ * table_int.h: no tree but the kind's own parts, printed in place). */
+typedef void (*render_fn)(table *t, int viewer, void *arg, buf *b);
+
+static void render_options(table *t, int viewer, void *arg, buf *b);
+static void render_window(table *t, int viewer, void *arg, buf *b);
+static void render_status(table *t, int viewer, void *arg, buf *b);
+
+/* One update rendered for the spectators and for each human seat. */
+static void emit_rendered(table *t, render_fn f, void *arg)
+{
+	/* A status still waiting for the end of the iteration: options and
+	 * window carry every seat's status, so they stand for it; anything
+	 * else follows it (emit sends it first). */
+	if (f == render_options || f == render_window)
+		t->status_dirty = false;
+	if (!update_has_audience(t)) {
+		update_skip(t);
+		return;
+	}
+	/* The spectators' rendering only when someone watches: a seat's own
+	 * is what its player gets, and resume snapshots a class not kept. */
+	update_text u = {0};
+	for (int i = 0; i < t->s.seats; i++)
+		if (t->seats[i].kind == SEAT_HUMAN)
+			f(t, i, arg, &u.r[1 + i]);
+	if (t->n_spec)
+		f(t, -1, arg, &u.r[0]);
+	update_emit_text(t, &u);
+}
+
+/* ,"key":  (a field after the first) */
+static void put_key(buf *b, const char *key)
+{
+	buf_append(b, ",", 1);
+	json_put_string(b, key);
+	buf_append(b, ":", 1);
+}
+
+/* A tree from the kind, printed and freed (NULL: null). */
+static void put_tree(buf *b, cJSON *v)
+{
+	json_put_item(b, v);
+	cJSON_Delete(v);
+}
+
+static void put_status(buf *b, const table *t)
+{
+	put_key(b, "status");
+	for (int i = 0; i < t->s.seats; i++) {
+		buf_append(b, i ? "," : "[", 1);
+		json_put_string(b, table_status_name(t->seats[i].status));
+	}
+	buf_append(b, t->s.seats ? "]" : "[]", t->s.seats ? 1 : 2);
+}
+
+static void put_events(buf *b, const table *t, int viewer)
+{
+	buf_append(b, "[", 1);
+	bool first = true;
+	for (size_t i = 0; i < t->evs.len; i++) {
+		cJSON *e = t->s.kind->event_json(t->game, &t->evs.v[i], viewer);
+		if (!e)
+			continue;
+		if (!first)
+			buf_append(b, ",", 1);
+		first = false;
+		put_tree(b, e);
+	}
+	buf_append(b, "]", 1);
+}
+
+/* The kind's view for viewer; no field when it has none. */
+static void put_view(buf *b, const table *t, int viewer)
+{
+	cJSON *v = table_view_json(t, viewer);
+	if (v) {
+		put_key(b, "view");
+		put_tree(b, v);
+	}
+}
+
+static void put_decision(buf *b, const table *t)
+{
+	put_key(b, "decision");
+	json_put_int(b, (long long)t->decision);
+}
+
+static void render_start(table *t, int viewer, void *arg, buf *b)
+{
+	(void)arg;
+	update_head(b, t, "start");
+	put_key(b, "seats");
+	put_tree(b, table_seats_json(t));
+	put_key(b, "events");
+	put_events(b, t, viewer);
+	put_view(b, t, viewer);
+}
+
+static void put_own_choice(buf *b, const table *t, int viewer)
+{
+	if (viewer < 0 || !is_pending(t, viewer) || t->seats[viewer].choice == GAME_NO_CHOICE)
+		return;
+	cJSON *c = t->s.kind->choice_json(t->game, viewer, t->seats[viewer].choice);
+	if (c) {
+		put_key(b, "choice");
+		put_tree(b, c);
+	}
+}
+
+static void render_options(table *t, int viewer, void *arg, buf *b)
+{
+	(void)arg;
+	update_head(b, t, "options");
+	put_decision(b, t);
+	put_key(b, "pending");
+	buf_append(b, "[", 1);
+	bool first = true;
+	for (int i = 0; i < t->s.seats; i++)
+		if (is_pending(t, i)) {
+			if (!first)
+				buf_append(b, ",", 1);
+			first = false;
+			json_put_int(b, i);
+		}
+	buf_append(b, "]", 1);
+	put_key(b, "deadline");
+	if (t->deadline_at)
+		json_put_int(b, round_ms_left(t, t->deadline_at));
+	else
+		buf_puts(b, "null");
+	put_status(b, t);
+	if (viewer >= 0 && is_pending(t, viewer)) {
+		put_key(b, "seat");
+		json_put_int(b, viewer);
+		cJSON *o = t->s.kind->options_json(t->game, viewer);
+		if (o) {
+			put_key(b, "options");
+			put_tree(b, o);
+		}
+		put_own_choice(b, t, viewer);
+	}
+}
+
+static void render_status(table *t, int viewer, void *arg, buf *b)
+{
+	(void)arg;
+	update_head(b, t, "status");
+	put_decision(b, t);
+	put_status(b, t);
+	put_own_choice(b, t, viewer);
+}
+
+static void render_window(table *t, int viewer, void *arg, buf *b)
+{
+	(void)arg;
+	update_head(b, t, "window");
+	put_decision(b, t);
+	put_key(b, "closes_in_ms");
+	json_put_int(b, round_ms_left(t, t->window_at));
+	put_status(b, t);
+	put_own_choice(b, t, viewer);
+}
+
+/* arg: the choices' text (a buf), written before the set was applied. */
+static void render_reveal(table *t, int viewer, void *arg, buf *b)
+{
+	const buf *choices = arg;
+	update_head(b, t, "reveal");
+	put_decision(b, t);
+	put_key(b, "choices");
+	buf_append(b, choices->data, choices->len);
+	put_key(b, "events");
+	put_events(b, t, viewer);
+	put_view(b, t, viewer);
+	put_key(b, "t_close_us");
+	json_put_int(b, (long long)t->t_close_us);
+}
+
+/* A reveal to a seat whose player takes view_patch (update_text.p): r
+ * gets the whole view, as resume sends it; p the changes from `before`,
+ * the seat's view before the decision, which is the view its player holds
+ * (from the last reveal, the start or a snapshot: seq has no gap, else
+ * the client resyncs). */
+static void render_reveal_patched(table *t, int viewer, const buf *choices, const cJSON *before,
+				  buf *r, buf *p)
+{
+	cJSON *v = table_view_json(t, viewer);
+	if (!v) {
+		render_reveal(t, viewer, (void *)choices, r);
+		return;
+	}
+	update_head(r, t, "reveal");
+	put_decision(r, t);
+	put_key(r, "choices");
+	buf_append(r, choices->data, choices->len);
+	put_key(r, "events");
+	put_events(r, t, viewer);
+	buf_append(p, r->data, r->len);
+	put_key(r, "view");
+	json_put_item(r, v);
+	put_key(p, "view_patch");
+	put_tree(p, view_patch_diff(before, v));
+	cJSON_Delete(v);
+	buf tail = {0};
+	put_key(&tail, "t_close_us");
+	json_put_int(&tail, (long long)t->t_close_us);
+	buf_append(r, tail.data, tail.len);
+	buf_append(p, tail.data, tail.len);
+	buf_free(&tail);
+}
+
+void render_reveal_prepare(table *t, reveal_prep *r)
+{
+	memset(r, 0, sizeof *r);
+	/* The views the patched reveals are written against: each such seat's
+	 * view now, before the set is applied. */
+	for (int i = 0; i < t->s.seats; i++)
+		if (update_wants_view_patch(t, i))
+			r->before[i] = table_view_json(t, i);
+	/* The choices' text: the same for every viewer. */
+	const game_kind *k = t->s.kind;
+	buf *b = &r->choices;
+	buf_append(b, "[", 1);
+	bool first = true;
+	for (int i = 0; i < t->s.seats; i++) {
+		if (t->commit[i] == GAME_NO_CHOICE)
+			continue;
+		buf_puts(b, first ? "{\"seat\":" : ",{\"seat\":");
+		first = false;
+		json_put_int(b, i);
+		cJSON *c = k->choice_json(t->game, i, t->commit[i]);
+		if (c) {
+			put_key(b, "choice");
+			put_tree(b, c);
+		}
+		put_key(b, "ai");
+		buf_puts(b, (t->commit_ai >> i) & 1 ? "true}" : "false}");
+	}
+	buf_append(b, "]", 1);
+}
+
+void render_reveal_free(table *t, reveal_prep *r)
+{
+	for (int i = 0; i < t->s.seats; i++)
+		cJSON_Delete(r->before[i]);
+	buf_free(&r->choices);
+	memset(r, 0, sizeof *r);
+}
+
+void render_emit_reveal(table *t, reveal_prep *r)
+{
+	if (!update_has_audience(t)) {
+		update_skip(t);
+	} else {
+		update_text u = {0};
+		for (int i = 0; i < t->s.seats; i++) {
+			if (t->seats[i].kind != SEAT_HUMAN)
+				continue;
+			if (r->before[i])
+				render_reveal_patched(t, i, &r->choices, r->before[i], &u.r[1 + i],
+						      &u.p[i]);
+			else
+				render_reveal(t, i, &r->choices, &u.r[1 + i]);
+		}
+		if (t->n_spec)
+			render_reveal(t, -1, &r->choices, &u.r[0]);
+		update_emit_text(t, &u);
+	}
+	render_reveal_free(t, r);
+}
+
+static void render_result(table *t, int viewer, void *arg, buf *b)
+{
+	(void)viewer, (void)arg;
+	update_head(b, t, "result");
+	put_key(b, "decisions");
+	json_put_int(b, (long long)t->decision);
+	put_key(b, "result");
+	json_put_item(b, t->result);
+	char s[24];
+	snprintf(s, sizeof s, "%llu", (unsigned long long)t->seed);
+	put_key(b, "seed");
+	json_put_string(b, s);
+}
+
+/* A seat's status changed. On a loop the `status` update waits for the
+ * end of the loop's iteration (table_clock_flush_soon), so the changes of
+ * one iteration go out as one update: round_flush_status. Without a loop
+ * (a table driven by hand) it goes at once. */
+void render_status_changed(table *t)
+{
+	if (!t->clock) {
+		emit_rendered(t, render_status, NULL);
+		return;
+	}
+	t->status_dirty = true;
+	table_clock_flush_soon(t);
+}
+
+void round_flush_status(table *t)
+{
+	if (!t->status_dirty)
+		return;
+	t->status_dirty = false;
+	emit_rendered(t, render_status, NULL);
+}
+
+void render_emit_start(table *t) { emit_rendered(t, render_start, NULL); }
+void render_emit_options(table *t) { emit_rendered(t, render_options, NULL); }
+void render_emit_window(table *t) { emit_rendered(t, render_window, NULL); }
+void render_emit_result(table *t) { emit_rendered(t, render_result, NULL); }
