@@ -184,16 +184,22 @@ static void render_window(table *t, int viewer, void *arg, buf *b)
 	put_own_choice(b, t, viewer);
 }
 
-/* arg: the choices' text (a buf), written before the set was applied. */
-static void render_reveal(table *t, int viewer, void *arg, buf *b)
+/* A reveal up to its view: the choices' text (written before the set was
+ * applied) and the events as viewer sees them. */
+static void reveal_head(table *t, int viewer, const buf *choices, buf *b)
 {
-	const buf *choices = arg;
 	update_head(b, t, "reveal");
 	put_decision(b, t);
 	put_key(b, "choices");
 	buf_append(b, choices->data, choices->len);
 	put_key(b, "events");
 	put_events(b, t, viewer);
+}
+
+/* arg: the choices' text (a buf). */
+static void render_reveal(table *t, int viewer, void *arg, buf *b)
+{
+	reveal_head(t, viewer, arg, b);
 	put_view(b, t, viewer);
 	put_key(b, "t_close_us");
 	json_put_int(b, (long long)t->t_close_us);
@@ -212,12 +218,7 @@ static void render_reveal_patched(table *t, int viewer, const buf *choices, cons
 		render_reveal(t, viewer, (void *)choices, r);
 		return;
 	}
-	update_head(r, t, "reveal");
-	put_decision(r, t);
-	put_key(r, "choices");
-	buf_append(r, choices->data, choices->len);
-	put_key(r, "events");
-	put_events(r, t, viewer);
+	reveal_head(t, viewer, choices, r);
 	buf_append(p, r->data, r->len);
 	put_key(r, "view");
 	json_put_item(r, v);

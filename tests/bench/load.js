@@ -119,7 +119,9 @@ function runWorker() {
 			bot.ws = ws;
 			ws.on('open', () => {
 				stats.open++;
-				send({ type: 'hello', id: 'h', protocol: 1, name: `b${cfg.w}x${T.ti}x${seat}` });
+				// view_patch: reveals carry the changes to the view (the bots read none)
+				send({ type: 'hello', id: 'h', protocol: 1, caps: ['view_patch'],
+					name: `b${cfg.w}x${T.ti}x${seat}` });
 			});
 			ws.on('message', (data) => {
 				const s = data.toString();
