@@ -578,3 +578,38 @@ TEST(proto_token_length_message_reads_well)
 	CHECK_STR(e.message, "token must be 64 lowercase hex characters");
 	proto_msg_free(&m);
 }
+
+/* hello's caps (PROTOCOL.md §4): a list of at most 16 names of 1 to 32
+ * bytes, else bad_field "caps"; names this server does not know are
+ * ignored, "view_patch" is known. */
+TEST(proto_hello_caps_checked_unknown_ignored)
+{
+	static const char *const bad[] = {
+		"\"view_patch\"", "{}", "null", "[1]", "[\"\"]", "[null]",
+		"[\"123456789012345678901234567890123\"]",
+		"[\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\","
+		"\"a\",\"a\",\"a\"]",
+	};
+	char s[512];
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		snprintf(s, sizeof s, "{\"type\":\"hello\",\"protocol\":1,\"name\":\"al\",\"caps\":%s}",
+			 bad[i]);
+		expect_err(s, PROTO_E_BAD_FIELD, "caps");
+	}
+	proto_msg m;
+	proto_error e;
+	CHECK_EQ(dec("{\"type\":\"hello\",\"protocol\":1,\"name\":\"al\",\"caps\":"
+		     "[\"12345678901234567890123456789012\",\"view_patch\"]}",
+		     &m, &e),
+		 PROTO_OK);
+	CHECK_EQ(proto_hello_caps(m.u.hello.caps), PROTO_CAP_VIEW_PATCH);
+	proto_msg_free(&m);
+	CHECK_EQ(dec("{\"type\":\"hello\",\"protocol\":1,\"name\":\"al\",\"caps\":[]}", &m, &e),
+		 PROTO_OK);
+	CHECK_EQ(proto_hello_caps(m.u.hello.caps), 0);
+	proto_msg_free(&m);
+	CHECK_EQ(dec("{\"type\":\"hello\",\"protocol\":1,\"name\":\"al\"}", &m, &e), PROTO_OK);
+	CHECK(m.u.hello.caps == NULL);
+	CHECK_EQ(proto_hello_caps(NULL), 0);
+	proto_msg_free(&m);
+}
