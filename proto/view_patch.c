@@ -104,7 +104,7 @@ static size_t weight(const cJSON *v)
 		return strlen(v->valuestring) + 2;
 	if (cJSON_IsNumber(v)) {
 		double d = v->valuedouble;
-		if (d != (double)(long long)d || d > 1e15 || d < -1e15)
+		if (!(d <= 1e15 && d >= -1e15) || d != (double)(long long)d) /* NaN too */
 			return 18;
 		size_t n = d < 0 ? 2 : 1;
 		for (long long i = d < 0 ? -(long long)d : (long long)d; i >= 10; i /= 10)
@@ -223,7 +223,7 @@ static bool apply_op(cJSON **root, const cJSON *op)
 		return false;
 	double d = last->valuedouble;
 	int len = cJSON_GetArraySize(parent);
-	if (d < 0 || d != (int)d || d > len || (!value && d == len))
+	if (!(d >= 0 && d <= len) || d != (int)d || (!value && d == len)) /* NaN too */
 		return false;
 	int i = (int)d;
 	if (!value) {
