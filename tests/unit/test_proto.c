@@ -587,8 +587,8 @@ TEST(proto_hello_caps_checked_unknown_ignored)
 	static const char *const bad[] = {
 		"\"view_patch\"", "{}", "null", "[1]", "[\"\"]", "[null]",
 		"[\"123456789012345678901234567890123\"]",
-		"[\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\","
-		"\"a\",\"a\",\"a\"]",
+		("[\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\","
+		 "\"a\",\"a\",\"a\"]"), /* 17 */
 	};
 	char s[512];
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
