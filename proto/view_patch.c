@@ -49,12 +49,23 @@ static bool same_kind(const cJSON *a, const cJSON *b)
 
 static void diff(cJSON *ops, vpath *p, const cJSON *a, const cJSON *b);
 
+/* a's member named key; `hint` is where it is when both objects have
+ * their members in the same order (a view always does), so the lookup is
+ * one comparison, not a search. */
+static const cJSON *member(const cJSON *a, const cJSON *hint, const char *key)
+{
+	if (hint && hint->string && !strcmp(hint->string, key))
+		return hint;
+	return cJSON_GetObjectItemCaseSensitive(a, key);
+}
+
 static void diff_object(cJSON *ops, vpath *p, const cJSON *a, const cJSON *b)
 {
-	const cJSON *x;
+	const cJSON *x, *hint = a->child;
 	cJSON_ArrayForEach(x, b)
 	{
-		const cJSON *old = cJSON_GetObjectItemCaseSensitive(a, x->string);
+		const cJSON *old = member(a, hint, x->string);
+		hint = old ? old->next : NULL;
 		p->key[p->n] = x->string;
 		p->n++;
 		if (!old)
@@ -63,9 +74,12 @@ static void diff_object(cJSON *ops, vpath *p, const cJSON *a, const cJSON *b)
 			diff(ops, p, old, x);
 		p->n--;
 	}
+	hint = b->child;
 	cJSON_ArrayForEach(x, a)
 	{
-		if (cJSON_GetObjectItemCaseSensitive(b, x->string))
+		const cJSON *now = member(b, hint, x->string);
+		hint = now ? now->next : NULL;
+		if (now)
 			continue;
 		p->key[p->n] = x->string;
 		p->n++;
@@ -96,9 +110,10 @@ static void diff_array(cJSON *ops, vpath *p, const cJSON *a, const cJSON *b)
 	p->n--;
 }
 
-/* About the length of v's text: enough to choose the shorter of two
- * ways to say a change, not to print it. */
-static size_t weight(const cJSON *v)
+/* About the length of v's text, counted up to `cap` at most (the caller
+ * only needs to know whether it reaches that): enough to choose the
+ * shorter of two ways to say a change, not to print it. */
+static size_t weight(const cJSON *v, size_t cap)
 {
 	if (cJSON_IsString(v))
 		return strlen(v->valuestring) + 2;
@@ -113,8 +128,8 @@ static size_t weight(const cJSON *v)
 	}
 	if (cJSON_IsArray(v) || cJSON_IsObject(v)) {
 		size_t n = 2;
-		for (const cJSON *c = v->child; c; c = c->next)
-			n += weight(c) + 1 + (c->string ? strlen(c->string) + 3 : 0);
+		for (const cJSON *c = v->child; c && n < cap; c = c->next)
+			n += weight(c, cap - n) + 1 + (c->string ? strlen(c->string) + 3 : 0);
 		return n;
 	}
 	return 5; /* true, false, null */
@@ -130,27 +145,35 @@ static size_t path_weight(const vpath *p)
 
 static void diff(cJSON *ops, vpath *p, const cJSON *a, const cJSON *b)
 {
-	if (cJSON_Compare(a, b, true))
-		return;
-	if (!same_kind(a, b) || p->n >= VIEW_PATCH_DEPTH_MAX - 1 ||
-	    !(cJSON_IsObject(b) || cJSON_IsArray(b))) {
-		op_set(ops, p, b);
+	bool container = cJSON_IsObject(b) || cJSON_IsArray(b);
+	if (!container || !same_kind(a, b) || p->n >= VIEW_PATCH_DEPTH_MAX - 1) {
+		/* a scalar (cheap to compare), or a container of another kind */
+		if (!cJSON_Compare(a, b, true))
+			op_set(ops, p, b);
 		return;
 	}
-	/* Member by member (or element by element), unless setting it whole
-	 * says it shorter (a list that moved along, a record redone). */
-	cJSON *inner = cJSON_CreateArray();
+	/* Member by member (or element by element), no deep compare first:
+	 * an unchanged subtree is one that adds no operation. Set whole when
+	 * that says it shorter (a list that moved along, a record redone). */
+	cJSON *last = ops->child ? ops->child->prev : NULL; /* the ops' tail */
 	if (cJSON_IsObject(b))
-		diff_object(inner, p, a, b);
+		diff_object(ops, p, a, b);
 	else
-		diff_array(inner, p, a, b);
-	if (weight(inner) >= weight(b) + path_weight(p) + 4) {
+		diff_array(ops, p, a, b);
+	cJSON *first = last ? last->next : ops->child;
+	if (!first)
+		return;
+	size_t changes = 2;
+	for (const cJSON *o = first; o; o = o->next)
+		changes += weight(o, SIZE_MAX) + 1;
+	if (weight(b, changes) + path_weight(p) + 4 <= changes) {
+		while (first) {
+			cJSON *next = first->next;
+			cJSON_Delete(cJSON_DetachItemViaPointer(ops, first));
+			first = next;
+		}
 		op_set(ops, p, b);
-	} else {
-		while (inner->child)
-			cJSON_AddItemToArray(ops, cJSON_DetachItemViaPointer(inner, inner->child));
 	}
-	cJSON_Delete(inner);
 }
 
 cJSON *view_patch_diff(const cJSON *from, const cJSON *to)
