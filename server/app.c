@@ -185,11 +185,33 @@ void app_free(app *a)
 	free(a);
 }
 
+/* The tables stop, once: in cluster mode the others are told what goes;
+ * the tables in play stay live in the store, for a taker or the next
+ * start to restore at the same decision; their timers stop. */
+static void stop_tables(app *a)
+{
+	if (a->tables_stopped)
+		return;
+	a->tables_stopped = true;
+	cluster_drain(a);
+	tables_free_all(a);
+}
+
+bool app_handover(app *a, void (*done)(void *ud), void *ud)
+{
+	if (!a->cluster || a->draining)
+		return false;
+	a->draining = true; /* new work refused from now on */
+	stop_tables(a);
+	cluster_handover(a, done, ud);
+	return true;
+}
+
 void app_drain(app *a)
 {
-	if (a->draining)
+	if (a->drained)
 		return;
-	a->draining = true;
+	a->drained = a->draining = true;
 	cJSON *bye = proto_new("bye", NULL);
 	cJSON_AddStringToObject(bye, "reason", "shutdown");
 	char *text = proto_print(bye);
@@ -197,10 +219,7 @@ void app_drain(app *a)
 		app_send_text(s, text, strlen(text));
 	free(text);
 	cJSON_Delete(bye);
-	/* Tables in play stay live in the store: the next start restores them
-	 * at the same decision. Their timers stop now. */
-	cluster_drain(a);
-	tables_free_all(a);
+	stop_tables(a);
 	/* Closed here so the loop can finish closing it before uv_run ends. */
 	timers_close(a);
 }

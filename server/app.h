@@ -29,6 +29,11 @@ void app_on_close(app *a, struct conn *c);
 
 /* Shutdown begins: tell every client, stop timers, refuse new work. */
 void app_drain(app *a);
+/* Cluster mode, shutdown's first step (before app_drain): new work is
+ * refused, the tables stop and are handed to the other nodes; done(ud)
+ * once they have taken them (or a bound passed). false, nothing done:
+ * single-node (go on with app_drain). */
+bool app_handover(app *a, void (*done)(void *ud), void *ud);
 
 /* Cluster mode (docs/cluster.md): joins the other nodes over the Redis bus
  * as node node_id (the store's). 0, or -1 with err. */

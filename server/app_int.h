@@ -161,7 +161,9 @@ struct app {
 	int64_t *shared_base[APP_MAX_KINDS];
 	session *sessions;           /* list head */
 	size_t n_sessions;
-	bool draining;
+	bool draining;       /* new work refused (shutting down) */
+	bool tables_stopped; /* ... and the tables stopped */
+	bool drained;        /* ... and the clients told (app_drain) */
 	uint64_t started_ms;
 	uint64_t abandon_ms;         /* APP_TABLE_ABANDON_MS or the override */
 	uv_timer_t *reaper;          /* closes tables outside table callbacks */

@@ -1,7 +1,8 @@
 /*
  * cluster.c — see cluster.h: the cluster's life (the bus, its handlers),
  * the stand-in sessions of remote players, and forwarding, both ends;
- * the directory is cluster_dir.c, takeover cluster_takeover.c. The frames
+ * the directory is cluster_dir.c, takeover and hand-over
+ * cluster_takeover.c. Every frame passes one dispatch (cl_routes). The frames
  * (docs/cluster.md, "Frames"):
  *
  * on the shared channel, every node:
@@ -22,6 +23,10 @@
  *                                                     tables were taken over)
  *   shared KIND               {"key": value, ...}    the kind's shared values
  *                                                     after a record (cluster_shared.c)
+ *   leave                                             this node left (SIGTERM):
+ *                                                     take its live tables now
+ *   beat                                              this node lives (every
+ *                                                     claim period)
  * to one node:
  *   req   PLAYER NO ADMIN     name LF client frame    a forwarded request
  *   upd   PLAYER              message                 for the player's connection
@@ -76,6 +81,36 @@ int cl_publish(cluster *c, const char *to, const char *type, const char *const *
 			   NULL);
 }
 
+/* ---- dispatch ---------------------------------------------------------- */
+
+/* Every frame passes here before its handler: what a node declared gone
+ * still sends (a hung node woken before it learns it was fenced) is
+ * dropped, and so are our own frames, which the shared channel brings
+ * back, for a handler of what the other nodes do. */
+static void dispatch(bus *b, const bus_frame *f, void *ud)
+{
+	(void)b;
+	const cl_route *r = ud;
+	cluster *c = r->c;
+	bool self = cl_is_self(c, f);
+	if (cl_is_gone(c, f->from) || (r->others_only && self))
+		return;
+	if (!self)
+		cl_heard(c, f->from);
+	r->fn(c, f);
+}
+
+void cl_routes(cluster *c, const cl_route_def *defs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (c->n_routes == CL_MAX_ROUTES)
+			abort(); /* a programming error: raise CL_MAX_ROUTES */
+		cl_route *r = &c->routes[c->n_routes++];
+		*r = (cl_route){c, defs[i].fn, defs[i].others_only};
+		bus_on(c->b, defs[i].type, dispatch, r);
+	}
+}
+
 /* ---- sessions ---------------------------------------------------------- */
 
 sess_cl *cl_of(session *s)
@@ -121,15 +156,8 @@ session *cl_stub_for(cluster *c, player *p, const char *node)
 /* The player's stand-in goes: it is away from this node's tables. */
 void cl_stub_drop(cluster *c, player *p)
 {
-	session *s = p->sess;
-	if (!cl_is_stub(s))
+	if (!cluster_drop_stub(p->sess))
 		return;
-	p->sess = NULL;
-	passcheck_detach(s); /* a password hash in flight answers nobody */
-	free(s->cl);
-	cJSON_Delete(s->req_id);
-	free(s->req_ctx);
-	free(s);
 	tables_player_connected(c->a, p, false);
 	player_release(c->a, p);
 }
@@ -246,10 +274,23 @@ static void on_forward_sent(bus *b, long long receivers, void *ud)
 	free(f);
 }
 
+/* A table request while this node hands its tables over: they are moving
+ * and no longer run here (internal: try again, at their new node). */
+static bool refused_leaving(cluster *c, session *s, const proto_msg *m)
+{
+	if (!c->leaving || !names_a_table(m->type))
+		return false;
+	app_error(s, m->id, PROTO_E_INTERNAL, NULL,
+		  "the table is moving to another node; try again");
+	return true;
+}
+
 bool cluster_forward(session *s, const proto_msg *m, const char *text, size_t len)
 {
 	app *a = s->app;
 	cluster *c = a->cluster;
+	if (c && s->state == SESSION_READY && refused_leaving(c, s, m))
+		return true;
 	if (!c || s->state != SESSION_READY || !s->pl || !names_a_table(m->type) ||
 	    m->u.table.table == PROTO_ABSENT || app_table_find(a, (uint64_t)m->u.table.table))
 		return false;
@@ -298,12 +339,8 @@ bool cluster_forward(session *s, const proto_msg *m, const char *text, size_t le
 }
 
 /* upd: a message from an owner for one of our players. */
-static void on_upd(bus *b, const bus_frame *f, void *ud)
+static void on_upd(cluster *c, const bus_frame *f)
 {
-	(void)b;
-	cluster *c = ud;
-	if (cl_is_gone(c, f->from))
-		return;
 	uint64_t pid;
 	if (!cl_word_u64(f, 0, &pid))
 		return;
@@ -316,12 +353,8 @@ static void on_upd(bus *b, const bus_frame *f, void *ud)
 }
 
 /* done: the owner has answered the request; what it sent came first. */
-static void on_done(bus *b, const bus_frame *f, void *ud)
+static void on_done(cluster *c, const bus_frame *f)
 {
-	(void)b;
-	cluster *c = ud;
-	if (cl_is_gone(c, f->from))
-		return;
 	uint64_t pid, no;
 	if (!cl_word_u64(f, 0, &pid) || !cl_word_u64(f, 1, &no))
 		return;
@@ -368,12 +401,8 @@ void cluster_request_done(session *s)
 		send_done(s->app->cluster, s);
 }
 
-static void on_req(bus *b, const bus_frame *f, void *ud)
+static void on_req(cluster *c, const bus_frame *f)
 {
-	(void)b;
-	cluster *c = ud;
-	if (cl_is_gone(c, f->from))
-		return;
 	app *a = c->a;
 	uint64_t pid, no, admin;
 	const char *nl = memchr(f->payload, '\n', f->len);
@@ -402,7 +431,7 @@ static void on_req(bus *b, const bus_frame *f, void *ud)
 	proto_error err;
 	if (proto_decode(text, len, &m, &err) != PROTO_OK)
 		app_send(s, proto_error_from(m.id, &err));
-	else
+	else if (!refused_leaving(c, s, &m))
 		app_dispatch(s, &m);
 	proto_msg_free(&m);
 	if (p->sess == s && !s->busy)
@@ -410,15 +439,11 @@ static void on_req(bus *b, const bus_frame *f, void *ud)
 }
 
 /* hello: the player is connected on node `from` now. */
-static void on_hello(bus *b, const bus_frame *f, void *ud)
+static void on_hello(cluster *c, const bus_frame *f)
 {
-	(void)b;
-	cluster *c = ud;
-	if (cl_is_gone(c, f->from))
-		return;
 	app *a = c->a;
 	uint64_t pid;
-	if (cl_is_self(c, f) || !cl_word_u64(f, 0, &pid))
+	if (!cl_word_u64(f, 0, &pid))
 		return;
 	player *p = player_find(a, (int64_t)pid);
 	if (!p)
@@ -445,14 +470,10 @@ static void on_hello(bus *b, const bus_frame *f, void *ud)
 }
 
 /* conn PLAYER 0: its session on `from` ended. */
-static void on_conn(bus *b, const bus_frame *f, void *ud)
+static void on_conn(cluster *c, const bus_frame *f)
 {
-	(void)b;
-	cluster *c = ud;
-	if (cl_is_gone(c, f->from))
-		return;
 	uint64_t pid;
-	if (cl_is_self(c, f) || !cl_word_u64(f, 0, &pid))
+	if (!cl_word_u64(f, 0, &pid))
 		return;
 	player *p = player_find(c->a, (int64_t)pid);
 	if (p && cl_is_stub(p->sess) && !strcmp(((sess_cl *)p->sess->cl)->gateway, f->from))
@@ -461,11 +482,11 @@ static void on_conn(bus *b, const bus_frame *f, void *ud)
 
 void cl_forward_register(cluster *c)
 {
-	bus_on(c->b, "upd", on_upd, c);
-	bus_on(c->b, "done", on_done, c);
-	bus_on(c->b, "req", on_req, c);
-	bus_on(c->b, "hello", on_hello, c);
-	bus_on(c->b, "conn", on_conn, c);
+	static const cl_route_def routes[] = {
+		{"upd", on_upd, false},	   {"done", on_done, false}, {"req", on_req, false},
+		{"hello", on_hello, true}, {"conn", on_conn, true},
+	};
+	cl_routes(c, routes, ARRAY_LEN(routes));
 }
 
 /* ---- life -------------------------------------------------------------- */
@@ -507,32 +528,6 @@ cluster *cluster_open(app *a, int64_t node_id, char *err, size_t errlen)
 	cl_takeover_start(c);
 	log_info("cluster", "node %s, Redis %s", c->node, a->cfg->redis);
 	return c;
-}
-
-void cluster_drain(app *a)
-{
-	cluster *c = a->cluster;
-	if (!c)
-		return;
-	char lid[24], tid[24], pid[24];
-	size_t it = 0;
-	app_table *at;
-	while ((at = idmap_next(&a->tables, &it, NULL))) {
-		if (!at->lobby)
-			continue;
-		cl_num(lid, sizeof lid, at->lobby);
-		cl_num(tid, sizeof tid, at->id);
-		const char *w[] = {lid, tid};
-		cl_publish(c, NULL, "tbl-", w, 2, NULL, 0);
-	}
-	for (size_t i = 0; i < a->n_lobbies; i++)
-		for (size_t j = 0; j < a->lobbies[i]->n_members; j++) {
-			player *p = a->lobbies[i]->members[j];
-			cl_num(lid, sizeof lid, a->lobbies[i]->id);
-			cl_num(pid, sizeof pid, (uint64_t)p->id);
-			const char *w[] = {lid, pid, "0"};
-			cl_publish(c, NULL, "pres", w, 3, p->name, strlen(p->name));
-		}
 }
 
 void cluster_close(cluster *c)

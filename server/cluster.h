@@ -40,6 +40,14 @@
  * LAIR_TAKEOVER_GRACE_MS in the environment overrides the grace (tests). */
 #define CLUSTER_CLAIM_PERIOD_MS 500
 #define CLUSTER_TAKEOVER_GRACE_MS 2000
+/* A node not heard on the bus this long (it sends a beat every claim
+ * period), while this node's bus is up, is taken for dead: its members and
+ * waiting tables leave the directory here. As long as the lease. */
+#define CLUSTER_SILENT_MS 5000
+/* SIGTERM: how long a stopping node waits for the others to take its live
+ * tables before it closes its connections (well inside systemd's
+ * TimeoutStopSec). */
+#define CLUSTER_HANDOVER_MS 3000
 
 /* A member of a lobby connected to another node. */
 struct remote_member {
@@ -53,8 +61,16 @@ struct remote_member {
  * bad setting. Table and lobby ids made here are (node_id << 32) + n from
  * then on, unique in the cluster. */
 cluster *cluster_open(app *a, int64_t node_id, char *err, size_t errlen);
-/* Shutdown: tells the others that this node's tables and members go. */
+/* Shutdown, first step: this node stops taking tables over and refuses
+ * table requests (internal: they move); the others are told that its
+ * members and waiting tables go. Its live tables stay listed: they are
+ * handed over (cluster_handover). */
 void cluster_drain(app *a);
+/* Shutdown, once the tables have stopped (their writes queued): the node
+ * leaves in the store, after those writes, and says so on the bus, so
+ * that the others take its live tables at once; done(ud) is called when
+ * every one of them is taken, or after CLUSTER_HANDOVER_MS. */
+void cluster_handover(app *a, void (*done)(void *ud), void *ud);
 /* Closes the bus (its memory goes with the loop). NULL: no-op. */
 void cluster_close(cluster *c);
 bool cluster_up(const cluster *c);

@@ -34,23 +34,46 @@ static void remote_member_del(lobby *l, int64_t id)
 		}
 }
 
-static void presence_msg(lobby *l, const char *name, bool joined)
+/* An update for the members of lobby l here: {type, lobby} and what the
+ * caller adds, sent (tell_lobby) and freed. */
+static cJSON *lobby_update(const char *type, const lobby *l)
 {
-	cJSON *u = proto_new("presence", NULL);
+	cJSON *u = proto_new(type, NULL);
 	cJSON_AddNumberToObject(u, "lobby", (double)l->id);
-	cJSON_AddStringToObject(u, "player", name);
-	cJSON_AddBoolToObject(u, "joined", joined);
+	return u;
+}
+
+static void tell_lobby(lobby *l, cJSON *u)
+{
 	lobby_broadcast(l, u);
 	cJSON_Delete(u);
 }
 
-static void table_removed_msg(lobby *l, uint64_t table_id)
+static void presence_msg(lobby *l, const char *name, bool joined)
 {
-	cJSON *u = proto_new("table_removed", NULL);
-	cJSON_AddNumberToObject(u, "lobby", (double)l->id);
-	cJSON_AddNumberToObject(u, "table", (double)table_id);
-	lobby_broadcast(l, u);
-	cJSON_Delete(u);
+	cJSON *u = lobby_update("presence", l);
+	cJSON_AddStringToObject(u, "player", name);
+	cJSON_AddBoolToObject(u, "joined", joined);
+	tell_lobby(l, u);
+}
+
+/* Another node's table leaves the directory; with tell, its lobby's
+ * members here are told (table_removed). */
+static void rtable_drop(cluster *c, uint64_t tid, bool tell)
+{
+	rtable *rt = idmap_del(&c->tables, tid);
+	if (!rt)
+		return;
+	lobby *l = lobby_find(c->a, rt->lobby);
+	if (l) {
+		lobby_table_id_remove(l, tid);
+		if (tell) {
+			cJSON *u = lobby_update("table_removed", l);
+			cJSON_AddNumberToObject(u, "table", (double)tid);
+			tell_lobby(l, u);
+		}
+	}
+	cl_rtable_free(rt);
 }
 
 /* A member of l from f's node already listed there: no longer stale (its
@@ -69,14 +92,10 @@ static bool still_listed(lobby *l, int64_t id, const bus_frame *f)
 	return false;
 }
 
-static void on_pres(bus *b, const bus_frame *f, void *ud)
+static void on_pres(cluster *c, const bus_frame *f)
 {
-	(void)b;
-	cluster *c = ud;
-	if (cl_is_gone(c, f->from))
-		return;
 	uint64_t lid, pid, joined;
-	if (cl_is_self(c, f) || !cl_word_u64(f, 0, &lid) || !cl_word_u64(f, 1, &pid) ||
+	if (!cl_word_u64(f, 0, &lid) || !cl_word_u64(f, 1, &pid) ||
 	    !cl_word_u64(f, 2, &joined) || f->len >= APP_NAME_MAX)
 		return;
 	lobby *l = lobby_find(c->a, lid);
@@ -105,14 +124,10 @@ static void on_pres(bus *b, const bus_frame *f, void *ud)
 	presence_msg(l, name, joined == 1);
 }
 
-static void on_tbl(bus *b, const bus_frame *f, void *ud)
+static void on_tbl(cluster *c, const bus_frame *f)
 {
-	(void)b;
-	cluster *c = ud;
-	if (cl_is_gone(c, f->from))
-		return;
 	uint64_t lid, tid;
-	if (cl_is_self(c, f) || !cl_word_u64(f, 0, &lid) || !cl_word_u64(f, 1, &tid))
+	if (!cl_word_u64(f, 0, &lid) || !cl_word_u64(f, 1, &tid))
 		return;
 	lobby *l = lobby_find(c->a, lid);
 	cJSON *sum = cJSON_ParseWithLength(f->payload, f->len);
@@ -131,40 +146,23 @@ static void on_tbl(bus *b, const bus_frame *f, void *ud)
 	strlcpy_safe(rt->node, f->from, sizeof rt->node);
 	free(rt->summary);
 	rt->summary = xstrdup(cJSON_IsObject(sum) ? f->payload : "{}");
-	cJSON *u = proto_new("table_update", NULL);
-	cJSON_AddNumberToObject(u, "lobby", (double)lid);
+	cJSON *u = lobby_update("table_update", l);
 	cJSON_AddItemToObject(u, "table", sum);
-	lobby_broadcast(l, u);
-	cJSON_Delete(u);
+	tell_lobby(l, u);
 }
 
-static void on_tbl_gone(bus *b, const bus_frame *f, void *ud)
+static void on_tbl_gone(cluster *c, const bus_frame *f)
 {
-	(void)b;
-	cluster *c = ud;
-	if (cl_is_gone(c, f->from))
-		return;
 	uint64_t lid, tid;
-	if (cl_is_self(c, f) || !cl_word_u64(f, 0, &lid) || !cl_word_u64(f, 1, &tid))
-		return;
-	rtable *rt = idmap_get(&c->tables, tid);
-	if (!rt)
-		return;
-	idmap_del(&c->tables, tid);
-	cl_rtable_free(rt);
-	lobby *l = lobby_find(c->a, lid);
-	if (!l)
-		return;
-	lobby_table_id_remove(l, tid);
-	table_removed_msg(l, tid);
+	rtable *rt;
+	if (!cl_word_u64(f, 0, &lid) || !cl_word_u64(f, 1, &tid) ||
+	    !(rt = idmap_get(&c->tables, tid)) || strcmp(rt->node, f->from))
+		return; /* (a table another node has taken over since stays) */
+	rtable_drop(c, tid, true);
 }
 
-static void on_chat(bus *b, const bus_frame *f, void *ud)
+static void on_chat(cluster *c, const bus_frame *f)
 {
-	(void)b;
-	cluster *c = ud;
-	if (cl_is_gone(c, f->from))
-		return;
 	uint64_t lid;
 	if (!cl_word_u64(f, 0, &lid))
 		return;
@@ -178,14 +176,10 @@ static void on_chat(bus *b, const bus_frame *f, void *ud)
 	cJSON_Delete(o);
 }
 
-static void on_lobby_new(bus *b, const bus_frame *f, void *ud)
+static void on_lobby_new(cluster *c, const bus_frame *f)
 {
-	(void)b;
-	cluster *c = ud;
-	if (cl_is_gone(c, f->from))
-		return;
 	uint64_t lid;
-	if (cl_is_self(c, f) || !cl_word_u64(f, 0, &lid) || f->len == 0 || f->len >= LOBBY_NAME_MAX ||
+	if (!cl_word_u64(f, 0, &lid) || f->len == 0 || f->len >= LOBBY_NAME_MAX ||
 	    lobby_find(c->a, lid))
 		return;
 	char name[LOBBY_NAME_MAX];
@@ -194,25 +188,35 @@ static void on_lobby_new(bus *b, const bus_frame *f, void *ud)
 	lobby_new_with_id(c->a, lid, name);
 }
 
-static void on_lobby_gone(bus *b, const bus_frame *f, void *ud)
+static void on_lobby_gone(cluster *c, const bus_frame *f)
 {
-	(void)b;
-	cluster *c = ud;
-	if (cl_is_gone(c, f->from))
-		return;
 	uint64_t lid;
-	if (cl_is_self(c, f) || !cl_word_u64(f, 0, &lid) || lid == 1)
+	if (!cl_word_u64(f, 0, &lid) || lid == 1)
 		return;
 	lobby *l = lobby_find(c->a, lid);
 	if (l)
 		lobby_close(c->a, l);
 }
 
+/* Our table's summary (tbl), to node `to` (NULL: everyone). */
+static void publish_table(cluster *c, const char *to, uint64_t lobby_id, const app_table *at)
+{
+	char lid[24], tid[24];
+	cl_num(lid, sizeof lid, lobby_id);
+	cl_num(tid, sizeof tid, at->id);
+	cJSON *sum = table_summary_json(at->t);
+	char *text = cJSON_PrintUnformatted(sum);
+	const char *w[] = {lid, tid};
+	cl_publish(c, to, "tbl", w, 2, text, strlen(text));
+	free(text);
+	cJSON_Delete(sum);
+}
+
 /* Our entries, to node `to` (NULL: everyone). */
 void cl_announce(cluster *c, const char *to)
 {
 	app *a = c->a;
-	char lid[24], tid[24], pid[24];
+	char lid[24], pid[24];
 	for (size_t i = 0; i < a->n_lobbies; i++) {
 		lobby *l = a->lobbies[i];
 		cl_num(lid, sizeof lid, l->id);
@@ -231,14 +235,7 @@ void cl_announce(cluster *c, const char *to)
 	while ((at = idmap_next(&a->tables, &it, NULL))) {
 		if (!at->lobby)
 			continue;
-		cl_num(lid, sizeof lid, at->lobby);
-		cl_num(tid, sizeof tid, at->id);
-		cJSON *sum = table_summary_json(at->t);
-		char *text = cJSON_PrintUnformatted(sum);
-		const char *w[] = {lid, tid};
-		cl_publish(c, to, "tbl", w, 2, text, strlen(text));
-		free(text);
-		cJSON_Delete(sum);
+		publish_table(c, to, at->lobby, at);
 	}
 }
 
@@ -290,15 +287,8 @@ static void drop_entries(cluster *c, const char *node, bool stale_only, bool tel
 			gone = xrealloc(gone, (n + 1) * sizeof *gone);
 			gone[n++] = tid;
 		}
-	for (size_t i = 0; i < n; i++) {
-		rt = idmap_del(&c->tables, gone[i]);
-		lobby *l = lobby_find(a, rt->lobby);
-		if (l)
-			lobby_table_id_remove(l, gone[i]);
-		if (l && tell)
-			table_removed_msg(l, gone[i]);
-		cl_rtable_free(rt);
-	}
+	for (size_t i = 0; i < n; i++)
+		rtable_drop(c, gone[i], tell);
 	free(gone);
 	for (size_t i = 0; i < a->n_lobbies; i++) {
 		lobby *l = a->lobbies[i];
@@ -315,23 +305,18 @@ static void drop_entries(cluster *c, const char *node, bool stale_only, bool tel
 	}
 }
 
-/* What we knew of node `node` goes, silently (it died: its tables are
- * taken over and announced by their new node). */
-void cl_forget_node(cluster *c, const char *node) { drop_entries(c, node, false, false); }
+/* Node `node` is dead (declared gone, or silent too long): what we knew
+ * of it goes, and the members here are told; its live tables come back
+ * from their new node. */
+void cl_forget_node(cluster *c, const char *node) { drop_entries(c, node, false, true); }
 
 /* Node `node` has told all it has (synced): its entries still stale went
  * while nobody could hear it; the members here are told, as if they had
  * heard it happen. */
 static void sweep_stale(cluster *c, const char *node) { drop_entries(c, node, true, true); }
 
-static void on_sync(bus *b, const bus_frame *f, void *ud)
+static void on_sync(cluster *c, const bus_frame *f)
 {
-	(void)b;
-	cluster *c = ud;
-	if (cl_is_gone(c, f->from))
-		return;
-	if (cl_is_self(c, f))
-		return;
 	mark_stale(c, f->from);
 	cl_announce(c, f->from);
 	say_hellos(c, f->from);
@@ -339,13 +324,18 @@ static void on_sync(bus *b, const bus_frame *f, void *ud)
 }
 
 /* synced: node `from` has told us all its entries (after a sync). */
-static void on_synced(bus *b, const bus_frame *f, void *ud)
+static void on_synced(cluster *c, const bus_frame *f)
 {
-	(void)b;
-	cluster *c = ud;
-	if (cl_is_gone(c, f->from) || cl_is_self(c, f))
-		return;
 	sweep_stale(c, f->from);
+}
+
+void cl_resync(cluster *c, const char *node)
+{
+	mark_stale(c, node);
+	cl_publish(c, node, "sync", NULL, 0, NULL, 0);
+	cl_announce(c, node);
+	say_hellos(c, node);
+	cl_publish(c, node, "synced", NULL, 0, NULL, 0);
 }
 
 void cl_on_state(bus *b, bool up, void *ud)
@@ -355,11 +345,8 @@ void cl_on_state(bus *b, bool up, void *ud)
 	log_info("cluster", "bus %s", up ? "up" : "down");
 	if (!up)
 		return;
-	mark_stale(c, NULL);
-	cl_publish(c, NULL, "sync", NULL, 0, NULL, 0);
-	cl_announce(c, NULL);
-	say_hellos(c, NULL);
-	cl_publish(c, NULL, "synced", NULL, 0, NULL, 0);
+	cl_heard_reset(c);
+	cl_resync(c, NULL);
 	cl_shared_resync(c);
 }
 
@@ -379,18 +366,8 @@ void cluster_presence(app *a, const lobby *l, const player *p, bool joined)
 
 void cluster_table_changed(app *a, const lobby *l, const app_table *at)
 {
-	cluster *c = a->cluster;
-	if (!c)
-		return;
-	char lid[24], tid[24];
-	cl_num(lid, sizeof lid, l->id);
-	cl_num(tid, sizeof tid, at->id);
-	cJSON *sum = table_summary_json(at->t);
-	char *text = cJSON_PrintUnformatted(sum);
-	const char *w[] = {lid, tid};
-	cl_publish(c, NULL, "tbl", w, 2, text, strlen(text));
-	free(text);
-	cJSON_Delete(sum);
+	if (a->cluster)
+		publish_table(a->cluster, NULL, l->id, at);
 }
 
 void cluster_table_removed(app *a, uint64_t lobby_id, uint64_t table_id)
@@ -452,12 +429,11 @@ cJSON *cluster_table_summary(app *a, uint64_t table_id)
 
 void cl_dir_register(cluster *c)
 {
-	bus_on(c->b, "pres", on_pres, c);
-	bus_on(c->b, "tbl", on_tbl, c);
-	bus_on(c->b, "tbl-", on_tbl_gone, c);
-	bus_on(c->b, "chat", on_chat, c);
-	bus_on(c->b, "lobby+", on_lobby_new, c);
-	bus_on(c->b, "lobby-", on_lobby_gone, c);
-	bus_on(c->b, "sync", on_sync, c);
-	bus_on(c->b, "synced", on_synced, c);
+	static const cl_route_def routes[] = {
+		{"pres", on_pres, true},	    {"tbl", on_tbl, true},
+		{"tbl-", on_tbl_gone, true},	    {"chat", on_chat, false},
+		{"lobby+", on_lobby_new, true},	    {"lobby-", on_lobby_gone, true},
+		{"sync", on_sync, true},	    {"synced", on_synced, true},
+	};
+	cl_routes(c, routes, ARRAY_LEN(routes));
 }

@@ -35,9 +35,25 @@ typedef struct sess_cl {
 	session *s;
 } sess_cl;
 
+/* A frame's handler (cl_on): c is the cluster. */
+typedef void cl_frame_fn(cluster *c, const bus_frame *f);
+
+/* One frame type's route: the handler, and whether it acts on other
+ * nodes' frames only (our own, which the shared channel brings back too,
+ * skipped). */
+typedef struct cl_route {
+	cluster *c;
+	cl_frame_fn *fn;
+	bool others_only;
+} cl_route;
+
+#define CL_MAX_ROUTES 24
+
 struct cluster {
 	app *a;
 	bus *b;
+	cl_route routes[CL_MAX_ROUTES];
+	int n_routes;
 	int64_t node_id;
 	char node[BUS_MAX_NODE + 1];
 	uint64_t next_id;
@@ -55,11 +71,38 @@ struct cluster {
 	char (*gone)[BUS_MAX_NODE + 1];
 	size_t n_gone;
 	cl_gather *gathers; /* admin requests waiting for nodes' answers */
+	bool claim_again; /* a node left: claim as soon as the pass in flight ends */
+	/* When each other node was last heard (any frame: each beats every
+	 * claim period); silent for CLUSTER_SILENT_MS while our bus is up, it
+	 * is taken for dead: what we list of it goes. */
+	struct heard {
+		char node[BUS_MAX_NODE + 1];
+		uint64_t at_ms;
+		bool silent;
+	} *heard;
+	size_t n_heard;
+	/* The hand-over (SIGTERM): our live tables not taken yet, until done
+	 * is called (all taken, or CLUSTER_HANDOVER_MS passed). */
+	bool leaving;
+	uint64_t *handing;
+	size_t n_handing;
+	store_req *leave_req;
+	uv_timer_t *handover_timer;
+	void (*handover_done)(void *ud);
+	void *handover_ud;
 };
 
 /* cluster.c: helpers of every file */
 bool cl_is_self(const cluster *c, const bus_frame *f);
 bool cl_is_gone(const cluster *c, const char *node);
+/* Routes each frame type to its handler (the dispatch drops first what a
+ * gone node sends, and with others_only our own frames). */
+typedef struct cl_route_def {
+	const char *type;
+	cl_frame_fn *fn;
+	bool others_only;
+} cl_route_def;
+void cl_routes(cluster *c, const cl_route_def *defs, size_t n);
 /* Header word i as a number (false: missing, not a number). */
 bool cl_word_u64(const bus_frame *f, int i, uint64_t *out);
 void cl_num(char *out, size_t len, uint64_t v);
@@ -79,8 +122,13 @@ void cl_forward_register(cluster *c);
 
 /* cluster_dir.c */
 void cl_rtable_free(rtable *rt);
-/* What we knew of node `node` goes, silently (it died). */
+/* Node `node` is dead: what we knew of it goes, and the members here are
+ * told (presence left, table_removed). */
 void cl_forget_node(cluster *c, const char *node);
+/* A resynchronisation with node `node` (NULL: every node): what we know of
+ * it is stale until told again, it is asked for its entries and given
+ * ours, our players there say hello again; `synced` ends it. */
+void cl_resync(cluster *c, const char *node);
 /* Our entries, to node `to` (NULL: everyone). */
 void cl_announce(cluster *c, const char *to);
 /* The bus came up (resynchronise) or went down. */
@@ -100,5 +148,10 @@ void cl_takeover_register(cluster *c);
 /* The takeover pass every CLUSTER_CLAIM_PERIOD_MS; stopped at close. */
 void cl_takeover_start(cluster *c);
 void cl_takeover_stop(cluster *c);
+/* A frame came from `node` (not us): it lives (a silent one is back: it
+ * is asked for its entries again, and given ours). */
+void cl_heard(cluster *c, const char *node);
+/* Our bus came up: every node is heard afresh from now on. */
+void cl_heard_reset(cluster *c);
 
 #endif

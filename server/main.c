@@ -3,8 +3,10 @@
  * the app and the network layer, and the shutdown order that libwebsockets
  * on a foreign (libuv) loop needs:
  *
- *   SIGINT/SIGTERM → draining (/healthz 503) → app_drain (the app tells its
- *   clients and stops its timers) → our signal handles closed → after
+ *   SIGINT/SIGTERM → draining (/healthz 503, new connections refused) →
+ *   in cluster mode app_handover (the tables stop; the node leaves in the
+ *   store and the others take its live tables; at most a few seconds) →
+ *   app_drain (the app tells its clients and stops its timers) → after
  *   drain_delay_ms (default 0; lets a load balancer see the 503) net_shutdown
  *   (every client gets 1001 "server shutting down"; waits until none is
  *   left; first lws_context_destroy) → store_shutdown (queued writes finish,
@@ -126,6 +128,14 @@ static void on_drain_delay(uv_timer_t *t)
 	net_shutdown(L->net, on_net_done, L);
 }
 
+/* The clients are told, then closed after drain_delay_ms. */
+static void drain(void *ud)
+{
+	struct laird *L = ud;
+	app_drain(L->app);
+	uv_timer_start(&L->drain_timer, on_drain_delay, (uint64_t)L->cfg.drain_delay_ms, 0);
+}
+
 static void on_signal(uv_signal_t *s, int signum)
 {
 	struct laird *L = s->data;
@@ -135,11 +145,12 @@ static void on_signal(uv_signal_t *s, int signum)
 	log_info("laird", "%s: shutting down", signum == SIGINT ? "SIGINT" : "SIGTERM");
 	notify("STOPPING=1\nSTATUS=draining");
 	net_set_draining(L->net);
-	app_drain(L->app);
 	/* Closing them restores the default action: a second signal kills. */
 	uv_close((uv_handle_t *)&L->sigint, NULL);
 	uv_close((uv_handle_t *)&L->sigterm, NULL);
-	uv_timer_start(&L->drain_timer, on_drain_delay, (uint64_t)L->cfg.drain_delay_ms, 0);
+	/* A cluster node's players reconnect once their tables run elsewhere. */
+	if (!app_handover(L->app, drain, L))
+		drain(L);
 }
 
 /* ---- start-up helpers --------------------------------------------------- */

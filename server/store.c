@@ -314,6 +314,7 @@ static void deliver(store_req *r)
 	case OP_LIVE_END:
 	case OP_LIVE_QUARANTINE:
 	case OP_QUARANTINED_DROP:
+	case OP_NODE_LEAVE:
 		if (r->cb.done)
 			r->cb.done(r->ud, err);
 		break;
@@ -470,6 +471,7 @@ store *store_open(uv_loop_t *loop, const char *path, char *err, size_t errlen)
 	store *st = xcalloc(1, sizeof *st);
 	st->loop = loop;
 	atomic_init(&st->fenced, false);
+	atomic_init(&st->leaving, false);
 	if (store_pg_url(path) ? store_pg_open(st, path, err, errlen) != 0
 			       : store_db_open(st, path, err, errlen) != 0) {
 		db_close(st);
@@ -913,5 +915,12 @@ store_req *store_live_claim(store *st, int grace_ms, store_live_cb cb, void *ud)
 	if (grace_ms < 0)
 		req_bad(r);
 	r->in.limit = grace_ms;
+	return submit(r);
+}
+
+store_req *store_node_leave(store *st, store_done_cb cb, void *ud)
+{
+	store_req *r = req_new(st, OP_NODE_LEAVE, ud);
+	r->cb.done = cb;
 	return submit(r);
 }

@@ -405,6 +405,14 @@ typedef void (*store_live_cb)(void *ud, int err, const store_live_table *tables,
  * there is no other node: always none. */
 store_req *store_live_claim(store *st, int grace_ms, store_live_cb cb, void *ud);
 
+/* A clean stop that hands this node's live tables over: marks the node
+ * gone at once, so that the others' next takeover pass takes its live
+ * tables without a grace. The writes queued before it commit first; any
+ * after it are refused (STORE_ERR_FENCED, store_fenced() true, but
+ * nothing is logged as an error: it left). On SQLite there is no other
+ * node: nothing to do. */
+store_req *store_node_leave(store *st, store_done_cb cb, void *ud);
+
 /* ---- tables kept aside (quarantined) ----------------------------------- */
 
 /* A live table whose stored game cannot be rebuilt exactly is kept aside

@@ -108,6 +108,7 @@ enum store_op {
 	OP_QUARANTINED_DROP,
 	OP_PLAYERS_PRUNE,
 	OP_LIVE_CLAIM,
+	OP_NODE_LEAVE,
 };
 
 struct store_req {
@@ -201,6 +202,7 @@ struct store {
 	/* The store thread's after start-up (store_open's before). */
 	struct store_pg *pg; /* PostgreSQL (store_pg.c); NULL: SQLite, db */
 	atomic_bool fenced;  /* PostgreSQL: this node was declared gone */
+	atomic_bool leaving; /* ... by itself (store_node_leave) */
 	sqlite3 *db;
 	sqlite3_stmt *stmt[S__COUNT];
 	int version;
@@ -322,7 +324,8 @@ void store_aside_set(store *st, int64_t id, bool on);
 	X(OP_QUARANTINED, quarantined, true)                                               \
 	X(OP_QUARANTINED_DROP, quarantined_drop, false)                                    \
 	X(OP_PLAYERS_PRUNE, players_prune, false)                                          \
-	X(OP_LIVE_CLAIM, live_claim, false)
+	X(OP_LIVE_CLAIM, live_claim, false)                                                \
+	X(OP_NODE_LEAVE, node_leave, false)
 
 /* The SQLite functions of the list, each returning the request's err and
  * filling its out; run by store_db_run_batch. */

@@ -835,7 +835,7 @@ static int node_alive(store *st, bool share)
 
 static void fence(store *st)
 {
-	if (!atomic_exchange(&st->fenced, true))
+	if (!atomic_exchange(&st->fenced, true) && !atomic_load(&st->leaving))
 		log_error("store", "node %" PRId64 " was declared gone by another node: "
 			  "its writes are refused from now on", st->pg->node);
 }
@@ -1068,6 +1068,28 @@ static int op_live_claim(store *st, store_req *r)
 	return err;
 }
 
+/* A clean stop hands the live tables over: the node is gone from this
+ * transaction's commit on (the writes of its batch before it commit with
+ * it; the renewal that finds the row gone fences the node quietly). */
+static int node_leave(store *st)
+{
+	atomic_store(&st->leaving, true);
+	pgp p = {0};
+	p_i64(&p, st->pg->node);
+	return pg_exec(st, "UPDATE nodes SET gone_at = now() WHERE id = $1 AND gone_at IS NULL",
+		       &p, NULL, "leaving");
+}
+
+static int op_node_leave(store *st, store_req *r)
+{
+	(void)r;
+	int err = node_leave(st);
+	if (!err)
+		log_info("store", "node %" PRId64 " leaves: its live tables are the others' to take",
+			 st->pg->node);
+	return err;
+}
+
 /* ---- migrations -------------------------------------------------------- */
 
 /* The schema version: 0 before the first migration, -1 on error. */
@@ -1197,12 +1219,8 @@ void store_pg_close(store *st)
 	/* A clean stop leaves at once: its live tables are anyone's to take
 	 * now (a restart, or another node), without waiting for the lock. */
 	if (st->pg->node > 0 && !atomic_load(&st->fenced) && st->pg->conn &&
-	    PQstatus(st->pg->conn) == CONNECTION_OK) {
-		pgp p = {0};
-		p_i64(&p, st->pg->node);
-		pg_exec(st, "UPDATE nodes SET gone_at = now() WHERE id = $1 AND gone_at IS NULL", &p,
-			NULL, "leaving");
-	}
+	    PQstatus(st->pg->conn) == CONNECTION_OK)
+		node_leave(st);
 	if (st->pg->conn)
 		PQfinish(st->pg->conn); /* frees the node's lock */
 	free(st->pg->url);

@@ -553,6 +553,14 @@ int store_op_live_claim(store *st, store_req *r)
 	return STORE_OK;
 }
 
+/* One process: no cluster to leave. */
+int store_op_node_leave(store *st, store_req *r)
+{
+	(void)st;
+	(void)r;
+	return STORE_OK;
+}
+
 int store_op_player_by_name(store *st, store_req *r)
 {
 	return store_read_player_by_name(st, r, r->in.name);

@@ -244,6 +244,38 @@ static size_t claim(env *e, store *st, int grace_ms, claimed *c)
 	return c->n;
 }
 
+/* ---- leaving (SIGTERM) -------------------------------------------------- */
+
+/* A node that leaves (store_node_leave, a clean stop handing its tables
+ * over): the writes queued before the leave commit; the others' next pass
+ * takes its live tables at once, whatever the grace; it writes nothing
+ * more. */
+TEST(store_pg_a_leaving_node_hands_its_tables_over_at_once)
+{
+	env e;
+	REQUIRE(env_open(&e));
+	store *b = open_second(&e); /* running already: a start would adopt them */
+	REQUIRE(b);
+	REQUIRE(live_start(&e, 5, 9) == STORE_OK);
+	CHECK_EQ(decide(&e, 5, 1, "[1]"), STORE_OK);
+	res d = {0}, left = {0};
+	store_live_decision(e.st, 5, 2, "[2]", 0, cb_done, &d);
+	store_node_leave(e.st, cb_done, &left);
+	WAIT(&e, &d);
+	WAIT(&e, &left);
+	CHECK_EQ(d.err, STORE_OK);
+	CHECK_EQ(left.err, STORE_OK);
+	claimed c;
+	CHECK_EQ(claim(&e, b, 600000, &c), 1);
+	CHECK_EQ(c.ids[0], 5);
+	CHECK_EQ(c.n_decisions[0], 2);
+	CHECK_EQ(decide(&e, 5, 3, "[3]"), STORE_ERR_FENCED);
+	CHECK(store_fenced(e.st));
+	CHECK_EQ(db_int(e.path, "SELECT count(*) FROM live_decisions WHERE table_id = 5"), 2);
+	close_second(&e, b);
+	env_close(&e);
+}
+
 /* ---- kill -9 ----------------------------------------------------------- */
 
 /* The node's advisory lock is free: its process (or connection) is gone. */
