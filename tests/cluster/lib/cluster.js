@@ -101,10 +101,23 @@ async function runPostgres(dir, pgdir, port, env, ids) {
 	pg.restart = async (downMs) => {
 		await kill(pg, 'SIGQUIT');
 		await new Promise((r) => setTimeout(r, downMs)); // the outage itself
-		return runPostgres(dir, pgdir, port, env, ids);
+		/* On a loaded machine the old server's last processes may still
+		 * hold its shared memory: the new one refuses to start (exit 1,
+		 * said in its log); it is tried again, a few times. */
+		for (let tries = 1; ; tries++) {
+			try {
+				return await runPostgres(dir, pgdir, port, env, ids);
+			} catch (e) {
+				if (tries === 5 || !/postgres exited/.test(e.message)) throw e;
+				await new Promise((r) => setTimeout(r, 1000));
+			}
+		}
 	};
 	await until('PostgreSQL to accept connections', () => {
-		if (pg.exit) throw new Error(`postgres exited ${JSON.stringify(pg.exit)}`);
+		if (pg.exit) {
+			const log = fs.readFileSync(path.join(dir, 'postgres.log'), 'utf8');
+			throw new Error(`postgres exited ${JSON.stringify(pg.exit)}: ${log.slice(-400)}`);
+		}
 		return spawnSync(path.join(PGBIN, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port)],
 			{ timeout: 5000 }).status === 0;
 	}, 60000);
