@@ -61,6 +61,11 @@ void handle_admin_lobby_close(session *s, proto_msg *m)
 		app_error(s, m->id, PROTO_E_FORBIDDEN, "lobby", "the default lobby stays open");
 		return;
 	}
+	if (!cluster_lobby_closable(a, l)) {
+		app_error(s, m->id, PROTO_E_INTERNAL, "lobby",
+			  "the lobby's node cannot be reached (the bus is down); try again");
+		return;
+	}
 	app_ok(s, m->id);
 	cluster_lobby_closed(a, l->id);
 	lobby_close(a, l);

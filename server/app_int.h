@@ -117,6 +117,8 @@ struct lobby {
 	/* cluster mode: members connected to other nodes (cluster.c) */
 	struct remote_member *remote;
 	size_t n_remote, cap_remote;
+	bool stale; /* cluster mode: another node's lobby it has not told again
+		       since a resynchronisation began (cluster_dir.c) */
 };
 
 typedef struct app_table {

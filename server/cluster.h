@@ -109,6 +109,11 @@ void cluster_table_removed(app *a, uint64_t lobby_id, uint64_t table_id);
 int cluster_chat(app *a, const lobby *l, const char *from, const char *text, int64_t at);
 void cluster_lobby_created(app *a, const lobby *l);
 void cluster_lobby_closed(app *a, uint64_t lobby_id);
+/* False while the bus is down for a lobby another node made: its maker
+ * tells it again when the bus is back, which would undo a close made here
+ * meanwhile (the maker's own close reaches the others then). True in
+ * single-node mode. */
+bool cluster_lobby_closable(app *a, const lobby *l);
 /* ---- hooks: durable.c ---- */
 
 /* A record of this node committed: the kind's values it read (rows[n]) to

@@ -179,9 +179,13 @@ static void on_chat(cluster *c, const bus_frame *f)
 static void on_lobby_new(cluster *c, const bus_frame *f)
 {
 	uint64_t lid;
-	if (!cl_word_u64(f, 0, &lid) || f->len == 0 || f->len >= LOBBY_NAME_MAX ||
-	    lobby_find(c->a, lid))
+	if (!cl_word_u64(f, 0, &lid) || f->len == 0 || f->len >= LOBBY_NAME_MAX)
 		return;
+	lobby *known = lobby_find(c->a, lid);
+	if (known) {
+		known->stale = false; /* told again in a resynchronisation */
+		return;
+	}
 	char name[LOBBY_NAME_MAX];
 	memcpy(name, f->payload, f->len);
 	name[f->len] = 0;
@@ -254,6 +258,22 @@ static void say_hellos(cluster *c, const char *to)
 		}
 }
 
+/* True when lobby l was made by node `node` (NULL: by any other node than
+ * this one): a lobby's id carries its node's (node id x 2^32 + n), and
+ * only that node tells it in a resynchronisation (cl_announce). The
+ * default lobby (id 1) is every node's. */
+static bool lobby_made_by(const cluster *c, const lobby *l, const char *node)
+{
+	int64_t maker = (int64_t)(l->id >> 32);
+	if (maker == 0)
+		return false;
+	if (!node)
+		return maker != c->node_id;
+	char name[sizeof c->node];
+	snprintf(name, sizeof name, "n%" PRId64, maker);
+	return strcmp(name, node) == 0;
+}
+
 /* A resynchronisation with node `node` (NULL: every other node) begins:
  * what we know of it is stale until it tells it again. What it does not
  * tell again before its `synced` went while we could not hear it. */
@@ -265,10 +285,13 @@ static void mark_stale(cluster *c, const char *node)
 	while ((rt = idmap_next(&c->tables, &it, NULL)))
 		if (!node || !strcmp(rt->node, node))
 			rt->stale = true;
-	for (size_t i = 0; i < a->n_lobbies; i++)
+	for (size_t i = 0; i < a->n_lobbies; i++) {
 		for (size_t j = 0; j < a->lobbies[i]->n_remote; j++)
 			if (!node || !strcmp(a->lobbies[i]->remote[j].node, node))
 				a->lobbies[i]->remote[j].stale = true;
+		if (lobby_made_by(c, a->lobbies[i], node))
+			a->lobbies[i]->stale = true;
+	}
 }
 
 /* Drops what we know of node `node` — only its stale entries when
@@ -312,8 +335,27 @@ void cl_forget_node(cluster *c, const char *node) { drop_entries(c, node, false,
 
 /* Node `node` has told all it has (synced): its entries still stale went
  * while nobody could hear it; the members here are told, as if they had
- * heard it happen. */
-static void sweep_stale(cluster *c, const char *node) { drop_entries(c, node, true, true); }
+ * heard it happen — and so do the lobbies it made and no longer tells (an
+ * admin closed one there during an outage: its members here get
+ * lobby_closed, as they would have then). */
+static void sweep_stale(cluster *c, const char *node)
+{
+	app *a = c->a;
+	drop_entries(c, node, true, true);
+	uint64_t *closed = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < a->n_lobbies; i++)
+		if (a->lobbies[i]->stale && lobby_made_by(c, a->lobbies[i], node)) {
+			closed = xrealloc(closed, (n + 1) * sizeof *closed);
+			closed[n++] = a->lobbies[i]->id;
+		}
+	for (size_t i = 0; i < n; i++) {
+		lobby *l = lobby_find(a, closed[i]);
+		if (l)
+			lobby_close(a, l);
+	}
+	free(closed);
+}
 
 static void on_sync(cluster *c, const bus_frame *f)
 {
@@ -419,6 +461,12 @@ void cluster_lobby_closed(app *a, uint64_t lobby_id)
 	cl_num(lid, sizeof lid, lobby_id);
 	const char *w[] = {lid};
 	cl_publish(c, NULL, "lobby-", w, 1, NULL, 0);
+}
+
+bool cluster_lobby_closable(app *a, const lobby *l)
+{
+	cluster *c = a->cluster;
+	return !c || bus_is_up(c->b) || !lobby_made_by(c, l, NULL);
 }
 
 cJSON *cluster_table_summary(app *a, uint64_t table_id)
