@@ -165,6 +165,27 @@ test('a resend (table_sync since an older seq) carries whole views', async () =>
 	p.c.close();
 });
 
+test('the browser refuses a patch that would not leave a plain view (prototype, bad paths); the view it holds is untouched', async () => {
+	const { applyViewPatch } = await patchJs();
+	const held = { a: { b: [1, 2] }, n: 1 };
+	const copy = JSON.parse(JSON.stringify(held));
+	for (const bad of [
+		[[['__proto__'], { polluted: true }]],
+		[[['a', '__proto__'], { polluted: true }]],
+		[[['__proto__', 'polluted'], true]],
+		[[['a', 'b', 3], 9]], // past the end
+		[[['a', 'b', -1]]],
+		[[['missing', 'x'], 1]],
+		[[['a'], 1, 2]],
+		'not a list',
+	]) {
+		assert.equal(applyViewPatch(held, bad), null, JSON.stringify(bad));
+		assert.deepEqual(held, copy);
+	}
+	assert.equal({}.polluted, undefined);
+	assert.deepEqual(applyViewPatch(held, [[['a', 'b', 2], 3], [['n']]]), { a: { b: [1, 2, 3] } });
+});
+
 test('hostile caps: a malformed list is refused and changes nothing; unknown names are ignored', async () => {
 	const bad = ['view_patch', {}, [1], [''], ['x'.repeat(33)], Array(17).fill('view_patch'), [null]];
 	const p = await raw(srv);

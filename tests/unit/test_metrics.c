@@ -10,6 +10,7 @@
 
 #include "../../server/metrics.h"
 #include "../test.h"
+#include "metric_sample.h"
 
 static const char *sample(buf *b, double v)
 {
@@ -73,15 +74,6 @@ TEST(metrics_histogram_buckets_are_cumulative_with_inf_sum_and_count)
 	buf_free(&b);
 }
 
-/* The value of the unlabelled sample `name` in text (-1 when missing). */
-static double sample_value(const char *text, const char *name)
-{
-	char key[80];
-	snprintf(key, sizeof key, "\n%s ", name);
-	const char *p = strstr(text, key);
-	return p ? strtod(p + strlen(key), NULL) : -1;
-}
-
 TEST(metrics_build_info_escapes_and_process_metrics_read_proc)
 {
 	buf b = {0};
@@ -97,18 +89,18 @@ TEST(metrics_build_info_escapes_and_process_metrics_read_proc)
 		"process_start_time_seconds",
 	};
 	for (size_t i = 0; i < ARRAY_LEN(names); i++) {
-		double v = sample_value(b.data, names[i]);
+		double v = metric_sample(b.data, names[i]);
 		/* CPU time may still round to 0 this early */
 		CHECK_MSG(i == 0 ? v >= 0 : v > 0, "%s = %g", names[i], v);
 	}
 	CHECK(strstr(b.data, "\nprocess_start_time_seconds 1700000000.25\n") != NULL);
 	/* one more open descriptor is counted */
-	double before = sample_value(b.data, "process_open_fds");
+	double before = metric_sample(b.data, "process_open_fds");
 	FILE *extra = fopen("/dev/null", "r");
 	REQUIRE(extra);
 	buf_clear(&b);
 	metrics_process(&b, 0, metrics_open_fds_dir());
-	CHECK_EQ(sample_value(b.data, "process_open_fds"), before + 1);
+	CHECK_EQ(metric_sample(b.data, "process_open_fds"), before + 1);
 	fclose(extra);
 	/* a count that cannot be read is left out */
 	buf_clear(&b);

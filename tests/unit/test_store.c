@@ -22,6 +22,7 @@
 #include "../../server/store.h"
 #include "../../server/store_int.h"
 #include "../test.h"
+#include "metric_sample.h"
 #ifdef STORE_TEST_PG
 #include "pg_server.h"
 #endif
@@ -1374,15 +1375,6 @@ TEST(store_queue_depth_order_and_cancel)
 	env_close(&e);
 }
 
-/* A sample of store_metrics' text ("\nname value"); -1 when absent. */
-static double metric_value(const char *text, const char *name)
-{
-	char key[128];
-	snprintf(key, sizeof key, "\n%s ", name);
-	const char *p = strstr(text, key);
-	return p ? strtod(p + strlen(key), NULL) : -1;
-}
-
 /* /metrics times each committed write by its parts: the wait for its
  * batch to start plus its batch's run is its time to durable (to the ns),
  * and each is delivered on the loop once; one batch of three writes (and
@@ -1394,8 +1386,8 @@ TEST(store_metrics_time_each_write_by_its_parts)
 	REQUIRE(live_start(&e, 1, 1) == STORE_OK);
 	buf m = {0};
 	store_metrics(e.st, &m);
-	double writes0 = metric_value(m.data, "lair_store_durable_seconds_count");
-	double batches0 = metric_value(m.data, "lair_store_write_batches_total");
+	double writes0 = metric_sample(m.data, "lair_store_durable_seconds_count");
+	double batches0 = metric_sample(m.data, "lair_store_write_batches_total");
 	buf_free(&m);
 	CHECK(writes0 >= 1);
 	CHECK(batches0 >= 1);
@@ -1409,15 +1401,15 @@ TEST(store_metrics_time_each_write_by_its_parts)
 	for (int i = 0; i < 3; i++)
 		CHECK_EQ(d[i].err, STORE_OK);
 	store_metrics(e.st, &m);
-	double writes = metric_value(m.data, "lair_store_durable_seconds_count");
+	double writes = metric_sample(m.data, "lair_store_durable_seconds_count");
 	CHECK_MSG(writes == writes0 + 3, "%s", m.data);
-	CHECK(metric_value(m.data, "lair_store_queued_seconds_count") == writes);
-	CHECK(metric_value(m.data, "lair_store_batch_seconds_count") == writes);
-	CHECK(metric_value(m.data, "lair_store_deliver_seconds_count") == writes);
-	CHECK(metric_value(m.data, "lair_store_write_batches_total") == batches0 + 1);
-	double durable = metric_value(m.data, "lair_store_durable_seconds_sum");
-	double parts = metric_value(m.data, "lair_store_queued_seconds_sum") +
-		       metric_value(m.data, "lair_store_batch_seconds_sum");
+	CHECK(metric_sample(m.data, "lair_store_queued_seconds_count") == writes);
+	CHECK(metric_sample(m.data, "lair_store_batch_seconds_count") == writes);
+	CHECK(metric_sample(m.data, "lair_store_deliver_seconds_count") == writes);
+	CHECK(metric_sample(m.data, "lair_store_write_batches_total") == batches0 + 1);
+	double durable = metric_sample(m.data, "lair_store_durable_seconds_sum");
+	double parts = metric_sample(m.data, "lair_store_queued_seconds_sum") +
+		       metric_sample(m.data, "lair_store_batch_seconds_sum");
 	CHECK_MSG(durable > 0 && fabs(durable - parts) < 1e-6, "%g vs %g", durable, parts);
 	buf_free(&m);
 	env_close(&e);

@@ -26,6 +26,8 @@ function op1(root, op) {
 		else return undefined;
 	}
 	const last = path[path.length - 1];
+	// No view has such a member: set, it would replace the object's prototype.
+	if (last === '__proto__') return undefined;
 	if (typeof last === 'string' && isObj(at)) {
 		if (set) at[last] = op[1];
 		else if (own(at, last)) delete at[last];
