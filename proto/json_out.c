@@ -4,6 +4,7 @@
 #include "json_out.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,45 @@ void json_put_int(buf *b, long long v)
 	b->data[b->len] = 0;
 }
 
+/* A number with at most SHORT_DECIMALS decimals (a fraction a view rounded,
+ * gems' odds and hand icon: G39), written digit by digit: the text
+ * "%1.15g" would give, without printf's and strtod's cost. d is r / 10^p
+ * for an integer r: that text (at most 15 digits, so %g keeps it; fixed
+ * notation from 1e-4 to below 1e9) reads back to d, as the division of r
+ * by 10^p rounds the same exact quotient. The smallest p is tried first,
+ * so the text has no trailing zero. False: d is no such number. */
+#define SHORT_DECIMALS 6
+static bool put_short_fraction(buf *b, double d)
+{
+	static const double pow10[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6};
+	double a = fabs(d);
+	if (a < 1e-4 || a >= 1e9)
+		return false;
+	for (int p = 1; p <= SHORT_DECIMALS; p++) {
+		double r = nearbyint(a * pow10[p]);
+		if (r / pow10[p] != a)
+			continue;
+		unsigned long long u = (unsigned long long)r;
+		char tmp[32];
+		int n = 0;
+		for (int i = 0; i < p; i++, u /= 10)
+			tmp[n++] = (char)('0' + u % 10);
+		tmp[n++] = '.';
+		do {
+			tmp[n++] = (char)('0' + u % 10);
+			u /= 10;
+		} while (u);
+		if (d < 0)
+			tmp[n++] = '-';
+		buf_reserve(b, (size_t)n);
+		while (n)
+			b->data[b->len++] = tmp[--n];
+		b->data[b->len] = 0;
+		return true;
+	}
+	return false;
+}
+
 static void put_number(buf *b, double d)
 {
 	if (isnan(d) || isinf(d)) {
@@ -35,12 +75,11 @@ static void put_number(buf *b, double d)
 		buf_append(b, "-0", 2); /* as cJSON writes it */
 	} else if (d == floor(d) && fabs(d) < 9007199254740992.0) {
 		json_put_int(b, (long long)d);
-	} else {
+	} else if (!put_short_fraction(b, d)) {
 		/* As cJSON does: 15 digits if they read back exactly, else 17. */
 		char tmp[32];
-		double back = 0;
 		int n = snprintf(tmp, sizeof tmp, "%1.15g", d);
-		if (sscanf(tmp, "%lg", &back) != 1 || back != d)
+		if (strtod(tmp, NULL) != d)
 			n = snprintf(tmp, sizeof tmp, "%1.17g", d);
 		buf_append(b, tmp, (size_t)n);
 	}

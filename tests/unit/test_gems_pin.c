@@ -150,5 +150,7 @@ TEST(gems_pin_kind_json_views_events_results)
 		k->destroy(st);
 	}
 	game_events_free(&evs);
-	CHECK_HASH(h, 0xfc15bdee4418ccb0ULL);
+	/* Moved once on purpose: the views' fractions rounded to 4 decimals
+	 * (G39); the two pins above, every choice and event, did not move. */
+	CHECK_HASH(h, 0x2941e443eaf3ab80ULL);
 }

@@ -2,12 +2,14 @@
  * test_gems_view.c — what each viewer sees (proto/kinds/gems.md): options
  * only for a pending seat, the Sphinx's double path only once entered, the
  * adventure only once met, the result once over; the reasons given for an
- * illegal choice; events for every viewer.
+ * illegal choice; events for every viewer; fractions rounded (G39).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../server/games/gems/gems_int.h"
+#include "../../proto/json_out.h"
 #include "../../server/games/gems/gems_kind.h"
 #include "../test.h"
 
@@ -187,4 +189,67 @@ TEST(gems_G18_G37_scout_report_minimum_or_none)
 		cJSON_Delete(v);
 	}
 	CHECK(with > 0 && without > 0);
+}
+
+/* One number of a view: the member `key` of `o` (NaN when missing, which
+ * no comparison accepts). */
+static double view_num(const cJSON *o, const char *key)
+{
+	const cJSON *n = cJSON_GetObjectItem(o, key);
+	return cJSON_IsNumber(n) ? n->valuedouble : NAN;
+}
+
+static double four_decimals(double x)
+{
+	double r = nearbyint(x * 1e4) / 1e4;
+	return r == 0 ? 0 : r;
+}
+
+/* G39: the view's fractions (odds.lair, odds.rumor, every ev and take) are
+ * the rules' values rounded to 4 decimals, so they print short ("0.3333",
+ * not "0.33333333333333331"); seeded AI games of 2-5 seats, every viewer at
+ * every decision. */
+TEST(gems_G39_view_fractions_rounded_to_four_decimals)
+{
+	int rounded = 0;
+	for (uint64_t seed = 1; seed <= 12; seed++) {
+		gems_game g;
+		int seats = 2 + (int)(seed % 4);
+		REQUIRE(gems_init(&g, seats, seed, NULL, NULL, NULL) == GAME_OK);
+		while (!gems_over(&g)) {
+			for (int viewer = -1; viewer < seats; viewer++) {
+				cJSON *v = gems_view_json(&g, viewer);
+				const cJSON *odds = cJSON_GetObjectItem(v, "odds");
+				CHECK(view_num(odds, "lair") == four_decimals(gems_lair_odds(&g)));
+				CHECK(view_num(odds, "rumor") == four_decimals(gems_rumor(&g)));
+				rounded += view_num(odds, "rumor") != gems_rumor(&g);
+				const cJSON *p;
+				int i = 0;
+				cJSON_ArrayForEach(p, cJSON_GetObjectItem(v, "players"))
+				{
+					if (g.seat[i].inside) {
+						CHECK(view_num(p, "ev") == four_decimals(gems_ev(&g, i)));
+						CHECK(view_num(p, "take") == four_decimals(gems_take(&g, i)));
+					}
+					i++;
+				}
+				/* the printed view: no number with more than 4 decimals */
+				char *text = json_print(v, NULL);
+				for (const char *d = strchr(text, '.'); d; d = strchr(d + 1, '.')) {
+					size_t digits = strspn(d + 1, "0123456789");
+					CHECK_MSG(digits <= 4 || d[-1] < '0' || d[-1] > '9',
+						  "%.*s", (int)(digits + 8), d - 3);
+				}
+				free(text);
+				cJSON_Delete(v);
+			}
+			game_choice ch[GAME_MAX_SEATS];
+			for (int s = 0; s < GAME_MAX_SEATS; s++)
+				ch[s] = s < seats && (gems_pending(&g) >> s & 1) ? gems_ai_choose(&g, s)
+										: GAME_NO_CHOICE;
+			char err[128];
+			REQUIRE(gems_apply(&g, ch, NULL, err, sizeof err) == GAME_OK);
+		}
+	}
+	CHECK(rounded > 0); /* the rules' values needed the rounding */
 }

@@ -537,6 +537,50 @@ TEST(json_print_numbers_read_back_exactly_where_cjson_differs)
 	}
 }
 
+/* The short fractions written without printf (json_out.c,
+ * put_short_fraction; the gems view's rounded odds, G39): the very text of
+ * "%1.15g" with the 17-digit fallback, for values of up to 6 decimals
+ * around the fast path's edges (1e-4, 1e9) and for doubles that are no
+ * such value (they take printf's path). */
+TEST(json_print_short_fractions_as_printf_writes_them)
+{
+	rng r;
+	rng_seed(&r, 2026, 12);
+	static const double edge[] = {1e-4, 0.0001, 0.00015, 0.0005, 0.001, 0.7733, -0.7733,
+				      0.1, 0.2, 0.3, 1.5, -2.25, 999999999.5, 999999999.999999,
+				      1e9 - 0.25, 1e9 + 0.5, 9.99999e-5, 123456.789012,
+				      0.1 + 0.2, 1.0 / 3, 2.0 / 3, -1e-4, 0.12345678};
+	int n = 0;
+	for (int i = 0; i < 200000; i++) {
+		double v;
+		if (i < (int)ARRAY_LEN(edge)) {
+			v = edge[i];
+		} else {
+			/* r / 10^p: the rounded values the fast path is for, and
+			 * plain doubles of every magnitude it bounds. */
+			static const double pow10[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7};
+			int p = (int)rng_below(&r, 8);
+			double mag = pow10[rng_below(&r, 8)] * 1e3;
+			v = rng_below(&r, 4) == 0 ? (rng_u32(&r) / 4294967296.0 - 0.5) * mag
+						  : nearbyint((rng_u32(&r) / 4294967296.0 - 0.5) * mag *
+							      pow10[p]) / pow10[p];
+		}
+		if (v == floor(v))
+			continue; /* integers: json_put_int */
+		char want[32];
+		snprintf(want, sizeof want, "%1.15g", v);
+		if (strtod(want, NULL) != v)
+			snprintf(want, sizeof want, "%1.17g", v);
+		cJSON *num = cJSON_CreateNumber(v);
+		char *got = json_print(num, NULL);
+		CHECK_MSG(!strcmp(got, want), "%.17g: %s, printf %s", v, got, want);
+		free(got);
+		cJSON_Delete(num);
+		n++;
+	}
+	CHECK(n > 150000);
+}
+
 /* Names other players see (table, lobby) are plain text: a terminal escape,
  * a bidi override or an invisible character is refused as bad_field with
  * the field named; the message says why (PROTOCOL.md §2). */

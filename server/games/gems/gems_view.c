@@ -9,6 +9,7 @@
  * revealed, so they are not in the state before. The test suite checks that
  * permuting the unseen rooms leaves every view unchanged.
  */
+#include <math.h>
 #include <stdio.h>
 
 #include "../../../common/util.h"
@@ -22,6 +23,15 @@ static const char *const kind_names[] = {
 };
 
 static const char *const end_names[] = {"all_left", "lair", "exhausted"};
+
+/* A fraction as the view shows it (G39): rounded to 4 decimals — what a
+ * player can read off it — so a view holds "0.7733", not
+ * "0.77333333333333343". (Never -0: a tiny negative EV shows as 0.) */
+static double shown(double x)
+{
+	double r = nearbyint(x * 1e4) / 1e4;
+	return r == 0 ? 0 : r;
+}
 
 const char *gems_room_kind_key(int kind)
 {
@@ -129,8 +139,8 @@ static cJSON *player_json(const gems_game *g, int i)
 	if (g->phase == GEMS_PH_COIN && s->inside)
 		cJSON_AddStringToObject(o, "path", s->path ? "right" : "left");
 	if (s->inside && g->phase != GEMS_PH_OVER) {
-		cJSON_AddNumberToObject(o, "ev", gems_ev(g, i));
-		cJSON_AddNumberToObject(o, "take", gems_take(g, i));
+		cJSON_AddNumberToObject(o, "ev", shown(gems_ev(g, i)));
+		cJSON_AddNumberToObject(o, "take", shown(gems_take(g, i)));
 	}
 	return o;
 }
@@ -193,11 +203,11 @@ cJSON *gems_view_json(const gems_game *g, int viewer)
 	cJSON_AddItemToObject(v, "room", room);
 	cJSON_AddItemToObject(v, "floor", floor_json(g));
 	cJSON *odds = cJSON_AddObjectToObject(v, "odds");
-	cJSON_AddNumberToObject(odds, "lair", g->odds);
-	cJSON_AddNumberToObject(odds, "rumor", g->rumor);
+	cJSON_AddNumberToObject(odds, "lair", shown(g->odds));
+	cJSON_AddNumberToObject(odds, "rumor", shown(g->rumor));
 	if (viewer >= 0 && viewer < g->seats && g->seat[viewer].inside) { /* the hand icon */
-		cJSON_AddNumberToObject(odds, "ev", gems_ev(g, viewer));
-		cJSON_AddNumberToObject(odds, "take", gems_take(g, viewer));
+		cJSON_AddNumberToObject(odds, "ev", shown(gems_ev(g, viewer)));
+		cJSON_AddNumberToObject(odds, "take", shown(gems_take(g, viewer)));
 	}
 	if (viewer >= 0 && viewer < g->seats && (g->pending >> viewer & 1))
 		cJSON_AddItemToObject(v, "options", gems_options_json(g, viewer));
