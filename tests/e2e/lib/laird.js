@@ -105,7 +105,10 @@ async function startLaird(opts = {}) {
 	let argv = args;
 	if (opts.valgrind) {
 		cmd = 'valgrind';
+		// laird allocates with jemalloc (Makefile, MALLOC): valgrind
+		// replaces its malloc as it does libc's when told its name.
 		argv = ['--leak-check=full', '--errors-for-leak-kinds=definite,indirect',
+			'--soname-synonyms=somalloc=*jemalloc*',
 			'--error-exitcode=99', '--quiet', LAIRD, ...args];
 	}
 	const timeoutMs = opts.timeoutMs || (opts.valgrind ? 60000 : 10000);
