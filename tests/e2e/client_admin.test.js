@@ -10,10 +10,10 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const { startLaird, connect } = require('./lib/laird');
+const { freePort } = require('./lib/port');
 const { spawn, spawnSync } = require('node:child_process');
 const { runLair, startLair, LAIR } = require('./lib/tmux');
 
@@ -32,16 +32,6 @@ async function ask(c, msg, ms = 5000) {
 	const r = await c.waitFor((m) => m.id === id, ms, `reply to ${msg.type}`);
 	delete r.id;
 	return r;
-}
-
-function freePort() {
-	return new Promise((resolve) => {
-		const s = net.createServer();
-		s.listen(0, '127.0.0.1', () => {
-			const p = s.address().port;
-			s.close(() => resolve(p));
-		});
-	});
 }
 
 test('lair admin: every listing as JSON equals what the server holds; actions take effect',

@@ -27,29 +27,18 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 const WebSocket = require('ws');
 const { LAIRD } = require('./lib/laird');
+const { freePort } = require('./lib/port');
 
 const ROOT_DIR = path.resolve(__dirname, '..', '..');
 const BUILD = path.relative(ROOT_DIR, path.dirname(LAIRD)) || 'build';
 
 function onPath(cmd) {
 	return spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
-}
-
-function freePort(host = '127.0.0.1') {
-	return new Promise((resolve, reject) => {
-		const s = net.createServer();
-		s.on('error', reject);
-		s.listen(0, host, () => {
-			const { port } = s.address();
-			s.close(() => resolve(port));
-		});
-	});
 }
 
 /* The walkthrough's ```sh blocks in order: { text, skip }. */

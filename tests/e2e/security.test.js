@@ -11,6 +11,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
 const { startLaird, runLaird, connect, stopClean } = require('./lib/laird');
+const { freePort } = require('./lib/port');
 
 /* The sockets of process pid that listen on TCP, as the kernel has them:
  * the socket inodes among /proc/PID/fd, looked up in /proc/net/tcp{,6}. */
@@ -326,15 +327,6 @@ test('--metrics-bind must be ADDR:PORT: a clear error, exit 2 (a bad setting)', 
 
 function hasNginx() {
 	return ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => fs.existsSync(p));
-}
-
-function freePort() {
-	return new Promise((resolve) => {
-		const s = net.createServer().listen(0, '127.0.0.1', () => {
-			const { port } = s.address();
-			s.close(() => resolve(port));
-		});
-	});
 }
 
 /* deploy/nginx-lair.conf's maps, upstream and TLS server, on plain HTTP

@@ -24,20 +24,10 @@ const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const { startLaird } = require('../../e2e/lib/laird');
+const { freePort } = require('../../e2e/lib/port');
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const PGBIN = process.env.PGBIN || '/usr/lib/postgresql/15/bin';
-
-function freePort() {
-	return new Promise((resolve, reject) => {
-		const s = net.createServer();
-		s.once('error', reject);
-		s.listen(0, '127.0.0.1', () => {
-			const { port } = s.address();
-			s.close(() => resolve(port));
-		});
-	});
-}
 
 /* Resolves when fn() returns truthy; polls every 50 ms, up to ms. */
 async function until(what, fn, ms) {
