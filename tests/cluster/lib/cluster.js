@@ -224,8 +224,13 @@ async function startCluster({ nodes = 3, lairdArgs = [] } = {}) {
 			c.nodes.push(n);
 			return n;
 		};
-		for (let i = 0; i < nodes; i++)
-			await c.addNode();
+		/* The first node issues the admin token before the others start:
+		 * each node's store issues it on an empty database, and two doing
+		 * so at once race (on a busy machine n1 once printed none). */
+		for (let i = 0; i < nodes; i++) {
+			const n = await c.addNode();
+			if (i === 0) await n.waitForOutput(/ADMIN_TOKEN=[0-9a-f]{64}/, 60000);
+		}
 		c.haproxy = await startHaproxy(dir, c.nodes);
 	} catch (e) {
 		await c.stop();
