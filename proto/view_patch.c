@@ -10,35 +10,147 @@
 #include <stdint.h>
 #include <string.h>
 
-/* The path from the root to the value being compared: keys and indexes. */
+#include "json_out.h"
+
+/* The path from the root to the value being compared: keys and indexes,
+ * with two running sizes of its prefixes (for the choice in diff()). */
 typedef struct path {
 	int n;
 	const char *key[VIEW_PATCH_DEPTH_MAX]; /* NULL: idx[i] is an index */
 	int idx[VIEW_PATCH_DEPTH_MAX];
+	size_t w[VIEW_PATCH_DEPTH_MAX + 1];   /* weight() of path[0 .. i-1] as an array */
+	size_t est[VIEW_PATCH_DEPTH_MAX + 1]; /* the same, an index counted 3 */
 } vpath;
 
-static cJSON *path_json(const vpath *p)
+/* Where the operations go: printed at the end of a buf (the reveal's
+ * text), or added to an array (view_patch_diff). */
+typedef struct out {
+	buf *text;
+	cJSON *tree;
+	size_t n; /* operations written */
+} out;
+
+/* The operations written so far, to drop those written after it. */
+typedef struct mark {
+	size_t len, n;
+} mark;
+
+static mark out_mark(const out *o) { return (mark){o->text ? o->text->len : 0, o->n}; }
+
+static void out_cut(out *o, mark m)
 {
-	cJSON *a = cJSON_CreateArray();
-	for (int i = 0; i < p->n; i++)
-		cJSON_AddItemToArray(a, p->key[i] ? cJSON_CreateString(p->key[i])
-						  : cJSON_CreateNumber(p->idx[i]));
-	return a;
+	if (o->text) {
+		o->text->len = m.len;
+		o->text->data[m.len] = 0;
+	} else {
+		for (size_t i = m.n; i < o->n; i++) /* from the tail */
+			cJSON_Delete(cJSON_DetachItemViaPointer(o->tree, o->tree->child->prev));
+	}
+	o->n = m.n;
 }
 
-static void op_set(cJSON *ops, const vpath *p, const cJSON *v)
+static size_t digits(unsigned long long i)
 {
-	cJSON *op = cJSON_CreateArray();
-	cJSON_AddItemToArray(op, path_json(p));
-	cJSON_AddItemToArray(op, cJSON_Duplicate(v, true));
-	cJSON_AddItemToArray(ops, op);
+	size_t n = 1;
+	for (; i >= 10; i /= 10)
+		n++;
+	return n;
 }
 
-static void op_remove(cJSON *ops, const vpath *p)
+/* About the length of v's text: enough to choose the shorter of two ways
+ * to say a change, not to print it. */
+static size_t weight(const cJSON *v)
 {
-	cJSON *op = cJSON_CreateArray();
-	cJSON_AddItemToArray(op, path_json(p));
-	cJSON_AddItemToArray(ops, op);
+	if (cJSON_IsString(v))
+		return strlen(v->valuestring) + 2;
+	if (cJSON_IsNumber(v)) {
+		double d = v->valuedouble;
+		if (!(d <= 1e15 && d >= -1e15) || d != (double)(long long)d) /* NaN too */
+			return 18;
+		return d < 0 ? 1 + digits((unsigned long long)-(long long)d)
+			     : digits((unsigned long long)d);
+	}
+	if (cJSON_IsArray(v) || cJSON_IsObject(v)) {
+		size_t n = 2;
+		for (const cJSON *c = v->child; c; c = c->next)
+			n += weight(c) + 1 + (c->string ? strlen(c->string) + 3 : 0);
+		return n;
+	}
+	return 5; /* true, false, null */
+}
+
+static void push_key(vpath *p, const char *key)
+{
+	size_t k = strlen(key) + 2;
+	p->key[p->n] = key;
+	p->w[p->n + 1] = p->w[p->n] + k + 1;
+	p->est[p->n + 1] = p->est[p->n] + k + 1;
+	p->n++;
+}
+
+/* The last element of the path becomes index i (pushed by push_idx). */
+static void set_idx(vpath *p, int i)
+{
+	p->idx[p->n - 1] = i;
+	p->w[p->n] = p->w[p->n - 1] + digits((unsigned)i) + 1;
+}
+
+static void push_idx(vpath *p)
+{
+	p->key[p->n] = NULL;
+	p->est[p->n + 1] = p->est[p->n] + 4;
+	p->n++;
+}
+
+/* [path, value] (v NULL: [path], a remove), printed or built. */
+static void put_op(out *o, const vpath *p, const cJSON *v)
+{
+	if (o->text) {
+		buf *b = o->text;
+		buf_append(b, o->n ? ",[[" : "[[", o->n ? 3 : 2);
+		for (int i = 0; i < p->n; i++) {
+			if (i)
+				buf_append(b, ",", 1);
+			if (p->key[i])
+				json_put_string(b, p->key[i]);
+			else
+				json_put_int(b, p->idx[i]);
+		}
+		if (v) {
+			buf_append(b, "],", 2);
+			json_put_item(b, v);
+			buf_append(b, "]", 1);
+		} else {
+			buf_append(b, "]]", 2);
+		}
+	} else {
+		cJSON *op = cJSON_CreateArray(), *path = cJSON_CreateArray();
+		for (int i = 0; i < p->n; i++)
+			cJSON_AddItemToArray(path, p->key[i] ? cJSON_CreateString(p->key[i])
+							     : cJSON_CreateNumber(p->idx[i]));
+		cJSON_AddItemToArray(op, path);
+		if (v)
+			cJSON_AddItemToArray(op, cJSON_Duplicate(v, true));
+		cJSON_AddItemToArray(o->tree, op);
+	}
+	o->n++;
+}
+
+/* A set of v (of weight vw) at p; returns the operation's weight with
+ * its comma, as diff() counts it: the value's key counts too when it is
+ * an object's member (as it did when the weights were those of the
+ * operations' trees, whose values kept their keys; the patches stay what
+ * they were). */
+static size_t op_set(out *o, const vpath *p, const cJSON *v, size_t vw)
+{
+	put_op(o, p, v);
+	return p->w[p->n] + vw + 5 + (v->string ? strlen(v->string) + 3 : 0);
+}
+
+static size_t op_remove(out *o, const vpath *p)
+{
+	put_op(o, p, NULL);
+	return p->w[p->n] + 4;
 }
 
 static bool same_kind(const cJSON *a, const cJSON *b)
@@ -47,7 +159,7 @@ static bool same_kind(const cJSON *a, const cJSON *b)
 	       (cJSON_IsBool(a) && cJSON_IsBool(b)); /* true -> false is a set */
 }
 
-static void diff(cJSON *ops, vpath *p, const cJSON *a, const cJSON *b);
+static size_t diff(out *o, vpath *p, const cJSON *a, const cJSON *b, size_t *ops);
 
 /* a's member named key; `hint` is where it is when both objects have
  * their members in the same order (a view always does), so the lookup is
@@ -59,19 +171,25 @@ static const cJSON *member(const cJSON *a, const cJSON *hint, const char *key)
 	return cJSON_GetObjectItemCaseSensitive(a, key);
 }
 
-static void diff_object(cJSON *ops, vpath *p, const cJSON *a, const cJSON *b)
+static size_t diff_object(out *o, vpath *p, const cJSON *a, const cJSON *b, size_t *ops)
 {
+	size_t w = 2;
 	const cJSON *x, *hint = a->child;
 	cJSON_ArrayForEach(x, b)
 	{
 		const cJSON *old = member(a, hint, x->string);
 		hint = old ? old->next : NULL;
-		p->key[p->n] = x->string;
-		p->n++;
-		if (!old)
-			op_set(ops, p, x);
-		else
-			diff(ops, p, old, x);
+		push_key(p, x->string);
+		size_t xw;
+		if (!old) {
+			xw = weight(x);
+			*ops += op_set(o, p, x, xw);
+		} else {
+			xw = diff(o, p, old, x, ops);
+		}
+		/* its value, a comma, and its key quoted with a colon (which
+		 * weighs what the key and a comma add to the path) */
+		w += xw + 1 + (p->w[p->n] - p->w[p->n - 1]);
 		p->n--;
 	}
 	hint = b->child;
@@ -81,113 +199,99 @@ static void diff_object(cJSON *ops, vpath *p, const cJSON *a, const cJSON *b)
 		hint = now ? now->next : NULL;
 		if (now)
 			continue;
-		p->key[p->n] = x->string;
-		p->n++;
-		op_remove(ops, p);
+		push_key(p, x->string);
+		*ops += op_remove(o, p);
 		p->n--;
 	}
+	return w;
 }
 
-static void diff_array(cJSON *ops, vpath *p, const cJSON *a, const cJSON *b)
+static size_t diff_array(out *o, vpath *p, const cJSON *a, const cJSON *b, size_t *ops)
 {
-	int na = cJSON_GetArraySize(a), nb = cJSON_GetArraySize(b);
+	size_t w = 2;
+	int i = 0;
 	const cJSON *x = a->child, *y = b->child;
-	p->key[p->n] = NULL;
-	p->n++;
-	for (int i = 0; i < nb; i++, y = y->next) {
-		p->idx[p->n - 1] = i;
-		if (i < na) {
-			diff(ops, p, x, y);
+	push_idx(p);
+	for (; y; i++, y = y->next) {
+		set_idx(p, i);
+		size_t yw;
+		if (x) {
+			yw = diff(o, p, x, y, ops);
 			x = x->next;
 		} else {
-			op_set(ops, p, y);
+			yw = weight(y);
+			*ops += op_set(o, p, y, yw);
 		}
+		w += yw + 1;
 	}
-	for (int i = na - 1; i >= nb; i--) { /* from the end: indexes stay put */
-		p->idx[p->n - 1] = i;
-		op_remove(ops, p);
+	/* what a has past b's end, removed from the end: indexes stay put */
+	int na = i;
+	for (; x; x = x->next)
+		na++;
+	for (int j = na - 1; j >= i; j--) {
+		set_idx(p, j);
+		*ops += op_remove(o, p);
 	}
 	p->n--;
+	return w;
 }
 
-/* About the length of v's text, counted up to `cap` at most (the caller
- * only needs to know whether it reaches that): enough to choose the
- * shorter of two ways to say a change, not to print it. */
-static size_t weight(const cJSON *v, size_t cap)
-{
-	if (cJSON_IsString(v))
-		return strlen(v->valuestring) + 2;
-	if (cJSON_IsNumber(v)) {
-		double d = v->valuedouble;
-		if (!(d <= 1e15 && d >= -1e15) || d != (double)(long long)d) /* NaN too */
-			return 18;
-		size_t n = d < 0 ? 2 : 1;
-		for (long long i = d < 0 ? -(long long)d : (long long)d; i >= 10; i /= 10)
-			n++;
-		return n;
-	}
-	if (cJSON_IsArray(v) || cJSON_IsObject(v)) {
-		size_t n = 2;
-		for (const cJSON *c = v->child; c && n < cap; c = c->next)
-			n += weight(c, cap - n) + 1 + (c->string ? strlen(c->string) + 3 : 0);
-		return n;
-	}
-	return 5; /* true, false, null */
-}
-
-static size_t path_weight(const vpath *p)
-{
-	size_t n = 2;
-	for (int i = 0; i < p->n; i++)
-		n += 1 + (p->key[i] ? strlen(p->key[i]) + 2 : 3);
-	return n;
-}
-
-static void diff(cJSON *ops, vpath *p, const cJSON *a, const cJSON *b)
+/* Writes the operations that turn a into b at p; returns weight(b) and
+ * adds their weights to *ops. Each value's weight is counted once, on the
+ * way back up, so the walk is linear in the views' size. */
+static size_t diff(out *o, vpath *p, const cJSON *a, const cJSON *b, size_t *ops)
 {
 	bool container = cJSON_IsObject(b) || cJSON_IsArray(b);
 	if (!container || !same_kind(a, b) || p->n >= VIEW_PATCH_DEPTH_MAX - 1) {
 		/* a scalar (cheap to compare), or a container of another kind */
+		size_t w = weight(b);
 		if (!cJSON_Compare(a, b, true))
-			op_set(ops, p, b);
-		return;
+			*ops += op_set(o, p, b, w);
+		return w;
 	}
 	/* Member by member (or element by element), no deep compare first:
 	 * an unchanged subtree is one that adds no operation. Set whole when
 	 * that says it shorter (a list that moved along, a record redone). */
-	cJSON *last = ops->child ? ops->child->prev : NULL; /* the ops' tail */
-	if (cJSON_IsObject(b))
-		diff_object(ops, p, a, b);
-	else
-		diff_array(ops, p, a, b);
-	cJSON *first = last ? last->next : ops->child;
-	if (!first)
-		return;
-	size_t changes = 2;
-	for (const cJSON *o = first; o; o = o->next)
-		changes += weight(o, SIZE_MAX) + 1;
-	if (weight(b, changes) + path_weight(p) + 4 <= changes) {
-		while (first) {
-			cJSON *next = first->next;
-			cJSON_Delete(cJSON_DetachItemViaPointer(ops, first));
-			first = next;
-		}
-		op_set(ops, p, b);
+	mark m = out_mark(o);
+	size_t changes = 0;
+	size_t w = cJSON_IsObject(b) ? diff_object(o, p, a, b, &changes)
+				     : diff_array(o, p, a, b, &changes);
+	if (changes && w + p->est[p->n] + 4 <= changes + 2) {
+		out_cut(o, m);
+		changes = op_set(o, p, b, w);
+	}
+	*ops += changes;
+	return w;
+}
+
+/* The patch from `from` to `to` written to o. */
+static void diff_root(out *o, const cJSON *from, const cJSON *to)
+{
+	vpath p;
+	p.n = 0;
+	p.w[0] = p.est[0] = 2;
+	size_t ops = 0;
+	if (!from || !to) {
+		cJSON null = {.type = cJSON_NULL};
+		put_op(o, &p, to ? to : &null);
+	} else {
+		diff(o, &p, from, to, &ops);
 	}
 }
 
 cJSON *view_patch_diff(const cJSON *from, const cJSON *to)
 {
-	cJSON *ops = cJSON_CreateArray();
-	vpath p = {0};
-	if (!from || !to) {
-		cJSON *null = cJSON_CreateNull();
-		op_set(ops, &p, to ? to : null);
-		cJSON_Delete(null);
-	} else {
-		diff(ops, &p, from, to);
-	}
-	return ops;
+	out o = {.tree = cJSON_CreateArray()};
+	diff_root(&o, from, to);
+	return o.tree;
+}
+
+void view_patch_write(buf *b, const cJSON *from, const cJSON *to)
+{
+	out o = {.text = b};
+	buf_append(b, "[", 1);
+	diff_root(&o, from, to);
+	buf_append(b, "]", 1);
 }
 
 /* The container at path[0 .. n-1] from root, or NULL. */

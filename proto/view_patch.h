@@ -14,8 +14,12 @@
  * path is an array of object keys (strings) and array indexes (integers)
  * from the view's root; [] is the root itself (set only).
  *
- * Memory: both return new trees the caller deletes; neither keeps a
- * pointer into its arguments.
+ * view_patch_write prints the patch where view_patch_diff builds it (the
+ * same walk: the text is the tree printed by json_put_item, byte for
+ * byte), with no tree, no copy of a value and no allocation but the buf's.
+ *
+ * Memory: view_patch_diff and view_patch_apply return new trees the caller
+ * deletes; none keeps a pointer into its arguments.
  */
 #ifndef LAIR_VIEW_PATCH_H
 #define LAIR_VIEW_PATCH_H
@@ -23,6 +27,8 @@
 #include <stdbool.h>
 
 #include <cJSON.h>
+
+#include "../common/util.h"
 
 /* The longest path a patch may hold (views are a few levels deep). */
 #define VIEW_PATCH_DEPTH_MAX 32
@@ -32,6 +38,9 @@
  * member, arrays element by element; a value that changed wholesale (its
  * type, or most of an array) is set whole. */
 cJSON *view_patch_diff(const cJSON *from, const cJSON *to);
+
+/* The same patch as text, appended to b. */
+void view_patch_write(buf *b, const cJSON *from, const cJSON *to);
 
 /* Applies `patch` to *view (replaced by the patched tree). False, and
  * *view unchanged, when the patch is not one (not an array of operations,

@@ -223,7 +223,7 @@ static void render_reveal_patched(table *t, int viewer, const buf *choices, cons
 	put_key(r, "view");
 	json_put_item(r, v);
 	put_key(p, "view_patch");
-	put_tree(p, view_patch_diff(before, v));
+	view_patch_write(p, before, v);
 	cJSON_Delete(v);
 	buf tail = {0};
 	put_key(&tail, "t_close_us");
