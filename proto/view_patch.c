@@ -23,12 +23,29 @@ typedef struct path {
 } vpath;
 
 /* Where the operations go: printed at the end of a buf (the reveal's
- * text), or added to an array (view_patch_diff). */
+ * text), or added to an array (view_patch_diff). With text, `view` (when
+ * not NULL) gets the text of the whole view after, printed on the way,
+ * and a value set is its text there copied: each value printed once. */
 typedef struct out {
 	buf *text;
 	cJSON *tree;
+	buf *view;
 	size_t n; /* operations written */
 } out;
+
+static size_t view_at(const out *o) { return o->view ? o->view->len : 0; }
+
+static void view_put(out *o, const cJSON *v)
+{
+	if (o->view)
+		json_put_item(o->view, v);
+}
+
+static void view_raw(out *o, const char *s, size_t n)
+{
+	if (o->view)
+		buf_append(o->view, s, n);
+}
 
 /* The operations written so far, to drop those written after it. */
 typedef struct mark {
@@ -102,8 +119,9 @@ static void push_idx(vpath *p)
 	p->n++;
 }
 
-/* [path, value] (v NULL: [path], a remove), printed or built. */
-static void put_op(out *o, const vpath *p, const cJSON *v)
+/* [path, value] (v NULL: [path], a remove), printed or built; v's text,
+ * when o->view is kept, is what it holds from `at` on. */
+static void put_op(out *o, const vpath *p, const cJSON *v, size_t at)
 {
 	if (o->text) {
 		buf *b = o->text;
@@ -118,7 +136,10 @@ static void put_op(out *o, const vpath *p, const cJSON *v)
 		}
 		if (v) {
 			buf_append(b, "],", 2);
-			json_put_item(b, v);
+			if (o->view)
+				buf_append(b, o->view->data + at, o->view->len - at);
+			else
+				json_put_item(b, v);
 			buf_append(b, "]", 1);
 		} else {
 			buf_append(b, "]]", 2);
@@ -141,15 +162,15 @@ static void put_op(out *o, const vpath *p, const cJSON *v)
  * an object's member (as it did when the weights were those of the
  * operations' trees, whose values kept their keys; the patches stay what
  * they were). */
-static size_t op_set(out *o, const vpath *p, const cJSON *v, size_t vw)
+static size_t op_set(out *o, const vpath *p, const cJSON *v, size_t vw, size_t at)
 {
-	put_op(o, p, v);
+	put_op(o, p, v, at);
 	return p->w[p->n] + vw + 5 + (v->string ? strlen(v->string) + 3 : 0);
 }
 
 static size_t op_remove(out *o, const vpath *p)
 {
-	put_op(o, p, NULL);
+	put_op(o, p, NULL, 0);
 	return p->w[p->n] + 4;
 }
 
@@ -175,15 +196,26 @@ static size_t diff_object(out *o, vpath *p, const cJSON *a, const cJSON *b, size
 {
 	size_t w = 2;
 	const cJSON *x, *hint = a->child;
+	bool in_step = true; /* so far a's members are b's, in the same order */
+	view_raw(o, "{", 1);
 	cJSON_ArrayForEach(x, b)
 	{
 		const cJSON *old = member(a, hint, x->string);
+		in_step = in_step && old && old == hint;
 		hint = old ? old->next : NULL;
 		push_key(p, x->string);
+		if (x != b->child)
+			view_raw(o, ",", 1);
+		if (o->view) {
+			json_put_string(o->view, x->string);
+			buf_append(o->view, ":", 1);
+		}
 		size_t xw;
 		if (!old) {
+			size_t at = view_at(o);
 			xw = weight(x);
-			*ops += op_set(o, p, x, xw);
+			view_put(o, x);
+			*ops += op_set(o, p, x, xw, at);
 		} else {
 			xw = diff(o, p, old, x, ops);
 		}
@@ -192,6 +224,9 @@ static size_t diff_object(out *o, vpath *p, const cJSON *a, const cJSON *b, size
 		w += xw + 1 + (p->w[p->n] - p->w[p->n - 1]);
 		p->n--;
 	}
+	view_raw(o, "}", 1);
+	if (in_step && !hint)
+		return w; /* a has no member that b lacks */
 	hint = b->child;
 	cJSON_ArrayForEach(x, a)
 	{
@@ -211,19 +246,25 @@ static size_t diff_array(out *o, vpath *p, const cJSON *a, const cJSON *b, size_
 	size_t w = 2;
 	int i = 0;
 	const cJSON *x = a->child, *y = b->child;
+	view_raw(o, "[", 1);
 	push_idx(p);
 	for (; y; i++, y = y->next) {
 		set_idx(p, i);
+		if (i)
+			view_raw(o, ",", 1);
 		size_t yw;
 		if (x) {
 			yw = diff(o, p, x, y, ops);
 			x = x->next;
 		} else {
+			size_t at = view_at(o);
 			yw = weight(y);
-			*ops += op_set(o, p, y, yw);
+			view_put(o, y);
+			*ops += op_set(o, p, y, yw, at);
 		}
 		w += yw + 1;
 	}
+	view_raw(o, "]", 1);
 	/* what a has past b's end, removed from the end: indexes stay put */
 	int na = i;
 	for (; x; x = x->next)
@@ -242,11 +283,13 @@ static size_t diff_array(out *o, vpath *p, const cJSON *a, const cJSON *b, size_
 static size_t diff(out *o, vpath *p, const cJSON *a, const cJSON *b, size_t *ops)
 {
 	bool container = cJSON_IsObject(b) || cJSON_IsArray(b);
+	size_t at = view_at(o);
 	if (!container || !same_kind(a, b) || p->n >= VIEW_PATCH_DEPTH_MAX - 1) {
 		/* a scalar (cheap to compare), or a container of another kind */
 		size_t w = weight(b);
+		view_put(o, b);
 		if (!cJSON_Compare(a, b, true))
-			*ops += op_set(o, p, b, w);
+			*ops += op_set(o, p, b, w, at);
 		return w;
 	}
 	/* Member by member (or element by element), no deep compare first:
@@ -258,7 +301,7 @@ static size_t diff(out *o, vpath *p, const cJSON *a, const cJSON *b, size_t *ops
 				     : diff_array(o, p, a, b, &changes);
 	if (changes && w + p->est[p->n] + 4 <= changes + 2) {
 		out_cut(o, m);
-		changes = op_set(o, p, b, w);
+		changes = op_set(o, p, b, w, at);
 	}
 	*ops += changes;
 	return w;
@@ -273,7 +316,9 @@ static void diff_root(out *o, const cJSON *from, const cJSON *to)
 	size_t ops = 0;
 	if (!from || !to) {
 		cJSON null = {.type = cJSON_NULL};
-		put_op(o, &p, to ? to : &null);
+		size_t at = view_at(o);
+		view_put(o, to);
+		put_op(o, &p, to ? to : &null, at);
 	} else {
 		diff(o, &p, from, to, &ops);
 	}
@@ -286,9 +331,9 @@ cJSON *view_patch_diff(const cJSON *from, const cJSON *to)
 	return o.tree;
 }
 
-void view_patch_write(buf *b, const cJSON *from, const cJSON *to)
+void view_patch_write(buf *b, buf *view, const cJSON *from, const cJSON *to)
 {
-	out o = {.text = b};
+	out o = {.text = b, .view = view};
 	buf_append(b, "[", 1);
 	diff_root(&o, from, to);
 	buf_append(b, "]", 1);

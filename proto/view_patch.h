@@ -16,7 +16,9 @@
  *
  * view_patch_write prints the patch where view_patch_diff builds it (the
  * same walk: the text is the tree printed by json_put_item, byte for
- * byte), with no tree, no copy of a value and no allocation but the buf's.
+ * byte), with no tree, no copy of a value and no allocation but the bufs';
+ * on the way it can print the whole view after too (a reveal keeps it for
+ * resume), so that each value is printed once.
  *
  * Memory: view_patch_diff and view_patch_apply return new trees the caller
  * deletes; none keeps a pointer into its arguments.
@@ -39,8 +41,10 @@
  * type, or most of an array) is set whole. */
 cJSON *view_patch_diff(const cJSON *from, const cJSON *to);
 
-/* The same patch as text, appended to b. */
-void view_patch_write(buf *b, const cJSON *from, const cJSON *to);
+/* The same patch as text, appended to b; and when view is not NULL, `to`
+ * whole appended to it (what json_put_item writes), the values set
+ * copied from there rather than printed twice. */
+void view_patch_write(buf *b, buf *view, const cJSON *from, const cJSON *to);
 
 /* Applies `patch` to *view (replaced by the patched tree). False, and
  * *view unchanged, when the patch is not one (not an array of operations,

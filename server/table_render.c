@@ -221,9 +221,8 @@ static void render_reveal_patched(table *t, int viewer, const buf *choices, cons
 	reveal_head(t, viewer, choices, r);
 	buf_append(p, r->data, r->len);
 	put_key(r, "view");
-	json_put_item(r, v);
 	put_key(p, "view_patch");
-	view_patch_write(p, before, v);
+	view_patch_write(p, r, before, v); /* the view whole to r on the way */
 	cJSON_Delete(v);
 	buf tail = {0};
 	put_key(&tail, "t_close_us");
