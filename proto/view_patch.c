@@ -41,10 +41,17 @@ static void view_put(out *o, const cJSON *v)
 		json_put_item(o->view, v);
 }
 
-static void view_raw(out *o, const char *s, size_t n)
+/* One character of the view's text: a bracket, comma or colon (inline:
+ * there are several a value). */
+static void view_char(out *o, char c)
 {
-	if (o->view)
-		buf_append(o->view, s, n);
+	buf *b = o->view;
+	if (!b)
+		return;
+	if (b->len + 2 > b->cap)
+		buf_reserve(b, 1);
+	b->data[b->len++] = c;
+	b->data[b->len] = 0;
 }
 
 /* The operations written so far, to drop those written after it. */
@@ -66,6 +73,10 @@ static void out_cut(out *o, mark m)
 	o->n = m.n;
 }
 
+/* v's type is t (cJSON_IsNumber and the like, without a call each: the
+ * walk asks it of every value). */
+static bool is(const cJSON *v, int t) { return (v->type & 0xff) == t; }
+
 static size_t digits(unsigned long long i)
 {
 	size_t n = 1;
@@ -78,16 +89,16 @@ static size_t digits(unsigned long long i)
  * to say a change, not to print it. */
 static size_t weight(const cJSON *v)
 {
-	if (cJSON_IsString(v))
+	if (is(v, cJSON_String))
 		return strlen(v->valuestring) + 2;
-	if (cJSON_IsNumber(v)) {
+	if (is(v, cJSON_Number)) {
 		double d = v->valuedouble;
 		if (!(d <= 1e15 && d >= -1e15) || d != (double)(long long)d) /* NaN too */
 			return 18;
 		return d < 0 ? 1 + digits((unsigned long long)-(long long)d)
 			     : digits((unsigned long long)d);
 	}
-	if (cJSON_IsArray(v) || cJSON_IsObject(v)) {
+	if (is(v, cJSON_Array) || is(v, cJSON_Object)) {
 		size_t n = 2;
 		for (const cJSON *c = v->child; c; c = c->next)
 			n += weight(c) + 1 + (c->string ? strlen(c->string) + 3 : 0);
@@ -182,6 +193,18 @@ static bool same_kind(const cJSON *a, const cJSON *b)
 
 static size_t diff(out *o, vpath *p, const cJSON *a, const cJSON *b, size_t *ops);
 
+/* cJSON_Compare(a, b), with the common cases (a number or a string that
+ * stayed the same) decided without the call. */
+static bool same(const cJSON *a, const cJSON *b)
+{
+	if (is(a, cJSON_Number) && is(b, cJSON_Number) && a->valuedouble == b->valuedouble)
+		return true;
+	if (is(a, cJSON_String) && is(b, cJSON_String) && a->valuestring && b->valuestring &&
+	    !strcmp(a->valuestring, b->valuestring))
+		return true;
+	return cJSON_Compare(a, b, true);
+}
+
 /* a's member named key; `hint` is where it is when both objects have
  * their members in the same order (a view always does), so the lookup is
  * one comparison, not a search. */
@@ -197,7 +220,7 @@ static size_t diff_object(out *o, vpath *p, const cJSON *a, const cJSON *b, size
 	size_t w = 2;
 	const cJSON *x, *hint = a->child;
 	bool in_step = true; /* so far a's members are b's, in the same order */
-	view_raw(o, "{", 1);
+	view_char(o, '{');
 	cJSON_ArrayForEach(x, b)
 	{
 		const cJSON *old = member(a, hint, x->string);
@@ -205,10 +228,10 @@ static size_t diff_object(out *o, vpath *p, const cJSON *a, const cJSON *b, size
 		hint = old ? old->next : NULL;
 		push_key(p, x->string);
 		if (x != b->child)
-			view_raw(o, ",", 1);
+			view_char(o, ',');
 		if (o->view) {
 			json_put_string(o->view, x->string);
-			buf_append(o->view, ":", 1);
+			view_char(o, ':');
 		}
 		size_t xw;
 		if (!old) {
@@ -224,7 +247,7 @@ static size_t diff_object(out *o, vpath *p, const cJSON *a, const cJSON *b, size
 		w += xw + 1 + (p->w[p->n] - p->w[p->n - 1]);
 		p->n--;
 	}
-	view_raw(o, "}", 1);
+	view_char(o, '}');
 	if (in_step && !hint)
 		return w; /* a has no member that b lacks */
 	hint = b->child;
@@ -246,12 +269,12 @@ static size_t diff_array(out *o, vpath *p, const cJSON *a, const cJSON *b, size_
 	size_t w = 2;
 	int i = 0;
 	const cJSON *x = a->child, *y = b->child;
-	view_raw(o, "[", 1);
+	view_char(o, '[');
 	push_idx(p);
 	for (; y; i++, y = y->next) {
 		set_idx(p, i);
 		if (i)
-			view_raw(o, ",", 1);
+			view_char(o, ',');
 		size_t yw;
 		if (x) {
 			yw = diff(o, p, x, y, ops);
@@ -264,7 +287,7 @@ static size_t diff_array(out *o, vpath *p, const cJSON *a, const cJSON *b, size_
 		}
 		w += yw + 1;
 	}
-	view_raw(o, "]", 1);
+	view_char(o, ']');
 	/* what a has past b's end, removed from the end: indexes stay put */
 	int na = i;
 	for (; x; x = x->next)
@@ -282,13 +305,13 @@ static size_t diff_array(out *o, vpath *p, const cJSON *a, const cJSON *b, size_
  * way back up, so the walk is linear in the views' size. */
 static size_t diff(out *o, vpath *p, const cJSON *a, const cJSON *b, size_t *ops)
 {
-	bool container = cJSON_IsObject(b) || cJSON_IsArray(b);
+	bool container = is(b, cJSON_Object) || is(b, cJSON_Array);
 	size_t at = view_at(o);
 	if (!container || !same_kind(a, b) || p->n >= VIEW_PATCH_DEPTH_MAX - 1) {
 		/* a scalar (cheap to compare), or a container of another kind */
 		size_t w = weight(b);
 		view_put(o, b);
-		if (!cJSON_Compare(a, b, true))
+		if (!same(a, b))
 			*ops += op_set(o, p, b, w, at);
 		return w;
 	}
@@ -297,7 +320,7 @@ static size_t diff(out *o, vpath *p, const cJSON *a, const cJSON *b, size_t *ops
 	 * that says it shorter (a list that moved along, a record redone). */
 	mark m = out_mark(o);
 	size_t changes = 0;
-	size_t w = cJSON_IsObject(b) ? diff_object(o, p, a, b, &changes)
+	size_t w = is(b, cJSON_Object) ? diff_object(o, p, a, b, &changes)
 				     : diff_array(o, p, a, b, &changes);
 	if (changes && w + p->est[p->n] + 4 <= changes + 2) {
 		out_cut(o, m);
