@@ -73,6 +73,8 @@ static cJSON *snapshot_view(uint64_t p)
 	return v;
 }
 
+static int replayed; /* reveals check_reveal saw replayed whole */
+
 /* Player 1's reveal H.m[i]: its patch applied to *held is the view of
  * its snapshot (the table has run no decision since); a resume from just
  * before it replays the reveal whole. */
@@ -93,6 +95,16 @@ static void check_reveal(int i, cJSON **held, uint64_t seed)
 	if (!snap) {
 		CHECK_STR(h_type(&H.m[n]), "reveal");
 		CHECK(field(H.m[n].obj, "view") && !field(H.m[n].obj, "view_patch"));
+		/* the whole reveal, written in the same walk as the patch, is
+		 * the patched one with the view the patch leads to */
+		CHECK(cJSON_Compare(field(H.m[n].obj, "view"), *held, true));
+		cJSON *whole = cJSON_Duplicate(H.m[n].obj, true), *patched = cJSON_Duplicate(mine, true);
+		cJSON_DeleteItemFromObjectCaseSensitive(whole, "view");
+		cJSON_DeleteItemFromObjectCaseSensitive(patched, "view_patch");
+		CHECK(cJSON_Compare(whole, patched, true));
+		replayed++;
+		cJSON_Delete(whole);
+		cJSON_Delete(patched);
 	}
 }
 
@@ -133,6 +145,8 @@ TEST(table_view_patch_reveals_apply_to_the_view_held)
 			}
 		}
 		CHECK(reveals > 5);
+		CHECK_EQ(replayed, reveals);
+		replayed = 0;
 		CHECK_EQ(whole, reveals); /* player 2 asked for nothing: whole views */
 		CHECK(table_get_state(H.t) == TABLE_FINISHED);
 		cJSON_Delete(held);

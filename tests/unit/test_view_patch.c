@@ -4,7 +4,10 @@
  * patches refused with the view unchanged, and the property the clients
  * rely on — over many seeded AI games of every kind, every viewer's view
  * before a decision with the patch applied (through its text, as a client
- * reads it) is the view after it.
+ * reads it) is the view after it. The text laird sends (view_patch_write,
+ * printed while diffing, with the whole view printed on the way) is the
+ * tree view_patch_diff builds, printed, and that view is the view printed,
+ * byte for byte, in every one of those cases.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,11 +18,36 @@
 #include "../../server/games/game.h"
 #include "../test.h"
 
+/* view_patch_write(from, to) is view_patch_diff's tree printed, with and
+ * without the view printed on the way, and that view is `to` printed.
+ * False (and a CHECK failed) when not. */
+static bool write_is_diff(const cJSON *from, const cJSON *to, const cJSON *tree)
+{
+	char *want = json_print(tree, NULL), *view = json_print(to, NULL);
+	buf alone = {0}, with = {0}, v = {0};
+	buf_puts(&v, "{\"view\":"); /* text before it, as in a reveal */
+	buf_puts(&with, "{\"view_patch\":");
+	view_patch_write(&alone, NULL, from, to);
+	view_patch_write(&with, &v, from, to);
+	bool ok = !strcmp(alone.data, want) && !strcmp(with.data + 14, want) &&
+		  !strncmp(v.data, "{\"view\":", 8) && !strcmp(v.data + 8, view);
+	CHECK_MSG(ok, "tree %s, text %s, with the view %s; view %s, written %s", want,
+		  alone.data, with.data, view, v.data);
+	free(want);
+	free(view);
+	buf_free(&alone);
+	buf_free(&with);
+	buf_free(&v);
+	return ok;
+}
+
 /* diff(from, to) as text, and from with it applied equals to. */
 static char *diff_text(const char *from, const char *to)
 {
 	cJSON *a = cJSON_Parse(from), *b = cJSON_Parse(to);
+	CHECK_MSG(a && b, "not JSON: %s or %s", from, to);
 	cJSON *p = view_patch_diff(a, b);
+	write_is_diff(a, b, p);
 	char *s = json_print(p, NULL);
 	CHECK(view_patch_apply(&a, p));
 	CHECK_MSG(cJSON_Compare(a, b, true), "%s + %s != %s", from, s, to);
@@ -57,13 +85,61 @@ TEST(view_patch_examples)
 		   "{\"name\":\"a long name\",\"l\":[4,5,6]}", "[[[\"l\"],[4,5,6]]]");
 	CHECK_DIFF("{\"a\":1}", "{\"a\":\"x\"}", "[[[],{\"a\":\"x\"}]]");
 	CHECK_DIFF("[1]", "{\"a\":1}", "[[[],{\"a\":1}]]");
-	cJSON *b = cJSON_Parse("{\"x\":1}");
-	cJSON *p = view_patch_diff(NULL, b), *v = NULL;
-	CHECK(view_patch_apply(&v, p));
-	CHECK(cJSON_Compare(v, b, true));
-	cJSON_Delete(v);
+	/* members reordered, one gone from the middle, one from the end */
+	CHECK_DIFF("{\"a\":1,\"b\":2}", "{\"b\":2,\"a\":1}", "[]");
+	CHECK_DIFF("{\"a\":1,\"b\":2,\"c\":3}", "{\"c\":3,\"a\":1}", "[[[\"b\"]]]");
+	CHECK_DIFF("{\"a\":1,\"b\":2}", "{\"a\":1}", "[[[\"b\"]]]");
+	/* a record redone is set whole, its member's key counted in the
+	 * choice (the patch is the one laird always wrote) */
+	CHECK_DIFF("{\"name\":\"a long name\",\"odds\":{\"lair\":0,\"rumor\":2.1,\"ev\":1.1,"
+		   "\"take\":0}}",
+		   "{\"name\":\"a long name\",\"odds\":{\"lair\":0,\"rumor\":2.5,\"ev\":1.25,"
+		   "\"take\":0}}",
+		   "[[[\"odds\"],{\"lair\":0,\"rumor\":2.5,\"ev\":1.25,\"take\":0}]]");
+	for (int from_null = 0; from_null < 2; from_null++) {
+		cJSON *b = cJSON_Parse("{\"x\":1}"), *a = from_null ? NULL : b;
+		cJSON *p = view_patch_diff(a, from_null ? b : NULL), *v = NULL;
+		write_is_diff(a, from_null ? b : NULL, p);
+		CHECK(view_patch_apply(&v, p));
+		CHECK(from_null ? cJSON_Compare(v, b, true) : cJSON_IsNull(v));
+		cJSON_Delete(v);
+		cJSON_Delete(p);
+		cJSON_Delete(b);
+	}
+}
+
+/* Keys and strings a view should not have but a patch must carry as they
+ * are: quotes, backslashes, control characters, non-ASCII; and a view
+ * deeper than a path may go, set whole below VIEW_PATCH_DEPTH_MAX. */
+TEST(view_patch_odd_keys_and_deep_views)
+{
+	CHECK_DIFF("{\"the_map\":\"................................\",\"a\\\"b\":1,"
+		   "\"\\u0001\\n\":\"x\",\"\\\\\":[]}",
+		   "{\"the_map\":\"................................\",\"a\\\"b\":2,"
+		   "\"\\u0001\\n\":\"y\",\"é\":\"\\\"\"}",
+		   "[[[\"a\\\"b\"],2],[[\"\\u0001\\n\"],\"y\"],[[\"é\"],\"\\\"\"],[[\"\\\\\"]]]");
+	buf from = {0}, to = {0};
+	for (int i = 0; i < 40; i++) {
+		buf_puts(&from, i % 2 ? "[" : "{\"k\":");
+		buf_puts(&to, i % 2 ? "[" : "{\"k\":");
+	}
+	buf_puts(&from, "1");
+	buf_puts(&to, "2");
+	for (int i = 39; i >= 0; i--) {
+		buf_puts(&from, i % 2 ? "]" : "}");
+		buf_puts(&to, i % 2 ? "]" : "}");
+	}
+	char *s = diff_text(from.data, to.data);
+	cJSON *p = cJSON_Parse(s);
+	REQUIRE(p != NULL);
+	/* one set, at the deepest path a patch may hold */
+	CHECK_EQ(cJSON_GetArraySize(p), 1);
+	CHECK_EQ(cJSON_GetArraySize(cJSON_GetArrayItem(cJSON_GetArrayItem(p, 0), 0)),
+		 VIEW_PATCH_DEPTH_MAX - 1);
 	cJSON_Delete(p);
-	cJSON_Delete(b);
+	free(s);
+	buf_free(&from);
+	buf_free(&to);
 }
 
 /* A hostile or broken patch is refused and the view stays as it was. */
@@ -97,8 +173,9 @@ TEST(view_patch_refuses_what_is_not_a_patch)
 }
 
 /* Every viewer of every decision of `games` AI games of kind `name` (seeds
- * 1.., 2 to max_seats seats): before + patch == after, through the patch's text.
- * Adds the bytes of the whole views and of the patches. */
+ * 1.., 2 to max_seats seats): before + patch == after, through the patch's
+ * text; and that text is what view_patch_write writes. Adds the bytes of
+ * the whole views and of the patches. */
 static void check_kind(const char *name, int games, int max_seats, size_t *full,
 		       size_t *patched)
 {
@@ -131,9 +208,10 @@ static void check_kind(const char *name, int games, int max_seats, size_t *full,
 				free(json_print(after, &flen));
 				*full += flen;
 				*patched += plen;
+				bool written = write_is_diff(before[v + 1], after, p);
 				cJSON *read = cJSON_Parse(ptext);
 				cJSON *mine = before[v + 1];
-				bool ok = read && view_patch_apply(&mine, read) &&
+				bool ok = written && read && view_patch_apply(&mine, read) &&
 					  cJSON_Compare(mine, after, true);
 				if (!ok && wrong++ < 3)
 					CHECK_MSG(false, "%s seed %d decision %d viewer %d: %s", name,
