@@ -322,6 +322,7 @@ static size_t diff(out *o, vpath *p, const cJSON *a, const cJSON *b, size_t *ops
 	size_t changes = 0;
 	size_t w = is(b, cJSON_Object) ? diff_object(o, p, a, b, &changes)
 				     : diff_array(o, p, a, b, &changes);
+	/* (the changes weighed as an array of their own: + 2) */
 	if (changes && w + p->est[p->n] + 4 <= changes + 2) {
 		out_cut(o, m);
 		changes = op_set(o, p, b, w, at);

@@ -9,9 +9,17 @@
  * (2,000 tables with their 16 KiB resume histories, the kind's states).
  * Decisions/s, bytes and messages (frames) per decision are also figures
  * (bench.h). The bots take reveals with view_patch, as our clients ask in
- * hello (BENCH_FULL_VIEWS=1: whole views): 8,501 bytes and 16.2 frames a
- * decision, 12,807 bytes with whole views; 14,194 before the status
+ * hello (BENCH_FULL_VIEWS=1: whole views): 8,117 bytes and 16.2 frames a
+ * decision, 12,392 bytes with whole views; 14,194 before the status
  * changes of one loop turn went out as one update and the patches.
+ * In CPU, 9,600-10,500 decisions/s with the patches, 15,700-17,200 with
+ * whole views (load 4-7); 6,800-7,400 when a patch was a tree of copies
+ * printed afterwards. What the patches still add is mostly each seat's
+ * view built a second time, before the decision, to diff from (a fifth of
+ * the loop's CPU in perf). With
+ *   make -j2 BUILD=build-bench OPT="-O3 -march=native -DNDEBUG -g" \
+ *        build-bench/bench/bench_table
+ *   build-bench/bench/bench_table; BENCH_FULL_VIEWS=1 build-bench/bench/bench_table
  */
 #include <stdio.h>
 #include <stdlib.h>
