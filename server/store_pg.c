@@ -265,6 +265,17 @@ static int op_admin_issue(store *st, store_req *r)
 {
 	int err;
 	if (r->in.first_only) {
+		/* Nodes starting together on an empty database each issue the
+		 * first token: under this lock (held to the batch's commit) one
+		 * issues it and the others then see its admin, where without it
+		 * two could both find none, and the later one's token replace
+		 * the one the first printed. */
+		pgp p = {0};
+		p_i64(&p, STORE_PG_LOCK_CLASS);
+		p_i64(&p, STORE_PG_LOCK_ADMIN);
+		if ((err = pg_exec(st, "SELECT pg_advisory_xact_lock($1::int, $2::int)", &p, NULL,
+				   "locking the first admin")))
+			return err;
 		PGresult *res;
 		if ((err = pg_exec(st, "SELECT id FROM players WHERE role = 1 LIMIT 1", NULL, &res,
 				   "looking for an admin")))

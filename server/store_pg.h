@@ -26,8 +26,12 @@
 
 /* A node's lease: renewed every third of it by its store thread. */
 #define STORE_PG_LEASE_MS 5000
-/* The advisory lock's first key (the second is the node id). */
+/* The advisory locks' first key. The second is a node's id (from 1) for
+ * its own lock; 0 for the migrations' transaction lock (one node
+ * migrates at a time); STORE_PG_LOCK_ADMIN for the first admin token's
+ * (op_admin_issue). */
 #define STORE_PG_LOCK_CLASS 19521
+#define STORE_PG_LOCK_ADMIN (-1)
 
 /* migrations/pg/NNNN_name.sql, embedded (build/gen/pg_migrations.c). */
 extern const store_migration store_pg_migrations[];

@@ -102,6 +102,42 @@ static int decide_on(env *e, store *st, int64_t id, int64_t seq, const char *cho
 	WAIT(e, &r);
 	return r.err;
 }
+/* Nodes starting together on an empty database each ask for the first
+ * admin token: exactly one issues it, the others find its admin
+ * (STORE_ERR_EXISTS: they print nothing), and the token the one printed is
+ * the admin's (op_admin_issue's lock). Twenty rounds of two stores on
+ * their own threads, asking at the same moment. */
+TEST(store_pg_nodes_starting_together_issue_one_first_admin_token)
+{
+	env e;
+	REQUIRE(env_open(&e));
+	store *two = open_second(&e);
+	REQUIRE(two != NULL);
+	for (int round = 0; round < 20; round++) {
+		char tok[2][32];
+		res got[2] = {{0}, {0}};
+		for (int i = 0; i < 2; i++)
+			snprintf(tok[i], sizeof tok[i], "first-admin-%d-%d", round, i);
+		store_admin_issue(e.st, "admin", tok[0], true, cb_player, &got[0]);
+		store_admin_issue(two, "admin", tok[1], true, cb_player, &got[1]);
+		WAIT(&e, &got[0]);
+		WAIT(&e, &got[1]);
+		int issued = got[0].err == STORE_OK ? 0 : 1;
+		CHECK_MSG(got[issued].err == STORE_OK && got[1 - issued].err == STORE_ERR_EXISTS,
+			  "round %d: %s and %s", round, store_strerror(got[0].err),
+			  store_strerror(got[1].err));
+		res who = {0};
+		store_player_by_token(e.st, tok[issued], cb_player, &who);
+		WAIT(&e, &who);
+		CHECK_EQ(who.err, STORE_OK);
+		CHECK_EQ(who.role, STORE_ROLE_ADMIN);
+		/* the next round begins with no admin again */
+		CHECK_EQ(db_write(e.path, "DELETE FROM players WHERE lower(name) = 'admin'"), 1);
+	}
+	close_second(&e, two);
+	env_close(&e);
+}
+
 /* A database of pg/0001 with saved states: the upgrade turns them into
  * values (as SQLite's), drops what is not JSON, keeps the games. */
 TEST(store_pg_upgrade_turns_saved_shared_states_into_values)
