@@ -11,21 +11,28 @@
 
 #include "../common/util.h"
 
-void json_put_int(buf *b, long long v)
+/* A number's text written last character first into tmp[n..]: its
+ * integer part u (digits, least significant first), then the sign; the
+ * whole appended to b in reading order. */
+static void put_backwards(buf *b, char *tmp, int n, unsigned long long u, bool negative)
 {
-	char tmp[24];
-	int n = 0;
-	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
 	do {
 		tmp[n++] = (char)('0' + u % 10);
 		u /= 10;
 	} while (u);
-	if (v < 0)
+	if (negative)
 		tmp[n++] = '-';
 	buf_reserve(b, (size_t)n);
 	while (n)
 		b->data[b->len++] = tmp[--n];
 	b->data[b->len] = 0;
+}
+
+void json_put_int(buf *b, long long v)
+{
+	char tmp[24];
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	put_backwards(b, tmp, 0, u, v < 0);
 }
 
 /* A number with at most SHORT_DECIMALS decimals (a fraction a view rounded,
@@ -50,18 +57,9 @@ static bool put_short_fraction(buf *b, double d)
 		char tmp[32];
 		int n = 0;
 		for (int i = 0; i < p; i++, u /= 10)
-			tmp[n++] = (char)('0' + u % 10);
+			tmp[n++] = (char)('0' + u % 10); /* the decimals, last first */
 		tmp[n++] = '.';
-		do {
-			tmp[n++] = (char)('0' + u % 10);
-			u /= 10;
-		} while (u);
-		if (d < 0)
-			tmp[n++] = '-';
-		buf_reserve(b, (size_t)n);
-		while (n)
-			b->data[b->len++] = tmp[--n];
-		b->data[b->len] = 0;
+		put_backwards(b, tmp, n, u, d < 0);
 		return true;
 	}
 	return false;

@@ -114,7 +114,7 @@ TEST(store_pg_nodes_starting_together_issue_one_first_admin_token)
 	store *two = open_second(&e);
 	REQUIRE(two != NULL);
 	for (int round = 0; round < 20; round++) {
-		char tok[2][32];
+		char tok[2][48];
 		res got[2] = {{0}, {0}};
 		for (int i = 0; i < 2; i++)
 			snprintf(tok[i], sizeof tok[i], "first-admin-%d-%d", round, i);
