@@ -140,9 +140,12 @@ static void send_hello(struct lsess *s)
 	cJSON_AddNumberToObject(m, "id", (double)s->hello_id);
 	cJSON_AddNumberToObject(m, "protocol", 1);
 	cJSON_AddStringToObject(m, "client", "lair/" LAIR_VERSION);
-	/* Reveals with the changes to our view, not all of it (tview.c). */
+	/* Reveals with the changes to our view, not all of it (tview.c), and
+	 * nothing said twice (we show the reveal's `choices`, never the kind's
+	 * events that restate them). */
 	cJSON *caps = cJSON_AddArrayToObject(m, "caps");
 	cJSON_AddItemToArray(caps, cJSON_CreateString("view_patch"));
+	cJSON_AddItemToArray(caps, cJSON_CreateString("lean"));
 	if (s->token[0])
 		cJSON_AddStringToObject(m, "token", s->token);
 	else

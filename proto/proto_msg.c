@@ -505,14 +505,19 @@ static bool json_has_nul_escape(const char *text, size_t len)
 	return false;
 }
 
+static const char *const cap_names[PROTO_CAPS_KNOWN] = {"view_patch", "lean", "timing"};
+
+const char *proto_cap_name(int i) { return i >= 0 && i < PROTO_CAPS_KNOWN ? cap_names[i] : ""; }
+
 uint32_t proto_hello_caps(const cJSON *caps)
 {
 	uint32_t mask = 0;
 	const cJSON *c;
 	cJSON_ArrayForEach(c, caps)
 	{
-		if (cJSON_IsString(c) && !strcmp(c->valuestring, "view_patch"))
-			mask |= PROTO_CAP_VIEW_PATCH;
+		for (int i = 0; cJSON_IsString(c) && i < PROTO_CAPS_KNOWN; i++)
+			if (!strcmp(c->valuestring, cap_names[i]))
+				mask |= 1u << i;
 	}
 	return mask;
 }

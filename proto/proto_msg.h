@@ -225,9 +225,18 @@ typedef struct proto_msg {
 /* "view_patch": a reveal to the client's seat carries view_patch (the
  * changes since its last view, proto/view_patch.h) instead of view. */
 #define PROTO_CAP_VIEW_PATCH (1u << 0)
+/* "lean": what the round's updates would say twice is said once (a
+ * reveal without the kind's events that restate `choices`, `ai` only when
+ * true; no `seats` right before `start`), and no `t_close_us`... */
+#define PROTO_CAP_LEAN (1u << 1)
+/* ...unless "timing" is asked too (benchmarks). */
+#define PROTO_CAP_TIMING (1u << 2)
+#define PROTO_CAPS_KNOWN 3
 /* The capabilities of a checked caps list this server knows (a bit each;
  * unknown names are ignored); 0 for NULL. */
 uint32_t proto_hello_caps(const cJSON *caps);
+/* The name of capability bit i (< PROTO_CAPS_KNOWN), as hello says it. */
+const char *proto_cap_name(int i);
 
 enum proto_err proto_decode(const char *text, size_t len, proto_msg *msg, proto_error *err);
 void proto_msg_free(proto_msg *msg);

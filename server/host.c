@@ -22,10 +22,10 @@ static void host_send(void *ud, uint64_t player_id, const char *json, size_t len
 		app_send_text(p->sess, json, len);
 }
 
-static bool host_view_patch(void *ud, uint64_t player_id)
+static uint32_t host_caps(void *ud, uint64_t player_id)
 {
 	player *p = player_find(ud, (int64_t)player_id);
-	return p && p->sess && (p->sess->caps & PROTO_CAP_VIEW_PATCH);
+	return p && p->sess ? p->sess->caps : 0;
 }
 
 static const void *host_shared(void *ud, const game_kind *kind)
@@ -125,7 +125,7 @@ table_host host_callbacks(app *a)
 	return (table_host){
 		.ud = a,
 		.send = host_send,
-		.view_patch = host_view_patch,
+		.caps = host_caps,
 		.shared = host_shared,
 		.events = host_events,
 		.start = host_start,

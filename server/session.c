@@ -185,8 +185,9 @@ static void welcome(session *s, const store_player *sp, const char *token)
 	}
 	if (s->caps_asked) { /* only to a client that asked: old ones see no change */
 		cJSON *caps = cJSON_AddArrayToObject(w, "caps");
-		if (s->caps & PROTO_CAP_VIEW_PATCH)
-			cJSON_AddItemToArray(caps, cJSON_CreateString("view_patch"));
+		for (int i = 0; i < PROTO_CAPS_KNOWN; i++)
+			if (s->caps & (1u << i))
+				cJSON_AddItemToArray(caps, cJSON_CreateString(proto_cap_name(i)));
 	}
 	cJSON *lim = cJSON_AddObjectToObject(w, "limits");
 	cJSON_AddNumberToObject(lim, "max_frame_bytes", (double)a->cfg->max_frame_bytes);

@@ -128,10 +128,11 @@ typedef struct table_host {
 	/* One message to one player (seated or watching). `json` is valid only
 	 * during the call. Players without a connection: drop it. */
 	void (*send)(void *ud, uint64_t player, const char *json, size_t len);
-	/* Whether the player's connection asked for reveals that carry
-	 * `view_patch` (the changes to its seat's view) instead of `view`
-	 * (hello's caps, proto/table.md §5.6). NULL: nobody did. */
-	bool (*view_patch)(void *ud, uint64_t player);
+	/* What the player's connection asked for in hello's caps: the
+	 * PROTO_CAP_* bits (proto/proto_msg.h) that change what the table
+	 * sends it live (view_patch, lean, timing: proto/table.md §5.6). NULL:
+	 * nobody asked for any. */
+	uint32_t (*caps)(void *ud, uint64_t player);
 	/* The kind's current server-wide shared state (borrowed), read when a
 	 * game is created; NULL for none. */
 	const void *(*shared)(void *ud, const game_kind *kind);

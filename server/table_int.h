@@ -117,14 +117,19 @@ void update_emit(table *t, cJSON *all, cJSON **per_seat);
 typedef struct update_text {
 	buf r[GAME_MAX_SEATS + 1];
 	/* p[i], when not empty: what seat i's player is sent instead of
-	 * r[1 + i] (a reveal with view_patch); r[1 + i] is still what resume
-	 * sends, so a replay never depends on the connection's caps. */
+	 * r[1 + i] (a reveal as its caps ask: view_patch, lean); r[1 + i] is
+	 * still what resume sends, so a replay never depends on the
+	 * connection's caps. */
 	buf p[GAME_MAX_SEATS];
+	/* Players who asked for any of these caps are not sent the update
+	 * live (what the next update says again); resume still sends it. */
+	uint32_t unsent_to_caps;
 } update_text;
 void update_emit_text(table *t, update_text *u);
 void update_text_free(update_text *u);
-/* Seat `seat`'s player takes reveals with view_patch (host.view_patch). */
-bool update_wants_view_patch(const table *t, int seat);
+/* The PROTO_CAP_* bits seat `seat`'s player asked for (host.caps; 0 for
+ * a seat without a human). */
+uint32_t update_seat_caps(const table *t, int seat);
 /* An update's text begun: {"type":type,"table":id */
 void update_head(buf *b, const table *t, const char *type);
 /* True when anyone at all would receive an update (else builders may skip
@@ -142,6 +147,9 @@ cJSON *table_view_json(const table *t, int viewer);
 /* The "seats" update: state, host, seats, spectators; not sent to the
  * player `quiet` (0: sent to everyone), see enum table_notify. */
 void update_emit_seats(table *t, uint64_t quiet);
+/* The same as a game starts: the `start` that follows at once carries the
+ * seats again, so a `lean` seat is not sent this one live. */
+void update_emit_seats_before_start(table *t);
 
 /* table_render.c: each viewer's text of the round's updates, emitted. */
 void render_emit_start(table *t);
@@ -157,7 +165,7 @@ void round_flush_status(table *t);
 /* What a reveal needs from before the set is applied: the choices' text
  * and, for each seat whose player takes view_patch, its view then. */
 typedef struct reveal_prep {
-	buf choices;
+	buf choices, choices_lean; /* lean: `ai` only when true */
 	cJSON *before[GAME_MAX_SEATS];
 } reveal_prep;
 void render_reveal_prepare(table *t, reveal_prep *r);

@@ -170,7 +170,8 @@ static void emit(table *t, update_text *u, uint64_t quiet)
 	 * sent to every seat). */
 	for (int i = 0; i < t->s.seats; i++) {
 		if (t->seats[i].kind != SEAT_HUMAN || !(e.seat[i] || e.all) ||
-		    t->seats[i].player == quiet)
+		    t->seats[i].player == quiet ||
+		    (u->unsent_to_caps && (update_seat_caps(t, i) & u->unsent_to_caps)))
 			continue;
 		if (e.seat[i] && u->p[i].len)
 			send_len(t, t->seats[i].player, u->p[i].data, u->p[i].len);
@@ -193,11 +194,12 @@ void update_text_free(update_text *u)
 		buf_free(&u->p[i]);
 }
 
-bool update_wants_view_patch(const table *t, int seat)
+uint32_t update_seat_caps(const table *t, int seat)
 {
 	const struct table_seat *st = &t->seats[seat];
-	return st->kind == SEAT_HUMAN && st->player && t->host.view_patch &&
-	       t->host.view_patch(t->host.ud, st->player);
+	return st->kind == SEAT_HUMAN && st->player && t->host.caps
+		       ? t->host.caps(t->host.ud, st->player)
+		       : 0;
 }
 
 void update_emit_text(table *t, update_text *u) { emit(t, u, 0); }
@@ -267,7 +269,8 @@ cJSON *table_status_json(const table *t)
 	return a;
 }
 
-void update_emit_seats(table *t, uint64_t quiet)
+/* unsent_to_caps: see update_text. */
+static void emit_seats(table *t, uint64_t quiet, uint32_t unsent_to_caps)
 {
 	if (!update_has_audience(t)) {
 		update_skip(t);
@@ -278,10 +281,14 @@ void update_emit_seats(table *t, uint64_t quiet)
 	cJSON_AddNumberToObject(m, "host", (double)t->s.host);
 	cJSON_AddItemToObject(m, "seats", table_seats_json(t));
 	cJSON_AddNumberToObject(m, "spectators", t->n_spec);
-	update_text u = {0};
+	update_text u = {.unsent_to_caps = unsent_to_caps};
 	tree_text(m, &u.r[0]);
 	emit(t, &u, quiet);
 }
+
+void update_emit_seats(table *t, uint64_t quiet) { emit_seats(t, quiet, 0); }
+
+void update_emit_seats_before_start(table *t) { emit_seats(t, 0, PROTO_CAP_LEAN); }
 
 static int player_class(const table *t, uint64_t player)
 {

@@ -76,21 +76,38 @@ static void put_status(buf *b, const table *t)
 	buf_append(b, t->s.seats ? "]" : "[]", t->s.seats ? 1 : 2);
 }
 
-static void put_events(buf *b, const table *t, int viewer)
+/* The events as viewer sees them, to b and, when lean is not NULL, to lean
+ * too without those that only restate a choice (kind->restates_choice):
+ * each event rendered once for both. */
+static void put_events_lean(buf *b, buf *lean, const table *t, int viewer)
 {
+	const game_kind *k = t->s.kind;
 	buf_append(b, "[", 1);
-	bool first = true;
+	if (lean)
+		buf_append(lean, "[", 1);
+	bool first = true, lean_first = true;
 	for (size_t i = 0; i < t->evs.len; i++) {
-		cJSON *e = t->s.kind->event_json(t->game, &t->evs.v[i], viewer);
+		cJSON *e = k->event_json(t->game, &t->evs.v[i], viewer);
 		if (!e)
 			continue;
 		if (!first)
 			buf_append(b, ",", 1);
 		first = false;
+		size_t at = b->len;
 		put_tree(b, e);
+		if (lean && !(k->restates_choice && k->restates_choice(&t->evs.v[i]))) {
+			if (!lean_first)
+				buf_append(lean, ",", 1);
+			lean_first = false;
+			buf_append(lean, b->data + at, b->len - at);
+		}
 	}
 	buf_append(b, "]", 1);
+	if (lean)
+		buf_append(lean, "]", 1);
 }
+
+static void put_events(buf *b, const table *t, int viewer) { put_events_lean(b, NULL, t, viewer); }
 
 /* The kind's view for viewer; no field when it has none. */
 static void put_view(buf *b, const table *t, int viewer)
@@ -184,53 +201,75 @@ static void render_window(table *t, int viewer, void *arg, buf *b)
 	put_own_choice(b, t, viewer);
 }
 
-/* A reveal up to its view: the choices' text (written before the set was
- * applied) and the events as viewer sees them. */
-static void reveal_head(table *t, int viewer, const buf *choices, buf *b)
+/* A reveal up to its events: the choices' text (written before the set
+ * was applied) and the events as viewer sees them; to r whole, as resume
+ * sends it, and, when p is not NULL, to p as the seat's caps ask (lean:
+ * the choices' lean text, no event that restates a choice). */
+static void reveal_head(table *t, int viewer, const reveal_prep *rp, uint32_t caps, buf *r,
+			buf *p)
 {
-	update_head(b, t, "reveal");
-	put_decision(b, t);
-	put_key(b, "choices");
-	buf_append(b, choices->data, choices->len);
-	put_key(b, "events");
-	put_events(b, t, viewer);
+	update_head(r, t, "reveal");
+	put_decision(r, t);
+	put_key(r, "choices");
+	buf_append(r, rp->choices.data, rp->choices.len);
+	put_key(r, "events");
+	bool lean = p && (caps & PROTO_CAP_LEAN);
+	if (lean) {
+		update_head(p, t, "reveal");
+		put_decision(p, t);
+		put_key(p, "choices");
+		buf_append(p, rp->choices_lean.data, rp->choices_lean.len);
+		put_key(p, "events");
+	}
+	put_events_lean(r, lean ? p : NULL, t, viewer);
+	if (p && !lean)
+		buf_append(p, r->data, r->len);
 }
 
-/* arg: the choices' text (a buf). */
-static void render_reveal(table *t, int viewer, void *arg, buf *b)
+static void put_t_close(buf *b, const table *t)
 {
-	reveal_head(t, viewer, arg, b);
-	put_view(b, t, viewer);
 	put_key(b, "t_close_us");
 	json_put_int(b, (long long)t->t_close_us);
 }
 
-/* A reveal to a seat whose player takes view_patch (update_text.p): r
- * gets the whole view, as resume sends it; p the changes from `before`,
- * the seat's view before the decision, which is the view its player holds
- * (from the last reveal, the start or a snapshot: seq has no gap, else
- * the client resyncs). */
-static void render_reveal_patched(table *t, int viewer, const buf *choices, const cJSON *before,
-				  buf *r, buf *p)
+/* The reveal as sent without caps (spectators, and what resume keeps). */
+static void render_reveal(table *t, int viewer, const reveal_prep *rp, buf *r)
 {
-	cJSON *v = table_view_json(t, viewer);
-	if (!v) {
-		render_reveal(t, viewer, (void *)choices, r);
-		return;
-	}
-	reveal_head(t, viewer, choices, r);
-	buf_append(p, r->data, r->len);
-	put_key(r, "view");
-	put_key(p, "view_patch");
-	view_patch_write(p, r, before, v); /* the view whole to r on the way */
-	cJSON_Delete(v);
-	buf tail = {0};
-	put_key(&tail, "t_close_us");
-	json_put_int(&tail, (long long)t->t_close_us);
-	buf_append(r, tail.data, tail.len);
-	buf_append(p, tail.data, tail.len);
-	buf_free(&tail);
+	reveal_head(t, viewer, rp, 0, r, NULL);
+	put_view(r, t, viewer);
+	put_t_close(r, t);
 }
+
+/* A reveal to a seat whose player asked for caps that change it
+ * (update_text.p): r gets it whole, as resume sends it; p as the caps ask.
+ * view_patch: p has the changes from the seat's view before the decision,
+ * which is the view its player holds (from the last reveal, the start or
+ * a snapshot: seq has no gap, else the client resyncs). lean: p leaves out
+ * what it would say twice, and t_close_us unless timing is asked too. */
+static void render_reveal_for_caps(table *t, int viewer, const reveal_prep *rp, uint32_t caps,
+				   buf *r, buf *p)
+{
+	reveal_head(t, viewer, rp, caps, r, p);
+	cJSON *v = table_view_json(t, viewer);
+	if (v && rp->before[viewer]) {
+		put_key(r, "view");
+		put_key(p, "view_patch");
+		view_patch_write(p, r, rp->before[viewer], v); /* the view whole to r on the way */
+		cJSON_Delete(v);
+	} else if (v) {
+		put_key(r, "view");
+		size_t at = r->len;
+		put_tree(r, v);
+		put_key(p, "view");
+		buf_append(p, r->data + at, r->len - at);
+	}
+	put_t_close(r, t);
+	if (!(caps & PROTO_CAP_LEAN) || (caps & PROTO_CAP_TIMING))
+		put_t_close(p, t);
+}
+
+/* The caps that change a reveal. */
+#define REVEAL_CAPS (PROTO_CAP_VIEW_PATCH | PROTO_CAP_LEAN)
 
 void render_reveal_prepare(table *t, reveal_prep *r)
 {
@@ -238,16 +277,19 @@ void render_reveal_prepare(table *t, reveal_prep *r)
 	/* The views the patched reveals are written against: each such seat's
 	 * view now, before the set is applied. */
 	for (int i = 0; i < t->s.seats; i++)
-		if (update_wants_view_patch(t, i))
+		if (update_seat_caps(t, i) & PROTO_CAP_VIEW_PATCH)
 			r->before[i] = table_view_json(t, i);
-	/* The choices' text: the same for every viewer. */
+	/* The choices' text, the same for every viewer: whole, and lean (`ai`
+	 * only when true). */
 	const game_kind *k = t->s.kind;
-	buf *b = &r->choices;
+	buf *b = &r->choices, *lean = &r->choices_lean;
 	buf_append(b, "[", 1);
+	buf_append(lean, "[", 1);
 	bool first = true;
 	for (int i = 0; i < t->s.seats; i++) {
 		if (t->commit[i] == GAME_NO_CHOICE)
 			continue;
+		size_t at = b->len;
 		buf_puts(b, first ? "{\"seat\":" : ",{\"seat\":");
 		first = false;
 		json_put_int(b, i);
@@ -256,10 +298,14 @@ void render_reveal_prepare(table *t, reveal_prep *r)
 			put_key(b, "choice");
 			put_tree(b, c);
 		}
+		buf_append(lean, b->data + at, b->len - at);
+		bool ai = (t->commit_ai >> i) & 1;
 		put_key(b, "ai");
-		buf_puts(b, (t->commit_ai >> i) & 1 ? "true}" : "false}");
+		buf_puts(b, ai ? "true}" : "false}");
+		buf_puts(lean, ai ? ",\"ai\":true}" : "}");
 	}
 	buf_append(b, "]", 1);
+	buf_append(lean, "]", 1);
 }
 
 void render_reveal_free(table *t, reveal_prep *r)
@@ -267,6 +313,7 @@ void render_reveal_free(table *t, reveal_prep *r)
 	for (int i = 0; i < t->s.seats; i++)
 		cJSON_Delete(r->before[i]);
 	buf_free(&r->choices);
+	buf_free(&r->choices_lean);
 	memset(r, 0, sizeof *r);
 }
 
@@ -279,14 +326,14 @@ void render_emit_reveal(table *t, reveal_prep *r)
 		for (int i = 0; i < t->s.seats; i++) {
 			if (t->seats[i].kind != SEAT_HUMAN)
 				continue;
-			if (r->before[i])
-				render_reveal_patched(t, i, &r->choices, r->before[i], &u.r[1 + i],
-						      &u.p[i]);
+			uint32_t caps = update_seat_caps(t, i);
+			if (caps & REVEAL_CAPS)
+				render_reveal_for_caps(t, i, r, caps, &u.r[1 + i], &u.p[i]);
 			else
-				render_reveal(t, i, &r->choices, &u.r[1 + i]);
+				render_reveal(t, i, r, &u.r[1 + i]);
 		}
 		if (t->n_spec)
-			render_reveal(t, -1, &r->choices, &u.r[0]);
+			render_reveal(t, -1, r, &u.r[0]);
 		update_emit_text(t, &u);
 	}
 	render_reveal_free(t, r);

@@ -189,6 +189,10 @@ typedef struct game_kind {
 	cJSON *(*view)(const game_state *st, int viewer);
 	/* One event as `viewer` may see it, or NULL when it must not see it. */
 	cJSON *(*event_json)(const game_state *st, const game_event *ev, int viewer);
+	/* Whether an event only restates a seat's choice that the reveal's
+	 * `choices` already says (gems `choice`): a seat whose player asked
+	 * for `lean` is not sent it (proto/table.md §5.6). NULL: none does. */
+	bool (*restates_choice)(const game_event *ev);
 
 	/* Result, once over. Scores per seat; winners as a seat mask. */
 	void (*result)(const game_state *st, int64_t *scores, uint32_t *winners);

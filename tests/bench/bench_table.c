@@ -8,10 +8,13 @@
  * to its reveal having been handed to every seat's send(), and the peak RSS
  * (2,000 tables with their 16 KiB resume histories, the kind's states).
  * Decisions/s, bytes and messages (frames) per decision are also figures
- * (bench.h). The bots take reveals with view_patch, as our clients ask in
- * hello (BENCH_FULL_VIEWS=1: whole views): 8,117 bytes and 16.2 frames a
- * decision, 12,392 bytes with whole views; 14,194 before the status
- * changes of one loop turn went out as one update and the patches.
+ * (bench.h). The bots ask for view_patch and lean, as our clients do in
+ * hello (BENCH_FULL_VIEWS=1: no caps, whole views): 6,966 bytes and 16.0
+ * frames a decision (8,117 and 16.2 with view_patch alone, 12,392 with
+ * whole views; 14,194 before the status changes of one loop turn went out
+ * as one update and the patches). Of the 6,966, about an eighth is each
+ * table's setup (its seats updates and start: the bench runs the first
+ * ~20 decisions of each game).
  * In CPU, 9,600-10,500 decisions/s with the patches, 15,700-17,200 with
  * whole views (load 4-7); 6,800-7,400 when a patch was a tree of copies
  * printed afterwards. What the patches still add is mostly each seat's
@@ -61,13 +64,13 @@ static size_t n_lat, cap_lat;
 
 static void on_answer(uv_idle_t *h);
 
-/* The bots take reveals with view_patch, as our clients ask in hello
- * (BENCH_FULL_VIEWS=1: whole views, as an old client gets them). */
+/* The bots ask for what our clients ask in hello: view_patch and lean
+ * (BENCH_FULL_VIEWS=1: no caps, as an old client). */
 static bool full_views;
-static bool bot_view_patch(void *ud, uint64_t player)
+static uint32_t bot_caps(void *ud, uint64_t player)
 {
 	(void)ud, (void)player;
-	return !full_views;
+	return full_views ? 0 : PROTO_CAP_VIEW_PATCH | PROTO_CAP_LEAN;
 }
 
 static void bot_send(void *ud, uint64_t player, const char *json, size_t len)
@@ -161,7 +164,7 @@ int main(void)
 	uv_idle_init(&loop, &answer_idle);
 	full_views = getenv("BENCH_FULL_VIEWS") && !strcmp(getenv("BENCH_FULL_VIEWS"), "1");
 	table_host host = {.send = bot_send,
-			   .view_patch = bot_view_patch,
+			   .caps = bot_caps,
 			   .decision = on_decision,
 			   .finished = on_finished};
 	for (int i = 0; i < TABLES; i++) {
@@ -201,7 +204,7 @@ int main(void)
 	       decisions / wall);
 	printf("table: %.0f bytes of JSON sent per decision (all seats, %s)\n",
 	       decisions ? (double)bytes / (double)decisions : 0.0,
-	       full_views ? "whole views" : "view_patch");
+	       full_views ? "whole views" : "view_patch, lean");
 	bench_figure("table_decisions_per_s", (double)(int64_t)(decisions / cpu), "decisions/s");
 	bench_figure("table_bytes_per_decision",
 		     (double)(int64_t)(decisions ? (double)bytes / (double)decisions : 0.0), "bytes");

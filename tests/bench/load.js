@@ -119,8 +119,9 @@ function runWorker() {
 			bot.ws = ws;
 			ws.on('open', () => {
 				stats.open++;
-				// view_patch: reveals carry the changes to the view (the bots read none)
-				send({ type: 'hello', id: 'h', protocol: 1, caps: ['view_patch'],
+				// view_patch: reveals carry the changes to the view (the bots read none);
+				// lean as our clients; timing: reveals keep t_close_us, which we measure by
+				send({ type: 'hello', id: 'h', protocol: 1, caps: ['view_patch', 'lean', 'timing'],
 					name: `b${cfg.w}x${T.ti}x${seat}` });
 			});
 			ws.on('message', (data) => {

@@ -3,7 +3,9 @@
  * (proto/table.md §3 and §5.6): a seat whose player asked for view_patch
  * gets reveals with the changes to its view, which applied to the view it
  * had are the view a snapshot shows, while the other seats and every
- * resume get the whole view; and the status changes of one loop iteration
+ * resume get the whole view; a seat whose player asked for lean gets the
+ * reveal without what it says twice (and no `seats` right before `start`),
+ * resume still the whole; and the status changes of one loop iteration
  * go out as one `status` update. Real gems tables on a real uv loop.
  */
 #include "../../proto/view_patch.h"
@@ -11,17 +13,20 @@
 
 static char err[256];
 static uint32_t patch_players; /* bit p: player p asked for view_patch */
+static uint32_t player_caps[8]; /* what else player p asked for (PROTO_CAP_*) */
 
-static bool h_view_patch(void *ud, uint64_t player)
+static uint32_t h_caps(void *ud, uint64_t player)
 {
 	(void)ud;
-	return player < 32 && (patch_players >> player & 1);
+	if (player >= 8)
+		return 0;
+	return player_caps[player] | (patch_players >> player & 1 ? PROTO_CAP_VIEW_PATCH : 0);
 }
 
 static table_host patch_host(void)
 {
 	table_host h = h_host;
-	h.view_patch = h_view_patch;
+	h.caps = h_caps;
 	return h;
 }
 
@@ -220,4 +225,131 @@ TEST(table_status_waiting_goes_before_the_next_update)
 	h_turn(); /* the AI's choice for seat 1: a status at the end of the turn */
 	CHECK_STR(h_status(h_last(1, "status"), 1), "chosen");
 	h_close();
+}
+
+static const char *str_of(const cJSON *o, const char *k)
+{
+	const cJSON *v = field(o, k);
+	return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+/* The whole reveal `whole` as a lean seat with caps gets it, but for its
+ * view: no events that restate a choice (gems `choice`), `ai` only when
+ * true, t_close_us only with timing. */
+static cJSON *lean_of(const cJSON *whole, uint32_t caps)
+{
+	cJSON *o = cJSON_Duplicate(whole, true);
+	cJSON_DeleteItemFromObjectCaseSensitive(o, "view");
+	cJSON *evs = cJSON_GetObjectItemCaseSensitive(o, "events");
+	for (int i = cJSON_GetArraySize(evs) - 1; i >= 0; i--)
+		if (!strcmp(str_of(cJSON_GetArrayItem(evs, i), "type"), "choice"))
+			cJSON_DeleteItemFromArray(evs, i);
+	cJSON *c;
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(o, "choices"))
+	if (cJSON_IsFalse(field(c, "ai")))
+		cJSON_DeleteItemFromObjectCaseSensitive(c, "ai");
+	if (!(caps & PROTO_CAP_TIMING))
+		cJSON_DeleteItemFromObjectCaseSensitive(o, "t_close_us");
+	return o;
+}
+
+/* Decision: `lean` leaves out only what is said again elsewhere (and
+ * t_close_us, which only benchmarks read): player 1 asks view_patch and
+ * lean, player 2 lean and timing, player 3 nothing; seat 3 is the AI's.
+ * Each lean reveal is its player's whole reveal (as resume replays it)
+ * less exactly those parts; the `seats` update before `start` reaches only
+ * player 3 live, and resume still has it. */
+TEST(table_lean_reveals_leave_out_only_what_is_said_twice)
+{
+	int lean_reveals = 0, restated = 0, ai_true = 0;
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		patch_players = 1u << 1;
+		player_caps[1] = PROTO_CAP_LEAN;
+		player_caps[2] = PROTO_CAP_LEAN | PROTO_CAP_TIMING;
+		open_gems(4, 3, 0, seed);
+		RUN_UNTIL(h_count(1, "options") == 1);
+		/* the seats update as the game starts: only player 3 live */
+		int playing[4] = {0};
+		for (int i = 0; i < H.n; i++)
+			if (!strcmp(h_type(&H.m[i]), "seats") &&
+			    !strcmp(str_of(H.m[i].obj, "state"), "playing"))
+				playing[H.m[i].player]++;
+		CHECK_EQ(playing[1], 0);
+		CHECK_EQ(playing[2], 0);
+		CHECK_EQ(playing[3], 1);
+		const cJSON *start = h_last(1, "start");
+		REQUIRE(start && field(start, "seats"));
+		int n = H.n;
+		bool snap = true;
+		CHECK_EQ(table_resume(H.t, 1, (uint64_t)h_num(start, "seq") - 2, &snap), TABLE_OK);
+		CHECK(!snap);
+		REQUIRE(H.n > n);
+		CHECK_STR(h_type(&H.m[n]), "seats");
+		CHECK_STR(str_of(H.m[n].obj, "state"), "playing");
+		cJSON *held = cJSON_Duplicate(field(start, "view"), true);
+		int seen = H.n, reveals = 0;
+		double chosen = 0;
+		for (int turns = 0; turns < 20000 && table_get_state(H.t) == TABLE_PLAYING;
+		     turns++) {
+			for (int end = H.n; seen < end; seen++) {
+				uint64_t p = H.m[seen].player;
+				if (p > 2 || strcmp(h_type(&H.m[seen]), "reveal"))
+					continue;
+				const cJSON *mine = H.m[seen].obj;
+				if (p == 1)
+					reveals++;
+				int at = H.n;
+				CHECK_EQ(table_resume(H.t, p, (uint64_t)h_num(mine, "seq") - 1, &snap),
+					 TABLE_OK);
+				REQUIRE(H.n > at && !snap);
+				const cJSON *whole = H.m[at].obj;
+				CHECK_STR(h_type(&H.m[at]), "reveal");
+				cJSON *want = lean_of(whole, player_caps[p]);
+				cJSON *got = cJSON_Duplicate(mine, true);
+				const cJSON *wv = field(whole, "view");
+				if (p == 1) {
+					REQUIRE(view_patch_apply(&held, field(mine, "view_patch")));
+					CHECK(cJSON_Compare(held, wv, true));
+					cJSON_DeleteItemFromObjectCaseSensitive(got, "view_patch");
+				} else {
+					CHECK(cJSON_Compare(field(mine, "view"), wv, true));
+					cJSON_DeleteItemFromObjectCaseSensitive(got, "view");
+				}
+				CHECK_MSG(cJSON_Compare(got, want, true), "seed %llu player %llu: %s",
+					  (unsigned long long)seed, (unsigned long long)p,
+					  H.m[seen].json);
+				/* what was left out was there to leave out */
+				const cJSON *e;
+				cJSON_ArrayForEach(e, field(whole, "events"))
+				restated += !strcmp(str_of(e, "type"), "choice");
+				cJSON_ArrayForEach(e, field(mine, "choices"))
+				ai_true += cJSON_IsTrue(field(e, "ai"));
+				lean_reveals++;
+				cJSON_Delete(want);
+				cJSON_Delete(got);
+			}
+			seen = H.n; /* the resumes' replays are not news */
+			const cJSON *o = h_last(1, "options");
+			if (o && h_num(o, "decision") > chosen &&
+			    h_num(o, "decision") > (double)reveals) {
+				chosen = h_num(o, "decision");
+				humans_choose(3);
+			} else {
+				uv_run(&H.loop, UV_RUN_ONCE);
+			}
+		}
+		/* player 3 asked for nothing: its reveals are whole */
+		const cJSON *r3 = h_last(3, "reveal");
+		REQUIRE(r3 != NULL);
+		CHECK(field(r3, "view") && field(r3, "t_close_us"));
+		CHECK(cJSON_IsFalse(field(cJSON_GetArrayItem(field(r3, "choices"), 0), "ai")));
+		CHECK(table_get_state(H.t) == TABLE_FINISHED);
+		cJSON_Delete(held);
+		h_close();
+	}
+	CHECK(lean_reveals > 20);
+	CHECK(restated >= lean_reveals); /* at least one choice event each */
+	CHECK(ai_true > 0);		  /* the AI seat's choices say so */
+	patch_players = 0;
+	memset(player_caps, 0, sizeof player_caps);
 }

@@ -75,8 +75,9 @@ export class Session {
 	}
 
 	hello() {
-		// view_patch: reveals carry the changes to our view (table.js).
-		const m = { protocol: 1, client: 'lair-web/1', caps: ['view_patch'] };
+		// view_patch: reveals carry the changes to our view (table.js); lean:
+		// nothing said twice (we show `choices`, not the events restating them).
+		const m = { protocol: 1, client: 'lair-web/1', caps: ['view_patch', 'lean'] };
 		const token = this.token;
 		if (token && !this.pendingName) {
 			m.token = token;

@@ -325,6 +325,9 @@ static cJSON *event_json(const game_state *st, const game_event *ev, int viewer)
 	return gems_event_to_json(ev, viewer);
 }
 
+/* The `choice` event says what the reveal's `choices` says. */
+static bool restates_choice(const game_event *ev) { return ev->type == GEMS_EV_CHOICE; }
+
 /* ---- result ------------------------------------------------------------ */
 
 static void result(const game_state *st, int64_t *scores, uint32_t *winners)
@@ -434,6 +437,7 @@ const game_kind gems_kind = {
 	.ai_choose = ai_choose,
 	.view = view,
 	.event_json = event_json,
+	.restates_choice = restates_choice,
 	.result = result,
 	.result_json = result_json,
 	.stat_defs = gems_stat_defs,

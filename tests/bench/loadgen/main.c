@@ -17,10 +17,10 @@
  *     --think-ms A-B     the bots' think time (1000-3000)
  *     --leave P          chance to leave when it may (0.35)
  *     --change P         chance to change its mind in the window (0.2)
- *     --full-views       the play bots ask for no caps in hello: every
- *                        reveal carries the whole view, as an old client
- *                        gets it (by default they ask for view_patch, as
- *                        our clients do)
+ *     --full-views       the play bots ask for no caps in hello but
+ *                        timing: every reveal carries the whole view, as
+ *                        an old client gets it (by default they ask for
+ *                        view_patch and lean, as our clients do)
  *     --ramp-sec S       bound on opening the connections (120)
  *     --measure-sec S    the play measurement (45)
  *     --in-flight K      connections upgrading at once (256)

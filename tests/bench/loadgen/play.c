@@ -325,10 +325,12 @@ static void bot_message(lg_ws *ws, const char *text, size_t len, uint64_t stamp)
 static void bot_open(lg_ws *ws)
 {
 	play_bot *b = ws->data;
-	/* view_patch: the reveals carry what changed in the view (the bots
-	 * read no view, so there is nothing to apply). */
-	sendf(b, "{\"type\":\"hello\",\"id\":1,\"protocol\":1,\"name\":\"p%sx%u\"%s}", R.ctx->tag,
-	      b->idx, R.o->full_views ? "" : ",\"caps\":[\"view_patch\"]");
+	/* What our clients ask (view_patch: the reveals carry what changed in
+	 * the view, and the bots read no view, so there is nothing to apply;
+	 * lean), and timing: the reveals keep t_close_us, which we measure by. */
+	sendf(b, "{\"type\":\"hello\",\"id\":1,\"protocol\":1,\"name\":\"p%sx%u\",\"caps\":%s}",
+	      R.ctx->tag, b->idx,
+	      R.o->full_views ? "[\"timing\"]" : "[\"view_patch\",\"lean\",\"timing\"]");
 }
 
 static void bot_closed(lg_ws *ws, int code, const char *why)
@@ -587,7 +589,7 @@ int lg_play_run(lg_ctx *ctx, const lg_play_opts *o)
 	printf("play: %zu bots at %zu tables, think %d-%d ms, leave p=%.2f, change of mind p=%.2f, "
 	       "%s\n",
 	       R.n_tables * SEATS, R.n_tables, o->think_min_ms, o->think_max_ms, o->leave_p,
-	       o->change_p, o->full_views ? "whole views" : "view_patch");
+	       o->change_p, o->full_views ? "whole views" : "view_patch, lean");
 	uint64_t t0 = now_ns();
 	start_more();
 	bool ramped = lg_run_until(ctx, all_started, NULL, o->ramp_sec);

@@ -1,0 +1,182 @@
+'use strict';
+/*
+ * lean.test.js — the `lean` and `timing` capabilities (PROTOCOL.md §3,
+ * proto/table.md §5.2 and §5.6), written from those pages against a real
+ * laird, as a client of our own would not (node's ws, no lair code):
+ *   - a seat that asked for `lean` gets each reveal as the whole reveal a
+ *     resend (table_sync) carries, less exactly: the gems `choice` events,
+ *     `"ai":false` in `choices` and `t_close_us`; `ai:true` stays;
+ *   - with `timing` too, `t_close_us` stays; `timing` alone changes nothing;
+ *   - the `seats` update before `start` reaches the seat that did not ask,
+ *     not the lean one, and the start says the same seats;
+ *   - hostile: names in another case, repeated, or mixed with unknown ones
+ *     are taken as the page says (exact names only, once).
+ */
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { startLaird } = require('./lib/laird');
+const { raw, within } = require('./lib/app');
+
+let srv;
+test.before(async () => {
+	srv = await startLaird({ args: ['--window-ms', '0', '--reveal-pause-ms', '0',
+		'--rate-msgs-per-sec', '2000', '--rate-burst', '2000'] });
+});
+test.after(async () => {
+	if (srv) await srv.stop();
+});
+
+const GAME_MS = 120000;
+
+/* The next message on p's connection that pred accepts (bounded). */
+function next(p, pred, what) {
+	return within(new Promise((resolve) => {
+		const on = (data) => {
+			const m = JSON.parse(data.toString());
+			if (!pred(m)) return;
+			p.c.ws.off('message', on);
+			resolve(m);
+		};
+		p.c.ws.on('message', on);
+	}), 20000, what);
+}
+
+/* A reveal as the page says a lean seat gets it, from the whole one. */
+function leanOf(whole, timing) {
+	const o = JSON.parse(JSON.stringify(whole));
+	o.events = o.events.filter((e) => e.type !== 'choice');
+	for (const c of o.choices) if (c.ai === false) delete c.ai;
+	if (!timing) delete o.t_close_us;
+	return o;
+}
+
+/* p (asking caps) sits at a gems table with `ai` AI seats and plays (a
+ * fixed rotation of its options); each live reveal is asked for again
+ * (table_sync since the seq before it) and checked against that resend,
+ * which the page says is whole. A message whose seq we already had is a
+ * resend. Returns what was seen. */
+async function playChecked(p, caps, ai, reveals) {
+	const lean = caps.includes('lean'), timing = caps.includes('timing');
+	const seen = { reveals: 0, aiTrue: 0, restated: 0 };
+	const from = p.c.received.length;
+	const snap = await p.ok('table_create', { kind: 'gems', seats: ai + 1, ai, start: true });
+	const table = snap.table;
+	let done, fail, over = false, maxSeq = snap.seq;
+	const finished = new Promise((resolve, reject) => { done = resolve; fail = reject; });
+	const live = new Map(); // seq -> a live reveal waiting for its resend
+	const check = () => {
+		if (seen.reveals >= reveals || (over && live.size === 0)) done();
+	};
+	const handle = (m) => {
+		try {
+			if (m.table !== table || !Number.isInteger(m.seq)) return;
+			if (m.seq <= maxSeq) { // a resend: whole, as without caps
+				const mine = live.get(m.seq);
+				if (m.type !== 'reveal' || !mine) return;
+				live.delete(m.seq);
+				assert.ok(m.choices.every((c) => typeof c.ai === 'boolean'));
+				assert.ok(Number.isInteger(m.t_close_us));
+				seen.restated += m.events.filter((e) => e.type === 'choice').length;
+				const got = JSON.parse(JSON.stringify(mine));
+				delete got.view; delete m.view;
+				assert.deepEqual(got, lean ? leanOf(m, timing) : m, `reveal ${m.decision}`);
+				seen.reveals++;
+				check();
+				return;
+			}
+			maxSeq = m.seq;
+			if (m.type === 'options' && m.seat !== undefined) {
+				const o = m.options[m.decision % m.options.length];
+				p.c.send({ type: 'choose', table, decision: m.decision, choice: o.id });
+			} else if (m.type === 'reveal') {
+				seen.aiTrue += m.choices.filter((c) => c.ai === true).length;
+				assert.ok(!('view_patch' in m));
+				live.set(m.seq, m);
+				p.c.send({ type: 'table_sync', table, since: m.seq - 1 });
+			} else if (m.type === 'result') {
+				over = true;
+				check();
+			}
+		} catch (e) {
+			fail(e);
+		}
+	};
+	// what came with the reply and after it (in order), then what comes next
+	for (const m of p.c.received.slice(from)) handle(m);
+	const on = (data) => handle(JSON.parse(data.toString()));
+	p.c.ws.on('message', on);
+	try {
+		await within(finished, GAME_MS, 'a gems game');
+	} finally {
+		p.c.ws.off('message', on);
+	}
+	return seen;
+}
+
+test('lean: a reveal is its resend less the choice events, ai:false and t_close_us', async () => {
+	const p = await raw(srv);
+	await p.hello({ name: 'leanone', caps: ['lean'] });
+	assert.deepEqual(p.welcome.caps, ['lean']);
+	const seen = await playChecked(p, ['lean'], 2, 12);
+	assert.ok(seen.reveals >= 3, `${seen.reveals} reveals`);
+	assert.ok(seen.restated >= seen.reveals, 'each resend had choice events to leave out');
+	assert.ok(seen.aiTrue > 0, 'the AI seats say ai:true');
+	p.c.close();
+});
+
+test('lean with timing keeps t_close_us; timing alone changes nothing', async () => {
+	const p = await raw(srv);
+	await p.hello({ name: 'leantimed', caps: ['timing', 'lean'] });
+	assert.deepEqual(p.welcome.caps, ['lean', 'timing']);
+	const seen = await playChecked(p, ['lean', 'timing'], 1, 5);
+	assert.ok(seen.reveals >= 3);
+	const q = await raw(srv);
+	await q.hello({ name: 'timedonly', caps: ['timing'] });
+	assert.deepEqual(q.welcome.caps, ['timing']);
+	const seenQ = await playChecked(q, ['timing'], 1, 5); // whole, as without caps
+	assert.ok(seenQ.reveals >= 3);
+	p.c.close();
+	q.c.close();
+});
+
+test('the seats update before start goes to the seat that did not ask for lean only', async () => {
+	const host = await raw(srv);
+	await host.hello({ name: 'leanhost', caps: ['lean'] });
+	const other = await raw(srv);
+	await other.hello({ name: 'plainjoiner' });
+	const snap = await host.ok('table_create', { kind: 'gems', seats: 3 });
+	const table = snap.table;
+	await other.ok('table_join', { table });
+	const hostFrom = host.c.received.length, otherFrom = other.c.received.length;
+	const hostStart = next(host, (m) => m.table === table && m.type === 'start', 'the host\'s start');
+	const otherStart = next(other, (m) => m.table === table && m.type === 'start', 'the other\'s start');
+	await host.ok('table_start', { table });
+	const [hs, os] = await Promise.all([hostStart, otherStart]);
+	const upTo = (p, from, start) => p.c.received.slice(from)
+		.filter((m) => m.table === table && m.seq !== undefined && m.seq <= start.seq);
+	const hostMsgs = upTo(host, hostFrom, hs), otherMsgs = upTo(other, otherFrom, os);
+	assert.ok(!hostMsgs.some((m) => m.type === 'seats'), JSON.stringify(hostMsgs.map((m) => m.type)));
+	const seats = otherMsgs.filter((m) => m.type === 'seats');
+	assert.equal(seats.length, 1);
+	assert.equal(seats[0].state, 'playing');
+	assert.equal(seats[0].seq, os.seq - 1);
+	// what the lean seat missed the start says: the same seats (the empty one now the AI's)
+	assert.deepEqual(hs.seats, seats[0].seats);
+	assert.ok(hs.seats.some((s) => s.kind === 'ai'));
+	host.c.close();
+	other.c.close();
+});
+
+test('hostile caps: only the exact names count, once each', async () => {
+	const p = await raw(srv);
+	await p.hello({ name: 'leancase', caps: ['LEAN', 'Lean ', 'timing', 'timing', 'lean', 'lean'] });
+	assert.deepEqual(p.welcome.caps, ['lean', 'timing']);
+	const q = await raw(srv);
+	await q.hello({ name: 'leancase2', caps: ['LEAN', 'leaner'] });
+	assert.deepEqual(q.welcome.caps, []);
+	// and q is served as a client without caps: whole reveals
+	const seen = await playChecked(q, [], 1, 3);
+	assert.ok(seen.reveals >= 3);
+	p.c.close();
+	q.c.close();
+});
