@@ -505,7 +505,9 @@ static bool json_has_nul_escape(const char *text, size_t len)
 	return false;
 }
 
-static const char *const cap_names[PROTO_CAPS_KNOWN] = {"view_patch", "lean", "timing"};
+/* Bit i of a caps mask is cap_names[i]. */
+static const char *const cap_names[] = {"view_patch", "lean", "timing"};
+_Static_assert(sizeof cap_names / sizeof *cap_names == PROTO_CAPS_KNOWN, "a name for each cap bit");
 
 const char *proto_cap_name(int i) { return i >= 0 && i < PROTO_CAPS_KNOWN ? cap_names[i] : ""; }
 

@@ -648,6 +648,16 @@ TEST(proto_hello_caps_checked_unknown_ignored)
 		 PROTO_OK);
 	CHECK_EQ(proto_hello_caps(m.u.hello.caps), PROTO_CAP_VIEW_PATCH);
 	proto_msg_free(&m);
+	/* exact names only, each once however often it is said */
+	CHECK_EQ(dec("{\"type\":\"hello\",\"protocol\":1,\"name\":\"al\",\"caps\":"
+		     "[\"timing\",\"Lean\",\"lean \",\"lean\",\"lean\"]}",
+		     &m, &e),
+		 PROTO_OK);
+	CHECK_EQ(proto_hello_caps(m.u.hello.caps), PROTO_CAP_LEAN | PROTO_CAP_TIMING);
+	proto_msg_free(&m);
+	for (int i = 0; i < PROTO_CAPS_KNOWN; i++) /* the welcome names them back */
+		CHECK_EQ(strcmp(proto_cap_name(i), i == 0 ? "view_patch" : i == 1 ? "lean" : "timing"), 0);
+	CHECK_STR(proto_cap_name(PROTO_CAPS_KNOWN), "");
 	CHECK_EQ(dec("{\"type\":\"hello\",\"protocol\":1,\"name\":\"al\",\"caps\":[]}", &m, &e),
 		 PROTO_OK);
 	CHECK_EQ(proto_hello_caps(m.u.hello.caps), 0);
