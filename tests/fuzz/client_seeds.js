@@ -64,7 +64,7 @@ const choices = {
 /* A player at seat 0 with AI in the others, choosing as choices[kind]
  * says, and a spectator who comes in once `late` reveals have been seen. */
 async function game(srv, admin, kind, seats, seed, late) {
-	const p = await client(srv, { token: admin, caps: ['view_patch'] });
+	const p = await client(srv, { token: admin, caps: ['view_patch', 'lean'] }); // as lair asks
 	const ai = choices[kind] ? seats - 1 : seats;
 	const snap = await p.req('table_create',
 		{ kind, seats, ai, start: true, seed: String(seed) });

@@ -72,14 +72,15 @@
  * threads waiting for a CPU, the loop's above all (deploy/README.md has
  * the table and the 19,800-bot runs).
  * The play report also gives each message type's frames and bytes per
- * decision. The bots ask for view_patch in hello (--full-views: not, as an
- * old client), so their reveals carry the changes to the view: at --play
- * 1000 --measure-sec 30, 9,804 bytes and 29.3 frames a decision against
- * 12,743 and 29.3 with whole views (12,810 and 29.7 before, when every
- * choice had its own status; load average 9). What is left of a reveal is
- * about half events and choices, half the view's changes; the frames are
- * one per update per seat, and the statuses, spread over the bots' think
- * times, rarely fold within one turn of laird's loop (deploy/README.md).
+ * decision. The bots ask for view_patch, lean and timing in hello
+ * (--full-views: timing only, as an old client), so their reveals carry
+ * the changes to the view and say nothing twice: at --play 1000
+ * --measure-sec 30, 8,791 bytes and 30.4 frames a decision (load 1.5),
+ * 9,804 and 29.3 with view_patch alone, 12,743 and 29.3 with whole views
+ * (12,810 and 29.7 before, when every choice had its own status; load
+ * average 9). The frames are one per update per seat, and the statuses,
+ * spread over the bots' think times, rarely fold within one turn of
+ * laird's loop (deploy/README.md).
  */
 #include <errno.h>
 #include <math.h>
