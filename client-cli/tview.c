@@ -293,7 +293,9 @@ int tv_apply(struct tv *tv, const cJSON *m, uint64_t now, tv_event_fn ev_fn)
 		cJSON_Delete(tv->reveal);
 		tv->reveal = NULL;
 	} else if (strcmp(type, "result") == 0) {
-		take_result(tv, get(m, "result"));
+		/* lean (we ask for it): no `result` when our view has it */
+		const cJSON *r = get(m, "result");
+		take_result(tv, r ? r : tv->view ? get(tv->view, "result") : NULL);
 		flags |= TV_RESULT;
 	} else if (strcmp(type, "table_closed") == 0) {
 		tv->closed = 1;

@@ -339,14 +339,16 @@ void render_emit_reveal(table *t, reveal_prep *r)
 	render_reveal_free(t, r);
 }
 
-static void render_result(table *t, int viewer, void *arg, buf *b)
+/* The `result` update; without its `result` (lean: the view has it). */
+static void put_result(table *t, bool with_result, buf *b)
 {
-	(void)viewer, (void)arg;
 	update_head(b, t, "result");
 	put_key(b, "decisions");
 	json_put_int(b, (long long)t->decision);
-	put_key(b, "result");
-	json_put_item(b, t->result);
+	if (with_result) {
+		put_key(b, "result");
+		json_put_item(b, t->result);
+	}
 	char s[24];
 	snprintf(s, sizeof s, "%llu", (unsigned long long)t->seed);
 	put_key(b, "seed");
@@ -378,4 +380,26 @@ void round_flush_status(table *t)
 void render_emit_start(table *t) { emit_rendered(t, render_start, NULL); }
 void render_emit_options(table *t) { emit_rendered(t, render_options, NULL); }
 void render_emit_window(table *t) { emit_rendered(t, render_window, NULL); }
-void render_emit_result(table *t) { emit_rendered(t, render_result, NULL); }
+/* Whole to every viewer (and for resume); a seat whose player asked for
+ * lean gets it without `result` when the view it holds carries the same:
+ * the last reveal's (or the start's), whose result the table rendered from
+ * the same state and AI seats as t->result (table_view_json). */
+void render_emit_result(table *t)
+{
+	if (!update_has_audience(t)) {
+		update_skip(t);
+		return;
+	}
+	bool in_view = t->result && t->s.kind->over_view_has_result;
+	update_text u = {0};
+	for (int i = 0; i < t->s.seats; i++) {
+		if (t->seats[i].kind != SEAT_HUMAN)
+			continue;
+		put_result(t, true, &u.r[1 + i]);
+		if (in_view && (update_seat_caps(t, i) & PROTO_CAP_LEAN))
+			put_result(t, false, &u.p[i]);
+	}
+	if (t->n_spec)
+		put_result(t, true, &u.r[0]);
+	update_emit_text(t, &u);
+}

@@ -187,6 +187,10 @@ typedef struct game_kind {
 
 	/* What `viewer` (a seat, or -1 for a spectator) may see, as JSON. */
 	cJSON *(*view)(const game_state *st, int viewer);
+	/* The view of an over game carries `result` (the table puts its own
+	 * there): a seat that asked for `lean` has it from the last view it
+	 * was sent, so its `result` update leaves it out (proto/table.md §5.7). */
+	bool over_view_has_result;
 	/* One event as `viewer` may see it, or NULL when it must not see it. */
 	cJSON *(*event_json)(const game_state *st, const game_event *ev, int viewer);
 	/* Whether an event only restates a seat's choice that the reveal's

@@ -9,11 +9,17 @@
  *   - with `timing` too, `t_close_us` stays; `timing` alone changes nothing;
  *   - the `seats` update before `start` reaches the seat that did not ask,
  *     not the lean one, and the start says the same seats;
+ *   - with `view_patch` too, as lair asks, whole games of gems and crawl:
+ *     the `result` comes without `result`, and the view held (patched with
+ *     the browser's code) has the one a resend of the result carries;
+ *     deepfall's view has none, so its result keeps it;
  *   - hostile: names in another case, repeated, or mixed with unknown ones
  *     are taken as the page says (exact names only, once).
  */
 const test = require('node:test');
 const assert = require('node:assert/strict');
+const path = require('node:path');
+const { pathToFileURL } = require('node:url');
 const { startLaird } = require('./lib/laird');
 const { raw, within } = require('./lib/app');
 
@@ -166,6 +172,63 @@ test('the seats update before start goes to the seat that did not ask for lean o
 	host.c.close();
 	other.c.close();
 });
+
+const patchJs = () => import(pathToFileURL(path.resolve(__dirname, '..', '..', 'web', 'js', 'patch.js')));
+
+for (const [kind, inView] of [['gems', true], ['crawl', true], ['deepfall', false]]) {
+	test(`${kind}: with view_patch and lean, the result is in the view held${inView ? '' : ' (deepfall: in the result)'}`, async () => {
+		const { applyViewPatch } = await patchJs();
+		const p = await raw(srv);
+		await p.hello({ name: `leanres_${kind}`, caps: ['view_patch', 'lean'] });
+		// seat 0 ours, seat 1 the AI's; we choose at random (seeded)
+		let rnd = 7;
+		const pick = (n) => {
+			rnd = (rnd * 1103515245 + 12345) % 2147483648;
+			return rnd % n;
+		};
+		const from = p.c.received.length;
+		const snap = await p.ok('table_create', { kind, seats: 2, ai: 1, start: true });
+		const table = snap.table;
+		let view = snap.game ? snap.game.view : null, seq = snap.seq, result = null;
+		const got = new Promise((resolve, reject) => {
+			const handle = (m) => {
+				try {
+					if (m.table !== table || !Number.isInteger(m.seq) || m.seq <= seq) return;
+					seq = m.seq;
+					if (m.type === 'start') view = m.view;
+					if (m.type === 'options' && m.seat !== undefined) {
+						const o = m.options[pick(m.options.length)];
+						// deepfall's is a form (proto/kinds/deepfall.md): act at once
+						const choice = o.id !== undefined ? o.id
+							: { target: o.target.min, recruit: o.recruit[0], exit: o.exit[0] };
+						p.c.send({ type: 'choose', table, decision: m.decision, choice });
+					}
+					if (m.type === 'reveal') {
+						view = m.view_patch ? applyViewPatch(view, m.view_patch) : m.view;
+						assert.ok(view, 'the patch applies');
+					}
+					if (m.type === 'result') { result = m; resolve(); }
+				} catch (e) { reject(e); }
+			};
+			for (const m of p.c.received.slice(from)) handle(m);
+			p.c.ws.on('message', (data) => handle(JSON.parse(data.toString())));
+		});
+		await within(got, GAME_MS, `a ${kind} game`);
+		// the resend is whole
+		p.c.send({ type: 'table_sync', table, since: result.seq - 1 });
+		const whole = await next(p, (m) => m.table === table && m.type === 'result', 'the resent result');
+		assert.ok(whole.result && typeof whole.result === 'object');
+		assert.equal(whole.seed, result.seed);
+		assert.equal(whole.decisions, result.decisions);
+		if (inView) {
+			assert.equal(result.result, undefined);
+			assert.deepEqual(view.result, whole.result);
+		} else {
+			assert.deepEqual(result.result, whole.result);
+		}
+		p.c.close();
+	});
+}
 
 test('hostile caps: only the exact names count, once each', async () => {
 	const p = await raw(srv);

@@ -440,6 +440,34 @@ TEST(client_tview_monte_deal_result_and_close)
 	tv_free(&tv);
 }
 
+/* lean (lair asks for it): a result without `result` takes the one the
+ * view we hold carries (proto/table.md §5.7); without either, no result. */
+TEST(client_tview_lean_result_from_the_view)
+{
+	struct tv tv;
+	tv_init(&tv);
+	apply_text(&tv, SNAPSHOT, 0);
+	REQUIRE(tv.view != NULL);
+	cJSON *r = cJSON_Parse("{\"seats\":[{\"seat\":0,\"score\":7,\"winner\":true}],"
+			       "\"winners\":[0]}");
+	cJSON_AddItemToObject(tv.view, "result", cJSON_Duplicate(r, 1));
+	int f = apply_text(&tv, "{\"type\":\"result\",\"table\":7,\"seq\":13,\"decisions\":9,"
+				"\"seed\":\"5\"}",
+			   0);
+	CHECK(f & TV_RESULT);
+	CHECK(tv.result && cJSON_Compare(tv.result, r, 1));
+	CHECK_STR(tv.state, "finished");
+	tv_free(&tv);
+	cJSON_Delete(r);
+	/* a view without one: nothing to show, the state stays */
+	tv_init(&tv);
+	apply_text(&tv, SNAPSHOT, 0);
+	apply_text(&tv, "{\"type\":\"result\",\"table\":7,\"seq\":13,\"decisions\":9}", 0);
+	CHECK(tv.result == NULL);
+	CHECK(strcmp(tv.state, "finished") != 0);
+	tv_free(&tv);
+}
+
 /* ---- gems view ---- */
 
 TEST(client_view_gems_option_keys_are_distinct_single_keys)

@@ -198,7 +198,8 @@ export class Table {
 	}
 
 	takeResult(m) {
-		this.result = m.result || null;
+		// lean (we ask for it): no `result` when the view we hold has it
+		this.result = m.result || (this.view && this.view.result) || null;
 		if (typeof m.seed === 'string') this.seed = m.seed;
 		this.state = 'finished';
 		this.options = null;

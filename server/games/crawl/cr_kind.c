@@ -1004,6 +1004,7 @@ const game_kind crawl_kind = {
 	.ai_choose = ai_choose,
 	.view = view,
 	.event_json = event_json,
+	.over_view_has_result = true,
 	.result = result,
 	.result_json = result_json,
 	.stat_defs = stat_defs,

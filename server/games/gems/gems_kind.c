@@ -437,6 +437,7 @@ const game_kind gems_kind = {
 	.ai_choose = ai_choose,
 	.view = view,
 	.event_json = event_json,
+	.over_view_has_result = true,
 	.restates_choice = restates_choice,
 	.result = result,
 	.result_json = result_json,
