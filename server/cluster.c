@@ -72,6 +72,19 @@ bool cl_word_u64(const bus_frame *f, int i, uint64_t *out)
 
 void cl_num(char *out, size_t len, uint64_t v) { snprintf(out, len, "%" PRIu64, v); }
 
+/* The caps a player's connection asked for, as the word a hello or a
+ * forwarded request carries after the others (a node that sends none, as
+ * before it knew of them, means none): the owner's stand-in renders the
+ * table's updates as that connection asked (view_patch, lean). */
+void cl_caps_word(char *out, size_t len, const session *s) { cl_num(out, len, s ? s->caps : 0); }
+
+void cl_take_caps(session *stub, const bus_frame *f, int i)
+{
+	uint64_t caps = 0;
+	cl_word_u64(f, i, &caps);
+	stub->caps = (uint32_t)caps & ((1u << PROTO_CAPS_KNOWN) - 1);
+}
+
 uint32_t cl_next_no(cluster *c) { return ++c->next_fwd ? c->next_fwd : ++c->next_fwd; }
 
 int cl_publish(cluster *c, const char *to, const char *type, const char *const *w, int n,
@@ -202,11 +215,12 @@ void cluster_player_hello(session *s)
 	cluster *c = s->app->cluster;
 	if (!c || !s->pl)
 		return;
-	char id[24];
+	char id[24], caps[16];
 	cl_num(id, sizeof id, (uint64_t)s->pl->id);
-	const char *w[] = {id};
+	cl_caps_word(caps, sizeof caps, s);
+	const char *w[] = {id, caps};
 	char *resume = s->resume ? cJSON_PrintUnformatted(s->resume) : NULL;
-	cl_publish(c, NULL, "hello", w, 1, resume, resume ? strlen(resume) : 0);
+	cl_publish(c, NULL, "hello", w, 2, resume, resume ? strlen(resume) : 0);
 	free(resume);
 }
 
@@ -306,18 +320,19 @@ bool cluster_forward(session *s, const proto_msg *m, const char *text, size_t le
 	else
 		return false; /* ours, and not here: the handler says not_found */
 	player *p = s->pl;
-	char id[24], no[16];
+	char id[24], no[16], caps[16];
 	uint32_t fwd = cl_next_no(c);
 	cl_num(id, sizeof id, (uint64_t)p->id);
 	cl_num(no, sizeof no, fwd);
-	const char *w[] = {id, no, p->admin ? "1" : "0"};
+	cl_caps_word(caps, sizeof caps, s);
+	const char *w[] = {id, no, p->admin ? "1" : "0", caps};
 	buf body = {0};
 	buf_append(&body, p->name, strlen(p->name));
 	buf_append(&body, "\n", 1);
 	buf_append(&body, text, len);
 	fwd_sent *sent = xcalloc(1, sizeof *sent);
 	*sent = (fwd_sent){c, p->id, fwd};
-	int rc = bus_publish(c->b, owner, "req", w, 3, body.data, body.len, on_forward_sent, sent);
+	int rc = bus_publish(c->b, owner, "req", w, 4, body.data, body.len, on_forward_sent, sent);
 	buf_free(&body);
 	if (rc != 0) {
 		free(sent);
@@ -422,6 +437,7 @@ static void on_req(cluster *c, const bus_frame *f)
 		return;
 	}
 	session *s = cl_stub_for(c, p, f->from);
+	cl_take_caps(s, f, 3);
 	sess_cl *x = s->cl;
 	x->doing = (uint32_t)no;
 	a->msgs_in++;
@@ -462,7 +478,7 @@ static void on_hello(cluster *c, const bus_frame *f)
 			player_release(a, p);
 		return;
 	}
-	cl_stub_for(c, p, f->from);
+	cl_take_caps(cl_stub_for(c, p, f->from), f, 1);
 	cJSON *resume = f->len ? cJSON_ParseWithLength(f->payload, f->len) : NULL;
 	tables_resume_player(a, p, resume);
 	cJSON_Delete(resume);

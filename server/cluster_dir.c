@@ -252,9 +252,11 @@ static void say_hellos(cluster *c, const char *to)
 	char id[24];
 	for (session *s = c->a->sessions; s; s = s->next)
 		if (s->state == SESSION_READY && s->pl && s->pl->sess == s) {
+			char caps[16];
 			cl_num(id, sizeof id, (uint64_t)s->pl->id);
-			const char *w[] = {id};
-			cl_publish(c, to, "hello", w, 1, NULL, 0);
+			cl_caps_word(caps, sizeof caps, s);
+			const char *w[] = {id, caps};
+			cl_publish(c, to, "hello", w, 2, NULL, 0);
 		}
 }
 

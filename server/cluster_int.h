@@ -106,6 +106,10 @@ void cl_routes(cluster *c, const cl_route_def *defs, size_t n);
 /* Header word i as a number (false: missing, not a number). */
 bool cl_word_u64(const bus_frame *f, int i, uint64_t *out);
 void cl_num(char *out, size_t len, uint64_t v);
+/* A session's caps as a frame's word (cl_num); and the word i of f into
+ * a stand-in's caps (none when f has no word i). */
+void cl_caps_word(char *out, size_t len, const session *s);
+void cl_take_caps(session *stub, const bus_frame *f, int i);
 /* A number for a request this node waits on (forwarded, admin): never 0. */
 uint32_t cl_next_no(cluster *c);
 /* Publishes (to node `to`, NULL: every node); 0 or -1 (bus down). */

@@ -138,10 +138,11 @@ static void on_claimed(cluster *c, const bus_frame *f)
 			break;
 		player *pl = player_find(c->a, (int64_t)pid);
 		if (pl && pl->sess && !cl_is_stub(pl->sess)) {
-			char id[24];
+			char id[24], caps[16];
 			cl_num(id, sizeof id, pid);
-			const char *w[] = {id};
-			cl_publish(c, f->from, "hello", w, 1, NULL, 0);
+			cl_caps_word(caps, sizeof caps, pl->sess);
+			const char *w[] = {id, caps};
+			cl_publish(c, f->from, "hello", w, 2, NULL, 0);
 		}
 		p = next < end && *next == ',' ? next + 1 : end;
 	}
