@@ -117,13 +117,10 @@ void update_emit(table *t, cJSON *all, cJSON **per_seat);
 typedef struct update_text {
 	buf r[GAME_MAX_SEATS + 1];
 	/* p[i], when not empty: what seat i's player is sent instead of
-	 * r[1 + i] (a reveal as its caps ask: view_patch, lean); r[1 + i] is
+	 * r[1 + i] (an update as its caps ask: view_patch, lean); r[1 + i] is
 	 * still what resume sends, so a replay never depends on the
 	 * connection's caps. */
 	buf p[GAME_MAX_SEATS];
-	/* Players who asked for any of these caps are not sent the update
-	 * live (what the next update says again); resume still sends it. */
-	uint32_t unsent_to_caps;
 } update_text;
 void update_emit_text(table *t, update_text *u);
 void update_text_free(update_text *u);
@@ -147,9 +144,6 @@ cJSON *table_view_json(const table *t, int viewer);
 /* The "seats" update: state, host, seats, spectators; not sent to the
  * player `quiet` (0: sent to everyone), see enum table_notify. */
 void update_emit_seats(table *t, uint64_t quiet);
-/* The same as a game starts: the `start` that follows at once carries the
- * seats again, so a `lean` seat is not sent this one live. */
-void update_emit_seats_before_start(table *t);
 
 /* table_render.c: each viewer's text of the round's updates, emitted. */
 void render_emit_start(table *t);

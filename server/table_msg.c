@@ -170,8 +170,7 @@ static void emit(table *t, update_text *u, uint64_t quiet)
 	 * sent to every seat). */
 	for (int i = 0; i < t->s.seats; i++) {
 		if (t->seats[i].kind != SEAT_HUMAN || !(e.seat[i] || e.all) ||
-		    t->seats[i].player == quiet ||
-		    (u->unsent_to_caps && (update_seat_caps(t, i) & u->unsent_to_caps)))
+		    t->seats[i].player == quiet)
 			continue;
 		if (e.seat[i] && u->p[i].len)
 			send_len(t, t->seats[i].player, u->p[i].data, u->p[i].len);
@@ -269,8 +268,7 @@ cJSON *table_status_json(const table *t)
 	return a;
 }
 
-/* unsent_to_caps: see update_text. */
-static void emit_seats(table *t, uint64_t quiet, uint32_t unsent_to_caps)
+void update_emit_seats(table *t, uint64_t quiet)
 {
 	if (!update_has_audience(t)) {
 		update_skip(t);
@@ -281,14 +279,10 @@ static void emit_seats(table *t, uint64_t quiet, uint32_t unsent_to_caps)
 	cJSON_AddNumberToObject(m, "host", (double)t->s.host);
 	cJSON_AddItemToObject(m, "seats", table_seats_json(t));
 	cJSON_AddNumberToObject(m, "spectators", t->n_spec);
-	update_text u = {.unsent_to_caps = unsent_to_caps};
+	update_text u = {0};
 	tree_text(m, &u.r[0]);
 	emit(t, &u, quiet);
 }
-
-void update_emit_seats(table *t, uint64_t quiet) { emit_seats(t, quiet, 0); }
-
-void update_emit_seats_before_start(table *t) { emit_seats(t, 0, PROTO_CAP_LEAN); }
 
 static int player_class(const table *t, uint64_t player)
 {

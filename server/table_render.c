@@ -125,15 +125,22 @@ static void put_decision(buf *b, const table *t)
 	json_put_int(b, (long long)t->decision);
 }
 
-static void render_start(table *t, int viewer, void *arg, buf *b)
+/* The start to r whole, as resume sends it, and, when p is not NULL, to p
+ * without `seats` (lean: the seats update right before it has them). */
+static void render_start(table *t, int viewer, buf *r, buf *p)
 {
-	(void)arg;
-	update_head(b, t, "start");
-	put_key(b, "seats");
-	put_tree(b, table_seats_json(t));
-	put_key(b, "events");
-	put_events(b, t, viewer);
-	put_view(b, t, viewer);
+	update_head(r, t, "start");
+	size_t head = r->len;
+	put_key(r, "seats");
+	put_tree(r, table_seats_json(t));
+	size_t seats_end = r->len;
+	put_key(r, "events");
+	put_events(r, t, viewer);
+	put_view(r, t, viewer);
+	if (p) {
+		buf_append(p, r->data, head);
+		buf_append(p, r->data + seats_end, r->len - seats_end);
+	}
 }
 
 static void put_own_choice(buf *b, const table *t, int viewer)
@@ -377,7 +384,23 @@ void round_flush_status(table *t)
 	emit_rendered(t, render_status, NULL);
 }
 
-void render_emit_start(table *t) { emit_rendered(t, render_start, NULL); }
+/* round_started sends the seats update right before it, always (so a
+ * lean seat's seq has no gap there). */
+void render_emit_start(table *t)
+{
+	if (!update_has_audience(t)) {
+		update_skip(t);
+		return;
+	}
+	update_text u = {0};
+	for (int i = 0; i < t->s.seats; i++)
+		if (t->seats[i].kind == SEAT_HUMAN)
+			render_start(t, i, &u.r[1 + i],
+				     update_seat_caps(t, i) & PROTO_CAP_LEAN ? &u.p[i] : NULL);
+	if (t->n_spec)
+		render_start(t, -1, &u.r[0], NULL);
+	update_emit_text(t, &u);
+}
 void render_emit_options(table *t) { emit_rendered(t, render_options, NULL); }
 void render_emit_window(table *t) { emit_rendered(t, render_window, NULL); }
 /* Whole to every viewer (and for resume); a seat whose player asked for

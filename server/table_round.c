@@ -184,7 +184,7 @@ void round_started(table *t)
 	table_fill_empty(t);
 	t->state = TABLE_PLAYING;
 	t->phase = PH_BETWEEN;
-	update_emit_seats_before_start(t);
+	update_emit_seats(t, 0); /* the seats the start's lean rendering leaves out */
 	table_notify_changed(t);
 	if (t->host.started)
 		t->host.started(t->host.ud, t);

@@ -9,13 +9,13 @@
  * (2,000 tables with their 16 KiB resume histories, the kind's states).
  * Decisions/s, bytes and messages (frames) per decision are also figures
  * (bench.h). The bots ask for view_patch and lean, as our clients do in
- * hello (BENCH_FULL_VIEWS=1: no caps, whole views): 6,965 bytes and 16.0
+ * hello (BENCH_FULL_VIEWS=1: no caps, whole views): 6,985 bytes and 16.2
  * frames a decision (8,117 and 16.2 with view_patch alone, 12,392 with
  * whole views; 14,194 before the status changes of one loop turn went out
- * as one update and the patches). Of the 6,965, about an eighth is each
+ * as one update and the patches). Of the 6,985, about an eighth is each
  * table's setup (its seats updates and start: the bench runs the first
  * ~20 decisions of each game). Whole games, 200 tables to their ends:
- * 6,702 bytes a decision, 13,155 with whole views:
+ * 6,710 bytes a decision, 13,155 with whole views:
  *   make -j2 BUILD=build-t200 OPT="-O2 -DNDEBUG -DTABLES=200" \
  *        build-t200/bench/bench_table && build-t200/bench/bench_table
  * In CPU, 9,600-10,500 decisions/s with the patches, 15,700-17,200 with

@@ -7,8 +7,8 @@
  *     resend (table_sync) carries, less exactly: the gems `choice` events,
  *     `"ai":false` in `choices` and `t_close_us`; `ai:true` stays;
  *   - with `timing` too, `t_close_us` stays; `timing` alone changes nothing;
- *   - the `seats` update before `start` reaches the seat that did not ask,
- *     not the lean one, and the start says the same seats;
+ *   - the `start` to a lean seat has no `seats`: the `seats` update right
+ *     before it (seq one below, sent to everyone) has them; no seq gap;
  *   - with `view_patch` too, as lair asks, whole games of gems and crawl:
  *     the `result` comes without `result`, and the view held (patched with
  *     the browser's code) has the one a resend of the result carries;
@@ -145,7 +145,7 @@ test('lean with timing keeps t_close_us; timing alone changes nothing', async ()
 	q.c.close();
 });
 
-test('the seats update before start goes to the seat that did not ask for lean only', async () => {
+test('the start to a lean seat leaves out the seats that the update right before it has; no gap', async () => {
 	const host = await raw(srv);
 	await host.hello({ name: 'leanhost', caps: ['lean'] });
 	const other = await raw(srv);
@@ -158,17 +158,24 @@ test('the seats update before start goes to the seat that did not ask for lean o
 	const otherStart = next(other, (m) => m.table === table && m.type === 'start', 'the other\'s start');
 	await host.ok('table_start', { table });
 	const [hs, os] = await Promise.all([hostStart, otherStart]);
+	assert.equal(hs.seq, os.seq);
 	const upTo = (p, from, start) => p.c.received.slice(from)
 		.filter((m) => m.table === table && m.seq !== undefined && m.seq <= start.seq);
-	const hostMsgs = upTo(host, hostFrom, hs), otherMsgs = upTo(other, otherFrom, os);
-	assert.ok(!hostMsgs.some((m) => m.type === 'seats'), JSON.stringify(hostMsgs.map((m) => m.type)));
-	const seats = otherMsgs.filter((m) => m.type === 'seats');
-	assert.equal(seats.length, 1);
-	assert.equal(seats[0].state, 'playing');
-	assert.equal(seats[0].seq, os.seq - 1);
-	// what the lean seat missed the start says: the same seats (the empty one now the AI's)
-	assert.deepEqual(hs.seats, seats[0].seats);
-	assert.ok(hs.seats.some((s) => s.kind === 'ai'));
+	for (const [p, from, st] of [[host, hostFrom, hs], [other, otherFrom, os]]) {
+		const seq = upTo(p, from, st).map((m) => m.seq);
+		// every seq once, one by one: no gap to resync
+		assert.deepEqual(seq, seq.map((_, k) => seq[0] + k), JSON.stringify(seq));
+		const seats = upTo(p, from, st).filter((m) => m.type === 'seats').pop();
+		assert.equal(seats.state, 'playing');
+		assert.equal(seats.seq, st.seq - 1);
+		if (p === host) {
+			assert.equal(hs.seats, undefined);
+			assert.ok(hs.view && Array.isArray(hs.events));
+			assert.ok(seats.seats.some((s) => s.kind === 'ai')); // the empty seat now the AI's
+		} else {
+			assert.deepEqual(os.seats, seats.seats);
+		}
+	}
 	host.c.close();
 	other.c.close();
 });
