@@ -227,7 +227,8 @@ typedef struct proto_msg {
 #define PROTO_CAP_VIEW_PATCH (1u << 0)
 /* "lean": what the round's updates would say twice is said once (a
  * reveal without the kind's events that restate `choices`, `ai` only when
- * true; no `seats` right before `start`), and no `t_close_us`... */
+ * true; a start without the seats of the update before it; a result
+ * without the result the view has), and no `t_close_us`... */
 #define PROTO_CAP_LEAN (1u << 1)
 /* ...unless "timing" is asked too (benchmarks). */
 #define PROTO_CAP_TIMING (1u << 2)
