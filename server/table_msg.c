@@ -26,15 +26,19 @@ cJSON *update_new(const table *t, const char *type)
 
 /* A kind's view cannot know which seats the AI plays (table state): an over
  * view's result is rendered here with the table's AI mask, so it is the
- * `result` message's own (skynet, games_with_ais). */
+ * `result` message's own (skynet, games_with_ais). Once the game has ended
+ * (finish: the record on its way, or written) that is t->result, fixed
+ * then: a seat changing hands while the record is written does not change
+ * the result a view shows (a lean seat takes the result from its view). */
 cJSON *table_view_json(const table *t, int viewer)
 {
 	const game_kind *k = t->s.kind;
 	cJSON *v = k->view(t->game, viewer);
 	if (!v || !k->is_over(t->game) || !cJSON_GetObjectItemCaseSensitive(v, "result"))
 		return v;
-	cJSON *r = t->state == TABLE_FINISHED && t->result ? cJSON_Duplicate(t->result, 1)
-			   : k->result_json(t->game, table_ai_mask(t));
+	bool ended = t->state == TABLE_FINISHED || t->phase == PH_RECORD;
+	cJSON *r = ended && t->result ? cJSON_Duplicate(t->result, 1)
+				      : k->result_json(t->game, table_ai_mask(t));
 	cJSON_ReplaceItemInObjectCaseSensitive(v, "result", r ? r : cJSON_CreateNull());
 	return v;
 }

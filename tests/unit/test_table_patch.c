@@ -377,3 +377,59 @@ TEST(table_lean_reveals_leave_out_only_what_is_said_twice)
 	patch_players = 0;
 	memset(player_caps, 0, sizeof player_caps);
 }
+
+static int records_held;
+static void hold_record(void *ud, table *t, uint64_t game)
+{
+	(void)ud, (void)t, (void)game;
+	records_held++;
+}
+
+/* Decision: the result is fixed when the game ends. While its record is
+ * written a seat may change hands (player 2 leaves: the AI's), yet every
+ * view shows the result the `result` message then carries — a lean seat
+ * reads it from its view. */
+TEST(table_result_in_views_is_fixed_when_the_game_ends)
+{
+	player_caps[1] = PROTO_CAP_LEAN;
+	table_settings s = h_settings(game_kind_find("gems"), 3);
+	s.seed = 5;
+	s.window_ms = 0;
+	s.turn_timeout_ms = 600000;
+	h_init(s.kind);
+	host = patch_host();
+	host.record = hold_record;
+	records_held = 0;
+	H.t = table_new(&H.loop, &host, &s, err, sizeof err);
+	REQUIRE(H.t != NULL);
+	for (uint64_t p = 1; p <= 3; p++)
+		CHECK_EQ(table_join(H.t, p, "p", (int)p - 1, NULL, NULL, TABLE_NOTIFY_ALL), TABLE_OK);
+	CHECK_EQ(table_start(H.t, 1), TABLE_OK);
+	double chosen = 0;
+	for (int turns = 0; turns < 20000 && !records_held; turns++) {
+		const cJSON *o = h_last(1, "options");
+		if (o && h_num(o, "decision") > chosen) {
+			chosen = h_num(o, "decision");
+			humans_choose(3);
+		} else {
+			uv_run(&H.loop, UV_RUN_ONCE);
+		}
+	}
+	REQUIRE(records_held == 1);
+	CHECK_EQ(h_count(0, "result"), 0);
+	cJSON *before = cJSON_Duplicate(field(field(h_last(1, "reveal"), "view"), "result"), true);
+	REQUIRE(cJSON_IsObject(before));
+	CHECK_EQ(table_leave(H.t, 2), TABLE_OK); /* seat 1: the AI's now */
+	cJSON *snap = table_snapshot_json(H.t, 1);
+	const cJSON *shown = field(field(field(snap, "game"), "view"), "result");
+	CHECK(cJSON_Compare(shown, before, true));
+	table_finished_durable(H.t, 1);
+	const cJSON *r3 = h_last(3, "result"), *r1 = h_last(1, "result");
+	REQUIRE(r3 && r1);
+	CHECK(cJSON_Compare(field(r3, "result"), before, true));
+	CHECK(!field(r1, "result")); /* lean: its view has it */
+	cJSON_Delete(snap);
+	cJSON_Delete(before);
+	h_close();
+	memset(player_caps, 0, sizeof player_caps);
+}
