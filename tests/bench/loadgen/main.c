@@ -75,7 +75,7 @@
  * decision. The bots ask for view_patch, lean and timing in hello
  * (--full-views: timing only, as an old client), so their reveals carry
  * the changes to the view and say nothing twice: at --play 1000
- * --measure-sec 30, 8,791 bytes and 30.4 frames a decision (load 1.5),
+ * --measure-sec 30, 8,794 bytes and 30.2 frames a decision (load 0.5),
  * 9,804 and 29.3 with view_patch alone, 12,743 and 29.3 with whole views
  * (12,810 and 29.7 before, when every choice had its own status; load
  * average 9). The frames are one per update per seat, and the statuses,
