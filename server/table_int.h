@@ -156,10 +156,12 @@ void render_status_changed(table *t);
 /* The `status` update the seats' changes since the last one are waiting
  * for (status_dirty), now; nothing when none is. */
 void round_flush_status(table *t);
-/* What a reveal needs from before the set is applied: the choices' text
- * and, for each seat whose player takes view_patch, its view then. */
+/* What a reveal needs from before the set is applied: the choices' text,
+ * each seat's caps (read once) and, for each seat whose player takes
+ * view_patch, its view then. */
 typedef struct reveal_prep {
 	buf choices, choices_lean; /* lean: `ai` only when true */
+	uint32_t caps[GAME_MAX_SEATS];
 	cJSON *before[GAME_MAX_SEATS];
 } reveal_prep;
 void render_reveal_prepare(table *t, reveal_prep *r);

@@ -21,15 +21,19 @@
 static bool is_pending(const table *t, int seat) { return t->pending & (1u << seat); }
 
 /* Each renderer writes one viewer's text of an update (update_text in
- * table_int.h: no tree but the kind's own parts, printed in place). */
-typedef void (*render_fn)(table *t, int viewer, void *arg, buf *b);
+ * table_int.h: no tree but the kind's own parts, printed in place) to b,
+ * and, when lean is not NULL, the seat's lean form of it to lean (an
+ * update that has one, to a seat whose player asked for lean). */
+typedef void (*render_fn)(table *t, int viewer, void *arg, buf *b, buf *lean);
 
-static void render_options(table *t, int viewer, void *arg, buf *b);
-static void render_window(table *t, int viewer, void *arg, buf *b);
-static void render_status(table *t, int viewer, void *arg, buf *b);
+static void render_options(table *t, int viewer, void *arg, buf *b, buf *lean);
+static void render_window(table *t, int viewer, void *arg, buf *b, buf *lean);
+static void render_status(table *t, int viewer, void *arg, buf *b, buf *lean);
 
-/* One update rendered for the spectators and for each human seat. */
-static void emit_rendered(table *t, render_fn f, void *arg)
+/* One update rendered for the spectators and for each human seat; with
+ * has_lean, also in its lean form for each seat whose player asked (the
+ * caps are read only for such updates: not for each status). */
+static void emit_rendered(table *t, render_fn f, void *arg, bool has_lean)
 {
 	/* A status still waiting for the end of the iteration: options and
 	 * window carry every seat's status, so they stand for it; anything
@@ -45,9 +49,10 @@ static void emit_rendered(table *t, render_fn f, void *arg)
 	update_text u = {0};
 	for (int i = 0; i < t->s.seats; i++)
 		if (t->seats[i].kind == SEAT_HUMAN)
-			f(t, i, arg, &u.r[1 + i]);
+			f(t, i, arg, &u.r[1 + i],
+			  has_lean && (update_seat_caps(t, i) & PROTO_CAP_LEAN) ? &u.p[i] : NULL);
 	if (t->n_spec)
-		f(t, -1, arg, &u.r[0]);
+		f(t, -1, arg, &u.r[0], NULL);
 	update_emit_text(t, &u);
 }
 
@@ -125,10 +130,12 @@ static void put_decision(buf *b, const table *t)
 	json_put_int(b, (long long)t->decision);
 }
 
-/* The start to r whole, as resume sends it, and, when p is not NULL, to p
- * without `seats` (lean: the seats update right before it has them). */
-static void render_start(table *t, int viewer, buf *r, buf *p)
+/* The start to r whole, as resume sends it; its lean form without
+ * `seats`: round_started sends the seats update right before it, always,
+ * so a lean seat has them (and its seq no gap). */
+static void render_start(table *t, int viewer, void *arg, buf *r, buf *p)
 {
+	(void)arg;
 	update_head(r, t, "start");
 	size_t head = r->len;
 	put_key(r, "seats");
@@ -154,9 +161,9 @@ static void put_own_choice(buf *b, const table *t, int viewer)
 	}
 }
 
-static void render_options(table *t, int viewer, void *arg, buf *b)
+static void render_options(table *t, int viewer, void *arg, buf *b, buf *lean)
 {
-	(void)arg;
+	(void)arg, (void)lean;
 	update_head(b, t, "options");
 	put_decision(b, t);
 	put_key(b, "pending");
@@ -188,18 +195,18 @@ static void render_options(table *t, int viewer, void *arg, buf *b)
 	}
 }
 
-static void render_status(table *t, int viewer, void *arg, buf *b)
+static void render_status(table *t, int viewer, void *arg, buf *b, buf *lean)
 {
-	(void)arg;
+	(void)arg, (void)lean;
 	update_head(b, t, "status");
 	put_decision(b, t);
 	put_status(b, t);
 	put_own_choice(b, t, viewer);
 }
 
-static void render_window(table *t, int viewer, void *arg, buf *b)
+static void render_window(table *t, int viewer, void *arg, buf *b, buf *lean)
 {
-	(void)arg;
+	(void)arg, (void)lean;
 	update_head(b, t, "window");
 	put_decision(b, t);
 	put_key(b, "closes_in_ms");
@@ -283,9 +290,11 @@ void render_reveal_prepare(table *t, reveal_prep *r)
 	memset(r, 0, sizeof *r);
 	/* The views the patched reveals are written against: each such seat's
 	 * view now, before the set is applied. */
-	for (int i = 0; i < t->s.seats; i++)
-		if (update_seat_caps(t, i) & PROTO_CAP_VIEW_PATCH)
+	for (int i = 0; i < t->s.seats; i++) {
+		r->caps[i] = update_seat_caps(t, i);
+		if (r->caps[i] & PROTO_CAP_VIEW_PATCH)
 			r->before[i] = table_view_json(t, i);
+	}
 	/* The choices' text, the same for every viewer: whole, and lean (`ai`
 	 * only when true). */
 	const game_kind *k = t->s.kind;
@@ -333,9 +342,8 @@ void render_emit_reveal(table *t, reveal_prep *r)
 		for (int i = 0; i < t->s.seats; i++) {
 			if (t->seats[i].kind != SEAT_HUMAN)
 				continue;
-			uint32_t caps = update_seat_caps(t, i);
-			if (caps & REVEAL_CAPS)
-				render_reveal_for_caps(t, i, r, caps, &u.r[1 + i], &u.p[i]);
+			if (r->caps[i] & REVEAL_CAPS)
+				render_reveal_for_caps(t, i, r, r->caps[i], &u.r[1 + i], &u.p[i]);
 			else
 				render_reveal(t, i, r, &u.r[1 + i]);
 		}
@@ -347,7 +355,7 @@ void render_emit_reveal(table *t, reveal_prep *r)
 }
 
 /* The `result` update; without its `result` (lean: the view has it). */
-static void put_result(table *t, bool with_result, buf *b)
+static void put_result(const table *t, bool with_result, buf *b)
 {
 	update_head(b, t, "result");
 	put_key(b, "decisions");
@@ -362,6 +370,17 @@ static void put_result(table *t, bool with_result, buf *b)
 	json_put_string(b, s);
 }
 
+/* Whole to every viewer (and for resume); its lean form has no `result`
+ * when the kind's view carries it: the view the seat holds, the last
+ * reveal's (or the start's), shows t->result (table_view_json). */
+static void render_result(table *t, int viewer, void *arg, buf *b, buf *lean)
+{
+	(void)viewer, (void)arg;
+	put_result(t, true, b);
+	if (lean && t->result && t->s.kind->over_view_has_result)
+		put_result(t, false, lean);
+}
+
 /* A seat's status changed. On a loop the `status` update waits for the
  * end of the loop's iteration (table_clock_flush_soon), so the changes of
  * one iteration go out as one update: round_flush_status. Without a loop
@@ -369,7 +388,7 @@ static void put_result(table *t, bool with_result, buf *b)
 void render_status_changed(table *t)
 {
 	if (!t->clock) {
-		emit_rendered(t, render_status, NULL);
+		emit_rendered(t, render_status, NULL, false);
 		return;
 	}
 	t->status_dirty = true;
@@ -381,48 +400,10 @@ void round_flush_status(table *t)
 	if (!t->status_dirty)
 		return;
 	t->status_dirty = false;
-	emit_rendered(t, render_status, NULL);
+	emit_rendered(t, render_status, NULL, false);
 }
 
-/* round_started sends the seats update right before it, always (so a
- * lean seat's seq has no gap there). */
-void render_emit_start(table *t)
-{
-	if (!update_has_audience(t)) {
-		update_skip(t);
-		return;
-	}
-	update_text u = {0};
-	for (int i = 0; i < t->s.seats; i++)
-		if (t->seats[i].kind == SEAT_HUMAN)
-			render_start(t, i, &u.r[1 + i],
-				     update_seat_caps(t, i) & PROTO_CAP_LEAN ? &u.p[i] : NULL);
-	if (t->n_spec)
-		render_start(t, -1, &u.r[0], NULL);
-	update_emit_text(t, &u);
-}
-void render_emit_options(table *t) { emit_rendered(t, render_options, NULL); }
-void render_emit_window(table *t) { emit_rendered(t, render_window, NULL); }
-/* Whole to every viewer (and for resume); a seat whose player asked for
- * lean gets it without `result` when the view it holds carries the same:
- * the last reveal's (or the start's), whose result the table rendered from
- * the same state and AI seats as t->result (table_view_json). */
-void render_emit_result(table *t)
-{
-	if (!update_has_audience(t)) {
-		update_skip(t);
-		return;
-	}
-	bool in_view = t->result && t->s.kind->over_view_has_result;
-	update_text u = {0};
-	for (int i = 0; i < t->s.seats; i++) {
-		if (t->seats[i].kind != SEAT_HUMAN)
-			continue;
-		put_result(t, true, &u.r[1 + i]);
-		if (in_view && (update_seat_caps(t, i) & PROTO_CAP_LEAN))
-			put_result(t, false, &u.p[i]);
-	}
-	if (t->n_spec)
-		put_result(t, true, &u.r[0]);
-	update_emit_text(t, &u);
-}
+void render_emit_start(table *t) { emit_rendered(t, render_start, NULL, true); }
+void render_emit_options(table *t) { emit_rendered(t, render_options, NULL, false); }
+void render_emit_window(table *t) { emit_rendered(t, render_window, NULL, false); }
+void render_emit_result(table *t) { emit_rendered(t, render_result, NULL, true); }

@@ -34,19 +34,6 @@ test.after(async () => {
 
 const GAME_MS = 120000;
 
-/* The next message on p's connection that pred accepts (bounded). */
-function next(p, pred, what) {
-	return within(new Promise((resolve) => {
-		const on = (data) => {
-			const m = JSON.parse(data.toString());
-			if (!pred(m)) return;
-			p.c.ws.off('message', on);
-			resolve(m);
-		};
-		p.c.ws.on('message', on);
-	}), 20000, what);
-}
-
 /* A reveal as the page says a lean seat gets it, from the whole one. */
 function leanOf(whole, timing) {
 	const o = JSON.parse(JSON.stringify(whole));
@@ -154,8 +141,8 @@ test('the start to a lean seat leaves out the seats that the update right before
 	const table = snap.table;
 	await other.ok('table_join', { table });
 	const hostFrom = host.c.received.length, otherFrom = other.c.received.length;
-	const hostStart = next(host, (m) => m.table === table && m.type === 'start', 'the host\'s start');
-	const otherStart = next(other, (m) => m.table === table && m.type === 'start', 'the other\'s start');
+	const isStart = (m) => m.table === table && m.type === 'start';
+	const hostStart = host.c.waitFor(isStart, 20000), otherStart = other.c.waitFor(isStart, 20000);
 	await host.ok('table_start', { table });
 	const [hs, os] = await Promise.all([hostStart, otherStart]);
 	assert.equal(hs.seq, os.seq);
@@ -221,9 +208,11 @@ for (const [kind, inView] of [['gems', true], ['crawl', true], ['deepfall', fals
 			p.c.ws.on('message', (data) => handle(JSON.parse(data.toString())));
 		});
 		await within(got, GAME_MS, `a ${kind} game`);
-		// the resend is whole
+		// the resend is whole (waitFor takes the live result first: it is here)
+		const isResult = (m) => m.table === table && m.type === 'result';
+		await p.c.waitFor(isResult, 1000);
 		p.c.send({ type: 'table_sync', table, since: result.seq - 1 });
-		const whole = await next(p, (m) => m.table === table && m.type === 'result', 'the resent result');
+		const whole = await p.c.waitFor(isResult, 20000);
 		assert.ok(whole.result && typeof whole.result === 'object');
 		assert.equal(whole.seed, result.seed);
 		assert.equal(whole.decisions, result.decisions);
